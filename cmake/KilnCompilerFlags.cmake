@@ -1,0 +1,33 @@
+#===- KilnCompilerFlags.cmake - Warnings, linker, sanitizers --------------===#
+#
+# Shared by the top-level build and the stand-alone runtime build.
+#
+#===----------------------------------------------------------------------===#
+include_guard(GLOBAL)
+include(CheckCXXCompilerFlag)
+include(CheckLinkerFlag)
+
+option(KILN_ENABLE_SANITIZERS "Build with AddressSanitizer and UBSan" OFF)
+
+if(NOT CMAKE_BUILD_TYPE AND NOT CMAKE_CONFIGURATION_TYPES)
+  set(CMAKE_BUILD_TYPE Release CACHE STRING "Build type" FORCE)
+endif()
+
+# Warning-clean is a requirement, and deprecated MLIR APIs are errors in our
+# code (MLIR 22 deprecates OpBuilder::create<Op> and friends).
+add_compile_options(-Wall -Wextra -Wno-unused-parameter
+                    -Werror=deprecated-declarations)
+
+if(KILN_USE_LLD AND NOT DEFINED KILN_LLD_CHECKED)
+  check_linker_flag(CXX "-fuse-ld=lld" KILN_LINKER_SUPPORTS_LLD)
+  set(KILN_LLD_CHECKED ON CACHE INTERNAL "")
+endif()
+if(KILN_USE_LLD AND KILN_LINKER_SUPPORTS_LLD)
+  add_link_options(-fuse-ld=lld)
+endif()
+
+if(KILN_ENABLE_SANITIZERS)
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer
+                      -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+endif()

@@ -1,0 +1,18 @@
+//===- InitAllPasses.cpp - Register every Kiln pass and pipeline ----------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/InitAllPasses.h"
+
+#include "compiler/Contracts/Passes.h"
+#include "compiler/Pipelines/Pipelines.h"
+#include "mlir/Transforms/Passes.h"
+
+void kiln::registerAllPasses() {
+  // Upstream: canonicalize, cse, inline, symbol-dce, ... (used by pipelines).
+  mlir::registerTransformsPasses();
+  kiln::compiler::registerContractsPasses();
+  kiln::compiler::registerPipelines();
+}

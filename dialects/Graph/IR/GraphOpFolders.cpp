@@ -1,0 +1,549 @@
+//===- GraphOpFolders.cpp - Folders of kiln ops ---------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Two kinds of folds: identities (x + -0.0, transpose by the identity
+// permutation, reshape to the same type...) and constant evaluation, which
+// matters most for the shape computations ONNX exporters emit. Float math is
+// evaluated in double precision and rounded to the element type.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/Graph/IR/ConstantFolding.h"
+#include "dialects/Graph/IR/GraphOps.h"
+
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/APSInt.h"
+#include <cmath>
+
+using namespace mlir;
+using namespace kiln;
+using namespace kiln::folding;
+using llvm::APFloat;
+using llvm::APInt;
+
+namespace {
+/// Shorthand for float folders that only need a `double -> double` function.
+template <double (*Fn)(double)>
+std::optional<APInt> inDouble(const APFloat &value) {
+  return applyInDouble(value, Fn);
+}
+
+double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+double rsqrt(double x) { return 1.0 / std::sqrt(x); }
+double reciprocal(double x) { return 1.0 / x; }
+double hardswish(double x) {
+  return x * std::max(0.0, std::min(1.0, x / 6.0 + 0.5));
+}
+double geluExact(double x) { return 0.5 * x * (1.0 + std::erf(x / M_SQRT2)); }
+double geluTanh(double x) {
+  return 0.5 * x *
+         (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
+}
+double fabsDouble(double x) { return std::fabs(x); }
+double negDouble(double x) { return -x; }
+double reluDouble(double x) { return x > 0 ? x : 0.0; }
+double signDouble(double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0); }
+
+/// Whether `attr` is a splat constant whose float value is exactly `value`
+/// (bitwise, so -0.0 and 0.0 differ) or whose integer value is `value`.
+bool isSplatOf(Attribute attr, double value) {
+  auto dense = dyn_cast_or_null<SplatElementsAttr>(attr);
+  if (!dense)
+    return false;
+  if (isa<FloatType>(dense.getElementType())) {
+    APFloat splat = dense.getSplatValue<APFloat>();
+    bool losesInfo = false;
+    APFloat expected(value);
+    expected.convert(splat.getSemantics(), APFloat::rmNearestTiesToEven,
+                     &losesInfo);
+    return splat.bitwiseIsEqual(expected);
+  }
+  if (isa<IntegerType>(dense.getElementType()))
+    return dense.getSplatValue<APInt>().getSExtValue() ==
+           static_cast<int64_t>(value);
+  return false;
+}
+
+/// `x` when an identity fold applies and `x` already has the result type.
+OpFoldResult foldToOperand(Value x, Type resultType, bool applies) {
+  if (applies && x.getType() == resultType)
+    return x;
+  return {};
+}
+
+std::optional<APInt> boolBits(bool value) { return APInt(1, value ? 1 : 0); }
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Unary
+//===----------------------------------------------------------------------===//
+
+#define KILN_FOLD_FLOAT_UNARY(OP, FN)                                          \
+  OpFoldResult OP::fold(FoldAdaptor adaptor) {                                 \
+    return foldUnary(adaptor.getInput(), getType(), inDouble<FN>, nullptr);    \
+  }
+KILN_FOLD_FLOAT_UNARY(ExpOp, std::exp)
+KILN_FOLD_FLOAT_UNARY(LogOp, std::log)
+KILN_FOLD_FLOAT_UNARY(SqrtOp, std::sqrt)
+KILN_FOLD_FLOAT_UNARY(RsqrtOp, rsqrt)
+KILN_FOLD_FLOAT_UNARY(ReciprocalOp, reciprocal)
+KILN_FOLD_FLOAT_UNARY(TanhOp, std::tanh)
+KILN_FOLD_FLOAT_UNARY(SigmoidOp, sigmoid)
+KILN_FOLD_FLOAT_UNARY(ErfOp, std::erf)
+KILN_FOLD_FLOAT_UNARY(FloorOp, std::floor)
+KILN_FOLD_FLOAT_UNARY(CeilOp, std::ceil)
+KILN_FOLD_FLOAT_UNARY(SinOp, std::sin)
+KILN_FOLD_FLOAT_UNARY(CosOp, std::cos)
+KILN_FOLD_FLOAT_UNARY(HardSwishOp, hardswish)
+#undef KILN_FOLD_FLOAT_UNARY
+
+OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
+  // neg(neg(x)) -> x
+  if (auto inner = getInput().getDefiningOp<NegOp>())
+    return inner.getInput();
+  return foldUnary(adaptor.getInput(), getType(), inDouble<negDouble>,
+                   [](const APInt &v) -> std::optional<APInt> { return -v; });
+}
+
+OpFoldResult AbsOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getDefiningOp<AbsOp>())
+    return getInput();
+  return foldUnary(adaptor.getInput(), getType(), inDouble<fabsDouble>,
+                   [](const APInt &v) -> std::optional<APInt> { return v.abs(); });
+}
+
+OpFoldResult SignOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(adaptor.getInput(), getType(), inDouble<signDouble>,
+                   [](const APInt &v) -> std::optional<APInt> {
+                     int64_t s = v.isNegative() ? -1 : (v.isZero() ? 0 : 1);
+                     return APInt(v.getBitWidth(), s, /*isSigned=*/true);
+                   });
+}
+
+OpFoldResult ReluOp::fold(FoldAdaptor adaptor) {
+  // relu is idempotent.
+  if (getInput().getDefiningOp<ReluOp>())
+    return getInput();
+  return foldUnary(adaptor.getInput(), getType(), inDouble<reluDouble>,
+                   [](const APInt &v) -> std::optional<APInt> {
+                     return v.isNegative() ? APInt::getZero(v.getBitWidth())
+                                           : v;
+                   });
+}
+
+OpFoldResult NotOp::fold(FoldAdaptor adaptor) {
+  if (auto inner = getInput().getDefiningOp<NotOp>())
+    return inner.getInput();
+  return foldUnary(adaptor.getInput(), getType(), nullptr,
+                   [](const APInt &v) -> std::optional<APInt> { return ~v; });
+}
+
+OpFoldResult GeluOp::fold(FoldAdaptor adaptor) {
+  bool tanh = getApproximate() == GeluApproximation::tanh;
+  return foldUnary(adaptor.getInput(), getType(),
+                   tanh ? inDouble<geluTanh> : inDouble<geluExact>, nullptr);
+}
+
+OpFoldResult HardSigmoidOp::fold(FoldAdaptor adaptor) {
+  double alpha = getAlpha().convertToDouble(), beta = getBeta().convertToDouble();
+  return foldUnary(adaptor.getInput(), getType(),
+                   [&](const APFloat &v) -> std::optional<APInt> {
+                     double x = v.convertToDouble();
+                     return roundTo(std::max(0.0, std::min(1.0, alpha * x + beta)),
+                                    v.getSemantics());
+                   },
+                   nullptr);
+}
+
+OpFoldResult LeakyReluOp::fold(FoldAdaptor adaptor) {
+  double alpha = getAlpha().convertToDouble();
+  return foldUnary(adaptor.getInput(), getType(),
+                   [&](const APFloat &v) -> std::optional<APInt> {
+                     double x = v.convertToDouble();
+                     return roundTo(x >= 0 ? x : alpha * x, v.getSemantics());
+                   },
+                   nullptr);
+}
+
+OpFoldResult ClipOp::fold(FoldAdaptor adaptor) {
+  double lo = getMin() ? getMin()->convertToDouble() : -INFINITY;
+  double hi = getMax() ? getMax()->convertToDouble() : INFINITY;
+  // No bounds: nothing to clip.
+  if (!getMin() && !getMax())
+    return getInput();
+  return foldUnary(
+      adaptor.getInput(), getType(),
+      [&](const APFloat &v) -> std::optional<APInt> {
+        APFloat wide = v;
+        bool losesInfo = false;
+        wide.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
+                     &losesInfo);
+        double x = wide.convertToDouble();
+        return roundTo(std::isnan(x) ? x : std::min(hi, std::max(lo, x)),
+                       v.getSemantics());
+      },
+      [&](const APInt &v) -> std::optional<APInt> {
+        double x = static_cast<double>(v.getSExtValue());
+        double clipped = std::min(hi, std::max(lo, x));
+        return APInt(v.getBitWidth(), static_cast<int64_t>(clipped),
+                     /*isSigned=*/true);
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// Binary
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Float arithmetic in the element's own format, like the hardware does.
+template <APFloat::opStatus (APFloat::*Op)(const APFloat &,
+                                           APFloat::roundingMode)>
+std::optional<APInt> floatArith(const APFloat &lhs, const APFloat &rhs) {
+  APFloat result = lhs;
+  (result.*Op)(rhs, APFloat::rmNearestTiesToEven);
+  return result.bitcastToAPInt();
+}
+} // namespace
+
+OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
+  // x + -0.0 == x for every float x (x + 0.0 is not: -0.0 + 0.0 is 0.0).
+  bool isFloat = isa<FloatType>(getType().getElementType());
+  if (OpFoldResult r = foldToOperand(getLhs(), getType(),
+                                     isSplatOf(adaptor.getRhs(), isFloat ? -0.0 : 0)))
+    return r;
+  return foldBinary(adaptor.getLhs(), adaptor.getRhs(), getType(),
+                    floatArith<&APFloat::add>,
+                    [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+                      return a + b;
+                    });
+}
+
+OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
+  if (OpFoldResult r = foldToOperand(getLhs(), getType(),
+                                     isSplatOf(adaptor.getRhs(), 0.0)))
+    return r;
+  return foldBinary(adaptor.getLhs(), adaptor.getRhs(), getType(),
+                    floatArith<&APFloat::subtract>,
+                    [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+                      return a - b;
+                    });
+}
+
+OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
+  if (OpFoldResult r = foldToOperand(getLhs(), getType(),
+                                     isSplatOf(adaptor.getRhs(), 1.0)))
+    return r;
+  return foldBinary(adaptor.getLhs(), adaptor.getRhs(), getType(),
+                    floatArith<&APFloat::multiply>,
+                    [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+                      return a * b;
+                    });
+}
+
+OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
+  if (OpFoldResult r = foldToOperand(getLhs(), getType(),
+                                     isSplatOf(adaptor.getRhs(), 1.0)))
+    return r;
+  return foldBinary(
+      adaptor.getLhs(), adaptor.getRhs(), getType(),
+      floatArith<&APFloat::divide>,
+      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        // Division by zero and INT_MIN / -1 are left for run time.
+        if (b.isZero() || (a.isMinSignedValue() && b.isAllOnes()))
+          return std::nullopt;
+        return a.sdiv(b);
+      });
+}
+
+OpFoldResult PowOp::fold(FoldAdaptor adaptor) {
+  if (OpFoldResult r = foldToOperand(getLhs(), getType(),
+                                     isSplatOf(adaptor.getRhs(), 1.0)))
+    return r;
+  return foldBinary(adaptor.getLhs(), adaptor.getRhs(), getType(),
+                    [](const APFloat &a, const APFloat &b) -> std::optional<APInt> {
+                      return roundTo(std::pow(a.convertToDouble(),
+                                              b.convertToDouble()),
+                                     a.getSemantics());
+                    },
+                    nullptr);
+}
+
+OpFoldResult MinOp::fold(FoldAdaptor adaptor) {
+  if (OpFoldResult r = foldToOperand(getLhs(), getType(), getLhs() == getRhs()))
+    return r;
+  return foldBinary(adaptor.getLhs(), adaptor.getRhs(), getType(),
+                    [](const APFloat &a, const APFloat &b) -> std::optional<APInt> {
+                      return llvm::minimum(a, b).bitcastToAPInt();
+                    },
+                    [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+                      return a.slt(b) ? a : b;
+                    });
+}
+
+OpFoldResult MaxOp::fold(FoldAdaptor adaptor) {
+  if (OpFoldResult r = foldToOperand(getLhs(), getType(), getLhs() == getRhs()))
+    return r;
+  return foldBinary(adaptor.getLhs(), adaptor.getRhs(), getType(),
+                    [](const APFloat &a, const APFloat &b) -> std::optional<APInt> {
+                      return llvm::maximum(a, b).bitcastToAPInt();
+                    },
+                    [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+                      return a.sgt(b) ? a : b;
+                    });
+}
+
+#define KILN_FOLD_BOOL_BINARY(OP, EXPR)                                        \
+  OpFoldResult OP::fold(FoldAdaptor adaptor) {                                 \
+    return foldBinary(adaptor.getLhs(), adaptor.getRhs(), getType(), nullptr, \
+                      [](const APInt &a, const APInt &b)                       \
+                          -> std::optional<APInt> { return EXPR; });           \
+  }
+KILN_FOLD_BOOL_BINARY(AndOp, a & b)
+KILN_FOLD_BOOL_BINARY(OrOp, a | b)
+KILN_FOLD_BOOL_BINARY(XorOp, a ^ b)
+#undef KILN_FOLD_BOOL_BINARY
+
+OpFoldResult CompareOp::fold(FoldAdaptor adaptor) {
+  ComparePredicate predicate = getPredicate();
+  auto decide = [predicate](int order, bool unordered) {
+    // `order` is -1, 0 or 1; unordered means a NaN took part.
+    if (unordered)
+      return predicate == ComparePredicate::ne;
+    switch (predicate) {
+    case ComparePredicate::eq:
+      return order == 0;
+    case ComparePredicate::ne:
+      return order != 0;
+    case ComparePredicate::lt:
+      return order < 0;
+    case ComparePredicate::le:
+      return order <= 0;
+    case ComparePredicate::gt:
+      return order > 0;
+    case ComparePredicate::ge:
+      return order >= 0;
+    }
+    return false;
+  };
+  return foldBinary(
+      adaptor.getLhs(), adaptor.getRhs(), getType(),
+      [&](const APFloat &a, const APFloat &b) {
+        APFloat::cmpResult c = a.compare(b);
+        int order = c == APFloat::cmpLessThan      ? -1
+                    : c == APFloat::cmpGreaterThan ? 1
+                                                   : 0;
+        return boolBits(decide(order, c == APFloat::cmpUnordered));
+      },
+      [&](const APInt &a, const APInt &b) {
+        // i1 compares as unsigned (false < true), wider integers as signed.
+        bool isBool = a.getBitWidth() == 1;
+        int order = a == b ? 0 : ((isBool ? a.ult(b) : a.slt(b)) ? -1 : 1);
+        return boolBits(decide(order, false));
+      });
+}
+
+OpFoldResult SelectOp::fold(FoldAdaptor adaptor) {
+  if (getOnTrue() == getOnFalse() && getOnTrue().getType() == getType())
+    return getOnTrue();
+  auto condition = dyn_cast_or_null<SplatElementsAttr>(adaptor.getCondition());
+  if (!condition)
+    return {};
+  Value chosen =
+      condition.getSplatValue<bool>() ? getOnTrue() : getOnFalse();
+  return foldToOperand(chosen, getType(), true);
+}
+
+OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  Type to = getType().getElementType();
+  auto toFloat = dyn_cast<FloatType>(to);
+  unsigned toWidth = to.getIntOrFloatBitWidth();
+  return foldUnary(
+      adaptor.getInput(), getType(),
+      [&](const APFloat &v) -> std::optional<APInt> {
+        if (toFloat) {
+          APFloat result = v;
+          bool losesInfo = false;
+          result.convert(toFloat.getFloatSemantics(),
+                         APFloat::rmNearestTiesToEven, &losesInfo);
+          return result.bitcastToAPInt();
+        }
+        if (toWidth == 1)
+          return boolBits(!v.isZero());
+        // NaN, infinite and out-of-range conversions are undefined: they
+        // stay for run time rather than being folded to an arbitrary value.
+        if (!v.isFinite())
+          return std::nullopt;
+        llvm::APSInt result(toWidth, /*isUnsigned=*/false);
+        bool exact = false;
+        if (v.convertToInteger(result, APFloat::rmTowardZero, &exact) &
+            APFloat::opInvalidOp)
+          return std::nullopt;
+        return APInt(result);
+      },
+      [&](const APInt &v) -> std::optional<APInt> {
+        bool fromBool = v.getBitWidth() == 1;
+        if (toFloat) {
+          APFloat result(toFloat.getFloatSemantics());
+          result.convertFromAPInt(v, /*IsSigned=*/!fromBool,
+                                  APFloat::rmNearestTiesToEven);
+          return result.bitcastToAPInt();
+        }
+        if (toWidth == 1)
+          return boolBits(!v.isZero());
+        return fromBool ? v.zext(toWidth) : v.sextOrTrunc(toWidth);
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Reducing only size-1 dimensions while keeping them is the identity.
+template <typename ReduceOp> OpFoldResult foldTrivialReduce(ReduceOp op) {
+  auto input = op.getInput().getType();
+  for (int64_t axis : op.getAxes())
+    if (input.getDimSize(*normalizeAxis(axis, input.getRank())) != 1)
+      return {};
+  return foldToOperand(op.getInput(), op.getType(), true);
+}
+} // namespace
+
+OpFoldResult ReduceSumOp::fold(FoldAdaptor) { return foldTrivialReduce(*this); }
+OpFoldResult ReduceMeanOp::fold(FoldAdaptor) { return foldTrivialReduce(*this); }
+OpFoldResult ReduceMaxOp::fold(FoldAdaptor) { return foldTrivialReduce(*this); }
+OpFoldResult ReduceMinOp::fold(FoldAdaptor) { return foldTrivialReduce(*this); }
+OpFoldResult ReduceProdOp::fold(FoldAdaptor) { return foldTrivialReduce(*this); }
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  if (auto dense = getFoldableConstant(adaptor.getInput()))
+    return dense.reshape(getType());
+  return {};
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
+  ArrayRef<int64_t> permutation = getPermutation();
+  if (llvm::equal(permutation, llvm::seq<int64_t>(0, permutation.size())))
+    return getInput();
+  auto dense = getFoldableConstant(adaptor.getInput());
+  if (!dense)
+    return {};
+  ArrayRef<int64_t> inputShape = getInput().getType().getShape();
+  SmallVector<int64_t> sourceIndex(permutation.size());
+  return remapElements(dense, getType(), [&](ArrayRef<int64_t> index) {
+    for (size_t d = 0; d < permutation.size(); ++d)
+      sourceIndex[permutation[d]] = index[d];
+    return broadcastLinearIndex(sourceIndex, inputShape);
+  });
+}
+
+OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  auto dense = getFoldableConstant(adaptor.getInput());
+  if (!dense)
+    return {};
+  ArrayRef<int64_t> inputShape = getInput().getType().getShape();
+  return remapElements(dense, getType(), [&](ArrayRef<int64_t> index) {
+    return broadcastLinearIndex(index, inputShape);
+  });
+}
+
+OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
+  if (getInputs().size() == 1)
+    return foldToOperand(getInputs().front(), getType(), true);
+  SmallVector<DenseElementsAttr> pieces;
+  for (Attribute attr : adaptor.getInputs()) {
+    auto dense = getFoldableConstant(attr);
+    if (!dense)
+      return {};
+    pieces.push_back(dense);
+  }
+  if (getType().getNumElements() > kMaxFoldedElements)
+    return {};
+  int64_t axis = *normalizeAxis(getAxis(), getType().getRank());
+  SmallVector<SmallVector<Attribute>> values;
+  for (DenseElementsAttr piece : pieces)
+    values.emplace_back(piece.getValues<Attribute>());
+  SmallVector<Attribute> results;
+  SmallVector<int64_t> local;
+  forEachIndex(getType().getShape(), [&](ArrayRef<int64_t> index) {
+    local.assign(index.begin(), index.end());
+    size_t which = 0;
+    while (local[axis] >= pieces[which].getType().getDimSize(axis))
+      local[axis] -= pieces[which++].getType().getDimSize(axis);
+    ArrayRef<int64_t> shape = pieces[which].getType().getShape();
+    results.push_back(pieces[which].isSplat()
+                          ? values[which].front()
+                          : values[which][broadcastLinearIndex(local, shape)]);
+  });
+  return DenseElementsAttr::get(getType(), results);
+}
+
+OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getType() == getType() &&
+      llvm::all_of(getSteps(), [](int64_t s) { return s == 1; }))
+    return getInput();
+  auto dense = getFoldableConstant(adaptor.getInput());
+  if (!dense)
+    return {};
+  ArrayRef<int64_t> inputShape = getInput().getType().getShape();
+  ArrayRef<int64_t> starts = getStarts(), steps = getSteps();
+  SmallVector<int64_t> sourceIndex(inputShape.size());
+  return remapElements(dense, getType(), [&](ArrayRef<int64_t> index) {
+    for (size_t d = 0; d < inputShape.size(); ++d)
+      sourceIndex[d] = starts[d] + index[d] * steps[d];
+    return broadcastLinearIndex(sourceIndex, inputShape);
+  });
+}
+
+OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
+  auto data = getFoldableConstant(adaptor.getInput());
+  auto indices = getFoldableConstant(adaptor.getIndices());
+  if (!data || !indices)
+    return {};
+  auto inputType = getInput().getType();
+  int64_t axis = *normalizeAxis(getAxis(), inputType.getRank());
+  int64_t axisSize = inputType.getDimSize(axis);
+  SmallVector<int64_t> positions;
+  for (const APInt &value : indices.getValues<APInt>()) {
+    int64_t position = value.getSExtValue();
+    if (position < -axisSize || position >= axisSize)
+      return {}; // Out of range: left for the importer's checks.
+    positions.push_back(position < 0 ? position + axisSize : position);
+  }
+  ArrayRef<int64_t> indicesShape = getIndices().getType().getShape();
+  int64_t indexRank = indicesShape.size();
+  SmallVector<int64_t> sourceIndex(inputType.getRank());
+  return remapElements(data, getType(), [&](ArrayRef<int64_t> index) {
+    // Result index = prefix (axis dims) + indices index + suffix.
+    for (int64_t d = 0; d < axis; ++d)
+      sourceIndex[d] = index[d];
+    int64_t which = indices.isSplat()
+                        ? 0
+                        : broadcastLinearIndex(
+                              index.slice(axis, indexRank), indicesShape);
+    sourceIndex[axis] = positions[which];
+    for (int64_t d = axis + 1; d < inputType.getRank(); ++d)
+      sourceIndex[d] = index[d - 1 + indexRank];
+    return broadcastLinearIndex(sourceIndex, inputType.getShape());
+  });
+}
+
+OpFoldResult PadOp::fold(FoldAdaptor) {
+  auto isZero = [](int64_t v) { return v == 0; };
+  return foldToOperand(getInput(), getType(),
+                       llvm::all_of(getLow(), isZero) &&
+                           llvm::all_of(getHigh(), isZero));
+}

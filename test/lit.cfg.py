@@ -1,0 +1,31 @@
+# -*- Python -*-
+# lit configuration of the Kiln regression suite (check-kiln).
+
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "Kiln"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.kiln_obj_root, "test")
+# unit/ is its own suite (gtest); Inputs/ hold data, not tests.
+config.excludes = ["Inputs", "CMakeLists.txt", "README.md", "lit.cfg.py",
+                   "lit.site.cfg.py", "unit"]
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.add_tool_substitutions(
+    ["kiln-opt"], [config.kiln_tools_dir, config.llvm_tools_dir])
+config.substitutions.append(("%kiln_src_root", config.kiln_src_root))
+
+# Features: `cuda-toolkit` when NVRTC/ptxas are available at build time;
+# `cuda` only when a GPU is actually present (tests that run kernels).
+if config.kiln_have_cuda_toolkit:
+    config.available_features.add("cuda-toolkit")
+if os.path.exists("/dev/nvidia0") or (shutil.which("nvidia-smi") and
+                                      os.system("nvidia-smi -L >/dev/null 2>&1") == 0):
+    config.available_features.add("cuda")

@@ -1,0 +1,13 @@
+# -*- Python -*-
+# The gtest binaries (test/unit/*Tests) run as one lit suite, so that
+# `check-kiln` runs them alongside the IR tests.
+
+import os
+
+import lit.formats
+
+config.name = "Kiln-Unit"
+config.suffixes = []
+config.test_exec_root = os.path.join(config.kiln_obj_root, "test", "unit")
+config.test_source_root = config.test_exec_root
+config.test_format = lit.formats.GoogleTest(".", "Tests")
