@@ -11,9 +11,10 @@ function(kiln_add_dialect name mnemonic)
   add_dependencies(kiln-headers MLIR${name}OpsIncGen)
 endfunction()
 
-# kiln_add_doc(<td> <out> <gen-flag>): markdown docs into build/docs.
-function(kiln_add_doc td_file out_name gen_flag)
-  set(LLVM_TARGET_DEFINITIONS ${td_file})
+# kiln_add_doc(<td name without .td> <out> <gen-flag>): markdown docs into
+# build/docs.
+function(kiln_add_doc td_name out_name gen_flag)
+  set(LLVM_TARGET_DEFINITIONS ${td_name}.td)
   mlir_tablegen(${out_name}.md ${gen_flag} ${ARGN})
   set(out ${CMAKE_BINARY_DIR}/docs/${out_name}.md)
   add_custom_command(OUTPUT ${out}

@@ -21,6 +21,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(
     ["kiln-opt"], [config.kiln_tools_dir, config.llvm_tools_dir])
 config.substitutions.append(("%kiln_src_root", config.kiln_src_root))
+config.substitutions.append(("%kiln_obj_root", config.kiln_obj_root))
 
 # Features: `cuda-toolkit` when NVRTC/ptxas are available at build time;
 # `cuda` only when a GPU is actually present (tests that run kernels).
