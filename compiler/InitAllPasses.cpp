@@ -6,7 +6,9 @@
 
 #include "compiler/InitAllPasses.h"
 
+#include "compiler/Codegen/CPU/CpuCodegen.h"
 #include "compiler/Contracts/Passes.h"
+#include "compiler/Conversion/GraphToLinalg/Passes.h"
 #include "compiler/Pipelines/Pipelines.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -14,5 +16,7 @@ void kiln::registerAllPasses() {
   // Upstream: canonicalize, cse, inline, symbol-dce, ... (used by pipelines).
   mlir::registerTransformsPasses();
   kiln::compiler::registerContractsPasses();
+  kiln::compiler::registerGraphToLinalgPasses();
   kiln::compiler::registerPipelines();
+  kiln::compiler::registerCpuCodegenPasses();
 }

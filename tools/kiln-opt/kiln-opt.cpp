@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Codegen/CPU/CpuCodegen.h"
 #include "compiler/InitAllPasses.h"
 #include "dialects/InitAllDialects.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -19,6 +20,8 @@ int main(int argc, char **argv) {
                         "--mlir-pass-pipeline-crash-reproducer=FILE).\n");
   mlir::DialectRegistry registry;
   kiln::registerAllDialects(registry);
+  // Intermediate IR of the CPU pipeline (linalg, memref, LLVM, ...).
+  kiln::compiler::registerCpuCodegenDialects(registry);
   kiln::registerAllPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "Kiln optimiser driver\n", registry));

@@ -1,0 +1,37 @@
+//===- CpuCodegen.h - Lowering kiln graphs to native CPU code ---*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// The CPU backend's pipeline: kiln -> linalg on tensors -> bufferised loops
+// -> LLVM dialect, ready for the JIT or for object emission. Everything is
+// upstream MLIR after kiln-convert-graph-to-linalg.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_COMPILER_CODEGEN_CPU_CPUCODEGEN_H
+#define KILN_COMPILER_CODEGEN_CPU_CPUCODEGEN_H
+
+namespace mlir {
+class DialectRegistry;
+class OpPassManager;
+} // namespace mlir
+
+namespace kiln::compiler {
+
+/// Registers the dialects and external interface models the CPU pipeline
+/// creates (linalg, tensor, bufferization, scf, memref, LLVM, ...) and their
+/// LLVM IR translations.
+void registerCpuCodegenDialects(mlir::DialectRegistry &registry);
+
+/// Registers the upstream passes the CPU pipeline is made of, so that each
+/// step can be replayed from kiln-opt.
+void registerCpuCodegenPasses();
+
+/// Appends kiln (tensors) -> LLVM dialect to `pm` (a module pass manager).
+/// Functions take their results as trailing out-parameter memrefs.
+/// Registered as `kiln-cpu-codegen-pipeline`.
+void buildCpuCodegenPipeline(mlir::OpPassManager &pm);
+
+} // namespace kiln::compiler
+
+#endif // KILN_COMPILER_CODEGEN_CPU_CPUCODEGEN_H

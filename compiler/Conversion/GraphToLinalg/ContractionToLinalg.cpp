@@ -1,0 +1,209 @@
+//===- ContractionToLinalg.cpp - matmul, gemm, conv2d -> linalg -----------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Contractions become one linalg.generic with reduction loops, accumulating
+// into a zero-filled output; epilogues (gemm's alpha/beta/C, conv's bias)
+// are separate elementwise generics that fusion can later fold in.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Conversion/GraphToLinalg/LoweringUtils.h"
+#include "compiler/Conversion/GraphToLinalg/Passes.h"
+#include "compiler/Conversion/GraphToLinalg/ScalarOps.h"
+#include "dialects/Graph/IR/GraphOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace kiln;
+using namespace kiln::compiler::lowering;
+
+namespace {
+
+/// acc + lhs * rhs, the body of every contraction.
+SmallVector<Value> multiplyAccumulate(OpBuilder &b, Location loc,
+                                      ValueRange args) {
+  return {emitAdd(b, loc, args[2], emitMul(b, loc, args[0], args[1]))};
+}
+
+Value zeroFilled(OpBuilder &b, Location loc, RankedTensorType type) {
+  return filledTensor(b, loc, type,
+                      scalarConstant(b, loc, type.getElementType(), 0.0));
+}
+
+struct MatmulToGeneric : OpRewritePattern<MatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    MLIRContext *context = rewriter.getContext();
+    auto resultType = op.getType();
+    ArrayRef<int64_t> lhsShape = op.getLhs().getType().getShape();
+    ArrayRef<int64_t> rhsShape = op.getRhs().getType().getShape();
+    int64_t rank = resultType.getRank();
+    int64_t batchRank = rank - 2;
+    // Loops: batch..., m, n, k.
+    AffineExpr m = getAffineDimExpr(batchRank, context);
+    AffineExpr n = getAffineDimExpr(batchRank + 1, context);
+    AffineExpr k = getAffineDimExpr(batchRank + 2, context);
+    ArrayRef<int64_t> resultBatch = resultType.getShape().drop_back(2);
+    auto operandMap = [&](ArrayRef<int64_t> shape, AffineExpr row,
+                          AffineExpr column) {
+      AffineMap batch = broadcastMap(context, shape.drop_back(2), resultBatch);
+      SmallVector<AffineExpr> exprs(batch.getResults());
+      exprs.push_back(row);
+      exprs.push_back(column);
+      return AffineMap::get(rank + 1, 0, exprs, context);
+    };
+    SmallVector<AffineExpr> outputExprs;
+    for (int64_t d = 0; d < rank; ++d)
+      outputExprs.push_back(getAffineDimExpr(d, context));
+    SmallVector<AffineMap> maps = {operandMap(lhsShape, m, k),
+                                   operandMap(rhsShape, k, n),
+                                   AffineMap::get(rank + 1, 0, outputExprs,
+                                                  context)};
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    rewriter.replaceOp(
+        op, buildGeneric(rewriter, op.getLoc(), resultType,
+                         ValueRange{op.getLhs(), op.getRhs()},
+                         zeroFilled(rewriter, op.getLoc(), resultType), maps,
+                         iterators, multiplyAccumulate));
+    return success();
+  }
+};
+
+struct GemmToGeneric : OpRewritePattern<GemmOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(GemmOp op,
+                                PatternRewriter &rewriter) const override {
+    MLIRContext *context = rewriter.getContext();
+    Location loc = op.getLoc();
+    auto resultType = op.getType();
+    AffineExpr m, n, k;
+    bindDims(context, m, n, k);
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(3, 0, op.getTransA() ? ArrayRef<AffineExpr>{k, m}
+                                            : ArrayRef<AffineExpr>{m, k},
+                       context),
+        AffineMap::get(3, 0, op.getTransB() ? ArrayRef<AffineExpr>{n, k}
+                                            : ArrayRef<AffineExpr>{k, n},
+                       context),
+        AffineMap::get(3, 0, {m, n}, context)};
+    SmallVector<utils::IteratorType> iterators = {
+        utils::IteratorType::parallel, utils::IteratorType::parallel,
+        utils::IteratorType::reduction};
+    Value product =
+        buildGeneric(rewriter, loc, resultType, ValueRange{op.getA(), op.getB()},
+                     zeroFilled(rewriter, loc, resultType), maps, iterators,
+                     multiplyAccumulate)
+            .front();
+    double alpha = op.getAlpha().convertToDouble();
+    double beta = op.getBeta().convertToDouble();
+    Value c = op.getC();
+    if (alpha == 1.0 && (!c || beta == 0.0)) {
+      rewriter.replaceOp(op, product);
+      return success();
+    }
+    SmallVector<Value> inputs = {product};
+    if (c && beta != 0.0)
+      inputs.push_back(c);
+    rewriter.replaceOp(
+        op, buildElementwise(
+                rewriter, loc, resultType, inputs,
+                [&](OpBuilder &b, Location l, ValueRange args) {
+                  Type element = args[0].getType();
+                  Value scaled = alpha == 1.0
+                                     ? args[0]
+                                     : emitMul(b, l, args[0],
+                                               scalarConstant(b, l, element,
+                                                              alpha));
+                  if (args.size() == 1)
+                    return scaled;
+                  Value bias = beta == 1.0
+                                   ? args[1]
+                                   : emitMul(b, l, args[1],
+                                             scalarConstant(b, l, element, beta));
+                  return emitAdd(b, l, scaled, bias);
+                }));
+    return success();
+  }
+};
+
+/// Grouped 2-D convolution as one generic over
+/// (n, g, o, oh, ow, c, kh, kw) on [N, G, C/G, H, W] input and
+/// [G, O/G, C/G, KH, KW] weights; zero padding is a kiln.pad first.
+struct Conv2dToGeneric : OpRewritePattern<Conv2dOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(Conv2dOp op,
+                                PatternRewriter &rewriter) const override {
+    MLIRContext *context = rewriter.getContext();
+    Location loc = op.getLoc();
+    auto resultType = op.getType();
+    Type element = resultType.getElementType();
+    int64_t groups = op.getGroups();
+    ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations();
+    ArrayRef<int64_t> pads = op.getPads();
+
+    Value input = op.getInput();
+    if (llvm::any_of(pads, [](int64_t p) { return p != 0; }))
+      input = PadOp::create(rewriter, loc, input,
+                            ArrayRef<int64_t>{0, 0, pads[0], pads[1]},
+                            ArrayRef<int64_t>{0, 0, pads[2], pads[3]},
+                            PadMode::constant, APFloat(0.0));
+    ArrayRef<int64_t> in = cast<RankedTensorType>(input.getType()).getShape();
+    ArrayRef<int64_t> w = op.getWeight().getType().getShape();
+    ArrayRef<int64_t> out = resultType.getShape();
+    int64_t channelsPerGroup = in[1] / groups, outPerGroup = w[0] / groups;
+
+    auto groupedInputType = RankedTensorType::get(
+        {in[0], groups, channelsPerGroup, in[2], in[3]}, element);
+    auto groupedWeightType = RankedTensorType::get(
+        {groups, outPerGroup, w[1], w[2], w[3]}, element);
+    auto groupedOutputType = RankedTensorType::get(
+        {out[0], groups, outPerGroup, out[2], out[3]}, element);
+    Value groupedInput = reshapeTensor(rewriter, loc, input, groupedInputType);
+    Value groupedWeight =
+        reshapeTensor(rewriter, loc, op.getWeight(), groupedWeightType);
+
+    AffineExpr n, g, o, oh, ow, c, kh, kw;
+    bindDims(context, n, g, o, oh, ow, c, kh, kw);
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(8, 0,
+                       {n, g, c, oh * strides[0] + kh * dilations[0],
+                        ow * strides[1] + kw * dilations[1]},
+                       context),
+        AffineMap::get(8, 0, {g, o, c, kh, kw}, context),
+        AffineMap::get(8, 0, {n, g, o, oh, ow}, context)};
+    SmallVector<utils::IteratorType> iterators(5,
+                                               utils::IteratorType::parallel);
+    iterators.append(3, utils::IteratorType::reduction);
+    Value grouped =
+        buildGeneric(rewriter, loc, groupedOutputType,
+                     ValueRange{groupedInput, groupedWeight},
+                     zeroFilled(rewriter, loc, groupedOutputType), maps,
+                     iterators, multiplyAccumulate)
+            .front();
+    Value result = reshapeTensor(rewriter, loc, grouped, resultType);
+    if (Value bias = op.getBias()) {
+      // [O] -> [O, 1, 1] so that it broadcasts along channels.
+      Value channelBias = reshapeTensor(
+          rewriter, loc, bias, RankedTensorType::get({w[0], 1, 1}, element));
+      result = buildElementwise(rewriter, loc, resultType,
+                                ValueRange{result, channelBias},
+                                [](OpBuilder &b, Location l, ValueRange args) {
+                                  return emitAdd(b, l, args[0], args[1]);
+                                });
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void kiln::compiler::populateContractionToLinalgPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<MatmulToGeneric, GemmToGeneric, Conv2dToGeneric>(
+      patterns.getContext());
+}

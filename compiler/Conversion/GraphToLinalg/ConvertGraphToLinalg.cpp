@@ -1,0 +1,52 @@
+//===- ConvertGraphToLinalg.cpp - The kiln -> linalg conversion pass ------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Runs the per-family patterns under the dialect-conversion driver with the
+// whole kiln dialect illegal, so that an op without a lowering is reported
+// at its location instead of silently surviving into code generation.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Conversion/GraphToLinalg/Passes.h"
+
+#include "dialects/Graph/IR/GraphDialect.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#define DEBUG_TYPE "kiln-convert-graph-to-linalg"
+
+namespace kiln::compiler {
+#define GEN_PASS_DEF_CONVERTGRAPHTOLINALGPASS
+#include "compiler/Conversion/GraphToLinalg/Passes.h.inc"
+} // namespace kiln::compiler
+
+using namespace mlir;
+
+namespace {
+
+struct ConvertGraphToLinalgPass
+    : kiln::compiler::impl::ConvertGraphToLinalgPassBase<
+          ConvertGraphToLinalgPass> {
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    ConversionTarget target(*context);
+    target.addIllegalDialect<kiln::KilnDialect>();
+    target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
+                           math::MathDialect, tensor::TensorDialect,
+                           func::FuncDialect>();
+    target.addLegalOp<ModuleOp>();
+
+    RewritePatternSet patterns(context);
+    kiln::compiler::populateElementwiseToLinalgPatterns(patterns);
+    kiln::compiler::populateContractionToLinalgPatterns(patterns);
+    kiln::compiler::populateNNToLinalgPatterns(patterns);
+    kiln::compiler::populateReductionToLinalgPatterns(patterns);
+    kiln::compiler::populateShapeToLinalgPatterns(patterns);
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,175 @@
+//===- LoweringUtils.cpp - Building blocks for kiln -> linalg -------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Conversion/GraphToLinalg/LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+
+namespace kiln::compiler::lowering {
+
+Value scalarConstant(OpBuilder &b, Location loc, Type type, double value) {
+  if (auto floatType = dyn_cast<FloatType>(type))
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(floatType, value));
+  return arith::ConstantOp::create(
+      b, loc, b.getIntegerAttr(type, static_cast<int64_t>(value)));
+}
+
+Value lowestValue(OpBuilder &b, Location loc, Type type) {
+  if (auto floatType = dyn_cast<FloatType>(type))
+    return arith::ConstantOp::create(
+        b, loc,
+        b.getFloatAttr(floatType, APFloat::getInf(
+                                      floatType.getFloatSemantics(), true)));
+  unsigned width = type.getIntOrFloatBitWidth();
+  APInt lowest = width == 1 ? APInt::getZero(1) : APInt::getSignedMinValue(width);
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, lowest));
+}
+
+Value highestValue(OpBuilder &b, Location loc, Type type) {
+  if (auto floatType = dyn_cast<FloatType>(type))
+    return arith::ConstantOp::create(
+        b, loc,
+        b.getFloatAttr(floatType, APFloat::getInf(
+                                      floatType.getFloatSemantics(), false)));
+  unsigned width = type.getIntOrFloatBitWidth();
+  APInt highest =
+      width == 1 ? APInt::getAllOnes(1) : APInt::getSignedMaxValue(width);
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, highest));
+}
+
+Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type) {
+  return tensor::EmptyOp::create(b, loc, type.getShape(),
+                                 type.getElementType());
+}
+
+Value filledTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                   Value scalar) {
+  Value empty = emptyTensor(b, loc, type);
+  return linalg::FillOp::create(b, loc, ValueRange{scalar}, ValueRange{empty})
+      .getResult(0);
+}
+
+AffineMap broadcastMap(MLIRContext *context, ArrayRef<int64_t> operandShape,
+                       ArrayRef<int64_t> resultShape) {
+  size_t offset = resultShape.size() - operandShape.size();
+  SmallVector<AffineExpr> exprs;
+  for (auto [d, size] : llvm::enumerate(operandShape)) {
+    bool broadcast = size == 1 && resultShape[offset + d] != 1;
+    exprs.push_back(broadcast ? getAffineConstantExpr(0, context)
+                              : getAffineDimExpr(offset + d, context));
+  }
+  return AffineMap::get(resultShape.size(), 0, exprs, context);
+}
+
+SmallVector<Value> buildGeneric(OpBuilder &b, Location loc,
+                                TypeRange resultTypes, ValueRange inputs,
+                                ValueRange outputs, ArrayRef<AffineMap> maps,
+                                ArrayRef<utils::IteratorType> iterators,
+                                BodyFn body) {
+  auto generic = linalg::GenericOp::create(
+      b, loc, resultTypes, inputs, outputs, maps, iterators,
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        linalg::YieldOp::create(nested, nestedLoc,
+                                body(nested, nestedLoc, args));
+      });
+  return SmallVector<Value>(generic.getResults().begin(),
+                            generic.getResults().end());
+}
+
+Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
+                       ValueRange inputs, ScalarFn body) {
+  MLIRContext *context = b.getContext();
+  SmallVector<AffineMap> maps;
+  for (Value input : inputs)
+    maps.push_back(broadcastMap(
+        context, cast<RankedTensorType>(input.getType()).getShape(),
+        resultType.getShape()));
+  maps.push_back(AffineMap::getMultiDimIdentityMap(resultType.getRank(),
+                                                   context));
+  SmallVector<utils::IteratorType> iterators(resultType.getRank(),
+                                             utils::IteratorType::parallel);
+  return buildGeneric(b, loc, resultType, inputs,
+                      emptyTensor(b, loc, resultType), maps, iterators,
+                      [&](OpBuilder &nested, Location nestedLoc,
+                          ValueRange args) -> SmallVector<Value> {
+                        return {body(nested, nestedLoc, args.drop_back())};
+                      })
+      .front();
+}
+
+Value buildReduction(
+    OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> axes,
+    RankedTensorType resultType, Value init,
+    llvm::function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+  MLIRContext *context = b.getContext();
+  auto inputType = cast<RankedTensorType>(input.getType());
+  int64_t rank = inputType.getRank();
+  bool keepDims = resultType.getRank() == rank;
+  SmallVector<AffineExpr> outputExprs;
+  SmallVector<utils::IteratorType> iterators;
+  for (int64_t d = 0; d < rank; ++d) {
+    bool reduced = llvm::is_contained(axes, d);
+    iterators.push_back(reduced ? utils::IteratorType::reduction
+                                : utils::IteratorType::parallel);
+    if (!reduced)
+      outputExprs.push_back(getAffineDimExpr(d, context));
+    else if (keepDims)
+      outputExprs.push_back(getAffineConstantExpr(0, context));
+  }
+  SmallVector<AffineMap> maps = {
+      AffineMap::getMultiDimIdentityMap(rank, context),
+      AffineMap::get(rank, 0, outputExprs, context)};
+  Value accumulator = filledTensor(b, loc, resultType, init);
+  return buildGeneric(b, loc, resultType, input, accumulator, maps, iterators,
+                      [&](OpBuilder &nested, Location nestedLoc,
+                          ValueRange args) -> SmallVector<Value> {
+                        return {combine(nested, nestedLoc, args[1], args[0])};
+                      })
+      .front();
+}
+
+Value reshapeTensor(OpBuilder &b, Location loc, Value input,
+                    RankedTensorType resultType) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  if (inputType == resultType)
+    return input;
+  // Collapse everything into one dimension (or none for a scalar), then
+  // expand into the result shape.
+  auto flatType = RankedTensorType::get({inputType.getNumElements()},
+                                        inputType.getElementType());
+  Value flat = input;
+  if (inputType.getRank() == 0) {
+    flat = tensor::ExpandShapeOp::create(b, loc, flatType, input,
+                                         ArrayRef<ReassociationIndices>{});
+  } else if (inputType.getRank() > 1) {
+    ReassociationIndices all =
+        llvm::to_vector(llvm::seq<int64_t>(0, inputType.getRank()));
+    flat = tensor::CollapseShapeOp::create(b, loc, flatType, input,
+                                           ArrayRef<ReassociationIndices>{all});
+  }
+  if (resultType.getRank() == 1)
+    return flat;
+  SmallVector<ReassociationIndices> all;
+  if (resultType.getRank() > 0)
+    all.push_back(llvm::to_vector(llvm::seq<int64_t>(0, resultType.getRank())));
+  if (resultType.getRank() == 0)
+    return tensor::CollapseShapeOp::create(b, loc, resultType, flat, all);
+  return tensor::ExpandShapeOp::create(b, loc, resultType, flat, all);
+}
+
+SmallVector<int64_t> normalizeAxes(ArrayRef<int64_t> axes, int64_t rank) {
+  SmallVector<int64_t> normalized;
+  for (int64_t axis : axes)
+    normalized.push_back(axis < 0 ? axis + rank : axis);
+  llvm::sort(normalized);
+  return normalized;
+}
+
+} // namespace kiln::compiler::lowering

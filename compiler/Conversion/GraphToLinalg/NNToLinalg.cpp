@@ -1,0 +1,326 @@
+//===- NNToLinalg.cpp - Pooling, softmax, normalisation -> linalg ---------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// These ops are compositions: a softmax is a max-reduction, an exp, a
+// sum-reduction and a divide. Each step is its own generic here (fusion
+// regroups them into one row kernel later).
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Conversion/GraphToLinalg/LoweringUtils.h"
+#include "compiler/Conversion/GraphToLinalg/Passes.h"
+#include "compiler/Conversion/GraphToLinalg/ScalarOps.h"
+#include "dialects/Graph/IR/GraphOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace kiln;
+using namespace kiln::compiler::lowering;
+
+namespace {
+
+/// `type` with the dimensions in `axes` set to 1.
+RankedTensorType keptDimsType(RankedTensorType type, ArrayRef<int64_t> axes) {
+  SmallVector<int64_t> shape(type.getShape());
+  for (int64_t axis : axes)
+    shape[axis] = 1;
+  return RankedTensorType::get(shape, type.getElementType());
+}
+
+Value reduceKeepDims(OpBuilder &b, Location loc, Value input,
+                     ArrayRef<int64_t> axes, bool isMax) {
+  auto type = cast<RankedTensorType>(input.getType());
+  Type element = type.getElementType();
+  Value init = isMax ? lowestValue(b, loc, element)
+                     : scalarConstant(b, loc, element, 0.0);
+  return buildReduction(b, loc, input, axes, keptDimsType(type, axes), init,
+                        [isMax](OpBuilder &nb, Location l, Value acc, Value x) {
+                          return isMax ? emitMax(nb, l, acc, x)
+                                       : emitAdd(nb, l, acc, x);
+                        });
+}
+
+using BinaryScalar = Value (*)(OpBuilder &, Location, Value, Value);
+
+Value elementwise2(OpBuilder &b, Location loc, RankedTensorType type, Value lhs,
+                   Value rhs, BinaryScalar fn) {
+  return buildElementwise(b, loc, type, ValueRange{lhs, rhs},
+                          [fn](OpBuilder &nb, Location l, ValueRange args) {
+                            return fn(nb, l, args[0], args[1]);
+                          });
+}
+
+template <typename OpTy, bool IsLog>
+struct SoftmaxToGenerics : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    int64_t axis =
+        normalizeAxes({static_cast<int64_t>(op.getAxis())}, type.getRank())[0];
+    Value x = op.getInput();
+    // Subtracting the row maximum keeps exp() from overflowing.
+    Value rowMax = reduceKeepDims(rewriter, loc, x, axis, /*isMax=*/true);
+    Value shifted = elementwise2(rewriter, loc, type, x, rowMax, emitSub);
+    Value exps = buildElementwise(
+        rewriter, loc, type, shifted,
+        [](OpBuilder &b, Location l, ValueRange args) {
+          return math::ExpOp::create(b, l, args[0]);
+        });
+    Value sum = reduceKeepDims(rewriter, loc, exps, axis, /*isMax=*/false);
+    Value result;
+    if (IsLog)
+      result = buildElementwise(
+          rewriter, loc, type, ValueRange{shifted, sum},
+          [](OpBuilder &b, Location l, ValueRange args) {
+            return emitSub(b, l, args[0], math::LogOp::create(b, l, args[1]));
+          });
+    else
+      result = elementwise2(rewriter, loc, type, exps, sum, emitDiv);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct LayerNormToGenerics : OpRewritePattern<LayerNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LayerNormOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = op.getType();
+    Type element = type.getElementType();
+    int64_t rank = type.getRank();
+    int64_t axis = normalizeAxes({static_cast<int64_t>(op.getAxis())}, rank)[0];
+    SmallVector<int64_t> axes = llvm::to_vector(llvm::seq<int64_t>(axis, rank));
+    int64_t count = 1;
+    for (int64_t d : axes)
+      count *= type.getDimSize(d);
+    auto statsType = keptDimsType(type, axes);
+    Value inverseCount = scalarConstant(rewriter, loc, element, 1.0 / count);
+    auto scaleBy = [&](Value sum) {
+      return buildElementwise(rewriter, loc, statsType, sum,
+                              [&](OpBuilder &b, Location l, ValueRange args) {
+                                return emitMul(b, l, args[0], inverseCount);
+                              });
+    };
+    Value x = op.getInput();
+    Value mean = scaleBy(reduceKeepDims(rewriter, loc, x, axes, false));
+    Value centered = elementwise2(rewriter, loc, type, x, mean, emitSub);
+    Value squares = elementwise2(rewriter, loc, type, centered, centered, emitMul);
+    Value variance = scaleBy(reduceKeepDims(rewriter, loc, squares, axes, false));
+    double epsilon = op.getEpsilon().convertToDouble();
+    SmallVector<Value> inputs = {centered, variance, op.getScale()};
+    if (op.getBias())
+      inputs.push_back(op.getBias());
+    rewriter.replaceOp(
+        op, buildElementwise(
+                rewriter, loc, type, inputs,
+                [&](OpBuilder &b, Location l, ValueRange args) {
+                  Value eps = scalarConstant(b, l, element, epsilon);
+                  Value stddev = math::SqrtOp::create(
+                      b, l, emitAdd(b, l, args[1], eps));
+                  Value normalized = emitMul(b, l, emitDiv(b, l, args[0], stddev),
+                                             args[2]);
+                  return args.size() == 4 ? emitAdd(b, l, normalized, args[3])
+                                          : normalized;
+                }));
+    return success();
+  }
+};
+
+struct BatchNormToGeneric : OpRewritePattern<BatchNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(BatchNormOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = op.getType();
+    Type element = type.getElementType();
+    // [C] -> [C, 1, ..., 1] so that parameters broadcast along channels.
+    SmallVector<int64_t> channelShape(type.getRank() - 1, 1);
+    channelShape[0] = type.getDimSize(1);
+    auto channelType = RankedTensorType::get(channelShape, element);
+    SmallVector<Value> inputs = {op.getInput()};
+    for (Value parameter : {op.getScale(), op.getBias(), op.getMean(),
+                            op.getVariance()})
+      inputs.push_back(reshapeTensor(rewriter, loc, parameter, channelType));
+    double epsilon = op.getEpsilon().convertToDouble();
+    rewriter.replaceOp(
+        op, buildElementwise(
+                rewriter, loc, type, inputs,
+                [&](OpBuilder &b, Location l, ValueRange args) {
+                  Value eps = scalarConstant(b, l, element, epsilon);
+                  Value stddev = math::SqrtOp::create(
+                      b, l, emitAdd(b, l, args[4], eps));
+                  Value normalized =
+                      emitDiv(b, l, emitSub(b, l, args[0], args[3]), stddev);
+                  return emitAdd(b, l, emitMul(b, l, normalized, args[1]),
+                                 args[2]);
+                }));
+    return success();
+  }
+};
+
+template <typename OpTy, bool IsMax>
+struct GlobalPoolToGenerics : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getInput().getType());
+    SmallVector<int64_t> axes =
+        llvm::to_vector(llvm::seq<int64_t>(2, type.getRank()));
+    Value reduced = reduceKeepDims(rewriter, loc, op.getInput(), axes, IsMax);
+    if (!IsMax) {
+      int64_t count = 1;
+      for (int64_t d : axes)
+        count *= type.getDimSize(d);
+      Value divisor =
+          scalarConstant(rewriter, loc, type.getElementType(), double(count));
+      reduced = buildElementwise(rewriter, loc,
+                                 cast<RankedTensorType>(op.getType()), reduced,
+                                 [&](OpBuilder &b, Location l, ValueRange args) {
+                                   return emitDiv(b, l, args[0], divisor);
+                                 });
+    }
+    rewriter.replaceOp(op, reduced);
+    return success();
+  }
+};
+
+/// Sliding-window reduction over (n, c, oh, ow, kh, kw) of a tensor already
+/// padded so that every window lies inside it. A [kh, kw] "window" operand
+/// gives the window loops their bounds, as linalg's own pooling ops do.
+Value slidingWindow(OpBuilder &b, Location loc, Value padded,
+                    RankedTensorType resultType, ArrayRef<int64_t> kernel,
+                    ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+                    Value init, bool isMax) {
+  MLIRContext *context = b.getContext();
+  AffineExpr n, c, oh, ow, kh, kw;
+  bindDims(context, n, c, oh, ow, kh, kw);
+  Type element = resultType.getElementType();
+  Value window = emptyTensor(b, loc, RankedTensorType::get(kernel, element));
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(6, 0,
+                     {n, c, oh * strides[0] + kh * dilations[0],
+                      ow * strides[1] + kw * dilations[1]},
+                     context),
+      AffineMap::get(6, 0, {kh, kw}, context),
+      AffineMap::get(6, 0, {n, c, oh, ow}, context)};
+  SmallVector<utils::IteratorType> iterators(4, utils::IteratorType::parallel);
+  iterators.append(2, utils::IteratorType::reduction);
+  return buildGeneric(
+             b, loc, resultType, ValueRange{padded, window},
+             filledTensor(b, loc, resultType, init), maps, iterators,
+             [isMax](OpBuilder &nb, Location l,
+                     ValueRange args) -> SmallVector<Value> {
+               return {isMax ? emitMax(nb, l, args[2], args[0])
+                             : emitAdd(nb, l, args[2], args[0])};
+             })
+      .front();
+}
+
+/// Extra trailing padding that ceil mode needs for the last window to fit.
+SmallVector<int64_t> ceilModePadding(ArrayRef<int64_t> inputShape,
+                                     ArrayRef<int64_t> outputShape,
+                                     ArrayRef<int64_t> kernel,
+                                     ArrayRef<int64_t> strides,
+                                     ArrayRef<int64_t> dilations,
+                                     ArrayRef<int64_t> pads) {
+  SmallVector<int64_t> extra(2, 0);
+  for (int d = 0; d < 2; ++d) {
+    int64_t needed = (outputShape[2 + d] - 1) * strides[d] +
+                     (kernel[d] - 1) * dilations[d] + 1;
+    int64_t available = inputShape[2 + d] + pads[d] + pads[2 + d];
+    extra[d] = std::max<int64_t>(0, needed - available);
+  }
+  return extra;
+}
+
+Value padSpatial(OpBuilder &b, Location loc, Value input, int64_t top,
+                 int64_t left, int64_t bottom, int64_t right, double value) {
+  if (top == 0 && left == 0 && bottom == 0 && right == 0)
+    return input;
+  return PadOp::create(b, loc, input, ArrayRef<int64_t>{0, 0, top, left},
+                       ArrayRef<int64_t>{0, 0, bottom, right},
+                       PadMode::constant, APFloat(value));
+}
+
+struct MaxPoolToGeneric : OpRewritePattern<MaxPool2dOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MaxPool2dOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto inputType = op.getInput().getType();
+    ArrayRef<int64_t> pads = op.getPads();
+    SmallVector<int64_t> extra = ceilModePadding(
+        inputType.getShape(), op.getType().getShape(), op.getKernelShape(),
+        op.getStrides(), op.getDilations(), pads);
+    // Padding with -inf never wins a window that holds a real element.
+    Value padded = padSpatial(rewriter, loc, op.getInput(), pads[0], pads[1],
+                              pads[2] + extra[0], pads[3] + extra[1],
+                              -INFINITY);
+    rewriter.replaceOp(
+        op, slidingWindow(rewriter, loc, padded, op.getType(),
+                          op.getKernelShape(), op.getStrides(),
+                          op.getDilations(),
+                          lowestValue(rewriter, loc,
+                                      inputType.getElementType()),
+                          /*isMax=*/true));
+    return success();
+  }
+};
+
+struct AvgPoolToGenerics : OpRewritePattern<AvgPool2dOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AvgPool2dOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto inputType = op.getInput().getType();
+    auto resultType = op.getType();
+    Type element = inputType.getElementType();
+    ArrayRef<int64_t> pads = op.getPads();
+    SmallVector<int64_t> extra = ceilModePadding(
+        inputType.getShape(), resultType.getShape(), op.getKernelShape(),
+        op.getStrides(), op.getDilations(), pads);
+    Value zero = scalarConstant(rewriter, loc, element, 0.0);
+    auto pool = [&](Value padded, RankedTensorType type) {
+      return slidingWindow(rewriter, loc, padded, type, op.getKernelShape(),
+                           op.getStrides(), op.getDilations(), zero,
+                           /*isMax=*/false);
+    };
+    Value sums = pool(padSpatial(rewriter, loc, op.getInput(), pads[0], pads[1],
+                                 pads[2] + extra[0], pads[3] + extra[1], 0.0),
+                      resultType);
+    // The divisor of each window: pool a map of ones over the input (and
+    // over the explicit padding with count_include_pad), never counting the
+    // extra ceil-mode padding.
+    auto maskType = RankedTensorType::get(
+        {1, 1, inputType.getDimSize(2), inputType.getDimSize(3)}, element);
+    Value ones =
+        filledTensor(rewriter, loc, maskType,
+                     scalarConstant(rewriter, loc, element, 1.0));
+    double padWeight = op.getCountIncludePad() ? 1.0 : 0.0;
+    Value mask = padSpatial(rewriter, loc, ones, pads[0], pads[1], pads[2],
+                            pads[3], padWeight);
+    mask = padSpatial(rewriter, loc, mask, 0, 0, extra[0], extra[1], 0.0);
+    auto countType = RankedTensorType::get(
+        {1, 1, resultType.getDimSize(2), resultType.getDimSize(3)}, element);
+    Value counts = pool(mask, countType);
+    rewriter.replaceOp(op, elementwise2(rewriter, loc, resultType, sums, counts,
+                                        emitDiv));
+    return success();
+  }
+};
+
+} // namespace
+
+void kiln::compiler::populateNNToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<SoftmaxToGenerics<SoftmaxOp, false>,
+               SoftmaxToGenerics<LogSoftmaxOp, true>, LayerNormToGenerics,
+               BatchNormToGeneric, GlobalPoolToGenerics<GlobalAvgPoolOp, false>,
+               GlobalPoolToGenerics<GlobalMaxPoolOp, true>, MaxPoolToGeneric,
+               AvgPoolToGenerics>(patterns.getContext());
+}

@@ -1,0 +1,37 @@
+//===- Passes.h - kiln -> linalg conversion ---------------------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_COMPILER_CONVERSION_GRAPHTOLINALG_PASSES_H
+#define KILN_COMPILER_CONVERSION_GRAPHTOLINALG_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+class RewritePatternSet;
+} // namespace mlir
+
+namespace kiln::compiler {
+
+#define GEN_PASS_DECL
+#include "compiler/Conversion/GraphToLinalg/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "compiler/Conversion/GraphToLinalg/Passes.h.inc"
+
+/// Patterns lowering each op family; together they cover the dialect.
+void populateElementwiseToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateContractionToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateNNToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateReductionToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateShapeToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
+} // namespace kiln::compiler
+
+#endif // KILN_COMPILER_CONVERSION_GRAPHTOLINALG_PASSES_H

@@ -1,0 +1,34 @@
+//===- Passes.td - kiln -> linalg conversion ----------------*- tablegen -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_COMPILER_CONVERSION_GRAPHTOLINALG_PASSES_TD
+#define KILN_COMPILER_CONVERSION_GRAPHTOLINALG_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertGraphToLinalgPass
+    : Pass<"kiln-convert-graph-to-linalg", "::mlir::ModuleOp"> {
+  let summary = "Lower kiln graph ops to linalg/tensor/arith/math on tensors";
+  let description = [{
+    Rewrites every `kiln` op into loop-level IR on tensors that upstream
+    MLIR bufferises and lowers to native code: elementwise ops, contractions,
+    reductions, pooling and normalisations become `linalg.generic` ops (one
+    per kiln op, so one kernel each until fusion groups them); data movement
+    becomes `tensor` ops or index-computing generics; constants become
+    `arith.constant`. `kiln.fusion` bodies are inlined first.
+
+    Any kiln op left unlowered is reported at its location and the pass
+    fails; nothing is silently dropped.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
+#endif // KILN_COMPILER_CONVERSION_GRAPHTOLINALG_PASSES_TD
