@@ -20,7 +20,8 @@ def VerifyGraphContractPass
     The graph contract, which every frontend must meet and which fusion,
     quantisation and sharding start from:
 
-    * only `kiln`, `func` and `builtin` ops;
+    * only `kiln` and `func` ops inside the `builtin.module` (no other
+      builtin ops such as `unrealized_conversion_cast`);
     * every value a ranked, statically shaped tensor of a supported element
       type (symbolic dimensions must have been specialised);
     * every function has a body.

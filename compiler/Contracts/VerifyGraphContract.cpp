@@ -48,7 +48,7 @@ struct VerifyGraphContractPass
       if (!dialect || !isa<kiln::KilnDialect, func::FuncDialect>(dialect)) {
         op->emitError("op '") << op->getName()
                               << "' is not allowed by the graph contract "
-                                 "(only kiln, func and builtin ops)";
+                                 "(only kiln and func ops inside the module)";
         violated = true;
         return;
       }

@@ -35,7 +35,8 @@ class Kiln_UnaryOp<string mnemonic, Type tensorType, string formula,
 
 def Kiln_NegOp : Kiln_UnaryOp<"neg", Kiln_NumericTensor, "-x">;
 def Kiln_AbsOp : Kiln_UnaryOp<"abs", Kiln_NumericTensor, "|x|">;
-def Kiln_SignOp : Kiln_UnaryOp<"sign", Kiln_NumericTensor, "sign(x) in {-1, 0, 1}">;
+def Kiln_SignOp : Kiln_UnaryOp<"sign", Kiln_NumericTensor,
+                               "sign(x) in {-1, 0, 1} (NaN stays NaN)">;
 def Kiln_ReluOp : Kiln_UnaryOp<"relu", Kiln_NumericTensor, "max(x, 0)">;
 def Kiln_ExpOp : Kiln_UnaryOp<"exp", Kiln_FloatTensor, "e^x">;
 def Kiln_LogOp : Kiln_UnaryOp<"log", Kiln_FloatTensor, "ln(x)">;

@@ -42,8 +42,11 @@ double geluTanh(double x) {
 }
 double fabsDouble(double x) { return std::fabs(x); }
 double negDouble(double x) { return -x; }
-double reluDouble(double x) { return x > 0 ? x : 0.0; }
-double signDouble(double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0); }
+// NaN stays NaN, as with kiln.max and the lowering's arith.maximumf.
+double reluDouble(double x) { return std::isnan(x) || x > 0 ? x : 0.0; }
+double signDouble(double x) {
+  return std::isnan(x) ? x : (x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0));
+}
 
 /// Whether `attr` is a splat constant whose float value is exactly `value`
 /// (bitwise, so -0.0 and 0.0 differ) or whose integer value is `value`.
@@ -73,6 +76,14 @@ OpFoldResult foldToOperand(Value x, Type resultType, bool applies) {
 }
 
 std::optional<APInt> boolBits(bool value) { return APInt(1, value ? 1 : 0); }
+
+/// `value` (integral) as a signed `width`-bit integer, saturated to its range.
+APInt saturatingInteger(double value, unsigned width) {
+  llvm::APSInt result(width, /*isUnsigned=*/false);
+  bool exact = false;
+  APFloat(value).convertToInteger(result, APFloat::rmTowardZero, &exact);
+  return result; // convertToInteger saturates out-of-range values.
+}
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -149,8 +160,9 @@ OpFoldResult HardSigmoidOp::fold(FoldAdaptor adaptor) {
   double alpha = getAlpha().convertToDouble(), beta = getBeta().convertToDouble();
   return foldUnary(adaptor.getInput(), getType(),
                    [&](const APFloat &v) -> std::optional<APInt> {
-                     double x = v.convertToDouble();
-                     return roundTo(std::max(0.0, std::min(1.0, alpha * x + beta)),
+                     double y = alpha * v.convertToDouble() + beta;
+                     return roundTo(std::isnan(y) ? y
+                                                  : std::max(0.0, std::min(1.0, y)),
                                     v.getSemantics());
                    },
                    nullptr);
@@ -184,10 +196,22 @@ OpFoldResult ClipOp::fold(FoldAdaptor adaptor) {
                        v.getSemantics());
       },
       [&](const APInt &v) -> std::optional<APInt> {
-        double x = static_cast<double>(v.getSExtValue());
-        double clipped = std::min(hi, std::max(lo, x));
-        return APInt(v.getBitWidth(), static_cast<int64_t>(clipped),
-                     /*isSigned=*/true);
+        // Integers compare exactly: the bounds are rounded inwards to
+        // integers and saturated to the element type's range, never the
+        // elements converted to double.
+        unsigned width = v.getBitWidth();
+        APInt result = v;
+        if (getMin()) {
+          APInt low = saturatingInteger(std::ceil(lo), width);
+          if (result.slt(low))
+            result = low;
+        }
+        if (getMax()) {
+          APInt high = saturatingInteger(std::floor(hi), width);
+          if (result.sgt(high))
+            result = high;
+        }
+        return result;
       });
 }
 
@@ -541,9 +565,70 @@ OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
   });
 }
 
-OpFoldResult PadOp::fold(FoldAdaptor) {
+OpFoldResult PadOp::fold(FoldAdaptor adaptor) {
   auto isZero = [](int64_t v) { return v == 0; };
-  return foldToOperand(getInput(), getType(),
-                       llvm::all_of(getLow(), isZero) &&
-                           llvm::all_of(getHigh(), isZero));
+  if (llvm::all_of(getLow(), isZero) && llvm::all_of(getHigh(), isZero))
+    return foldToOperand(getInput(), getType(), true);
+  auto dense = getFoldableConstant(adaptor.getInput());
+  auto resultType = getType();
+  if (!dense || resultType.getNumElements() > kMaxFoldedElements)
+    return {};
+  auto inputType = getInput().getType();
+  Type element = resultType.getElementType();
+  double padValue = getValue().convertToDouble();
+  Attribute fill = isa<FloatType>(element)
+                       ? Attribute(FloatAttr::get(element, padValue))
+                       : Attribute(IntegerAttr::get(
+                             element, static_cast<int64_t>(padValue)));
+  SmallVector<Attribute> values(dense.getValues<Attribute>());
+  ArrayRef<int64_t> low = getLow(), inputShape = inputType.getShape();
+  PadMode mode = getMode();
+  SmallVector<Attribute> results;
+  SmallVector<int64_t> source(inputShape.size());
+  forEachIndex(resultType.getShape(), [&](ArrayRef<int64_t> index) {
+    bool inside = true;
+    for (size_t d = 0; d < inputShape.size(); ++d) {
+      int64_t i = index[d] - low[d], size = inputShape[d];
+      if (i < 0 || i >= size) {
+        inside = false;
+        if (mode == PadMode::reflect)
+          i = i < 0 ? -i : 2 * (size - 1) - i;
+        else
+          i = std::clamp<int64_t>(i, 0, std::max<int64_t>(size - 1, 0));
+      }
+      source[d] = i;
+    }
+    if (!inside && mode == PadMode::constant)
+      results.push_back(fill);
+    else
+      results.push_back(values[broadcastLinearIndex(source, inputShape)]);
+  });
+  return DenseElementsAttr::get(resultType, results);
+}
+
+LogicalResult SplitOp::fold(FoldAdaptor adaptor,
+                            SmallVectorImpl<OpFoldResult> &results) {
+  auto dense = getFoldableConstant(adaptor.getInput());
+  if (!dense)
+    return failure();
+  auto inputType = getInput().getType();
+  int64_t axis = *normalizeAxis(getAxis(), inputType.getRank());
+  int64_t offset = 0;
+  SmallVector<OpFoldResult> pieces;
+  for (Value result : getResults()) {
+    auto pieceType = cast<RankedTensorType>(result.getType());
+    SmallVector<int64_t> source;
+    Attribute piece =
+        remapElements(dense, pieceType, [&](ArrayRef<int64_t> index) {
+          source.assign(index.begin(), index.end());
+          source[axis] += offset;
+          return broadcastLinearIndex(source, inputType.getShape());
+        });
+    if (!piece)
+      return failure();
+    pieces.push_back(piece);
+    offset += pieceType.getDimSize(axis);
+  }
+  results.append(pieces.begin(), pieces.end());
+  return success();
 }

@@ -12,6 +12,9 @@
 #include "dialects/Graph/IR/GraphOps.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace kiln;
@@ -23,6 +26,9 @@ using namespace kiln;
 //===----------------------------------------------------------------------===//
 
 LogicalResult ClipOp::verify() {
+  for (std::optional<APFloat> bound : {getMin(), getMax()})
+    if (bound && bound->isNaN())
+      return emitOpError("expects bounds that are numbers, not NaN");
   if (getMin() && getMax() &&
       getMin()->convertToDouble() > getMax()->convertToDouble())
     return emitOpError("expects min (")
@@ -67,6 +73,21 @@ LogicalResult BroadcastOp::verify() {
   return success();
 }
 
+LogicalResult PadOp::verify() {
+  auto integer = dyn_cast<IntegerType>(getType().getElementType());
+  if (!integer)
+    return success();
+  double value = getValue().convertToDouble();
+  unsigned width = integer.getWidth();
+  // i1 holds 0 and 1; wider integers are signed.
+  double low = width == 1 ? 0.0 : -std::ldexp(1.0, width - 1);
+  double high = width == 1 ? 1.0 : std::ldexp(1.0, width - 1) - 1;
+  if (value != std::trunc(value) || value < low || value > high)
+    return emitOpError("pad value ")
+           << value << " is not representable in " << integer;
+  return success();
+}
+
 LogicalResult SplitOp::verify() {
   auto input = getInput().getType();
   std::optional<int64_t> axis = normalizeAxis(getAxis(), input.getRank());
@@ -88,7 +109,9 @@ LogicalResult SplitOp::verify() {
       if (d != *axis && piece.getDimSize(d) != input.getDimSize(d))
         return emitOpError("result #")
                << index << " differs from the input in dimension " << d;
-    total += piece.getDimSize(*axis);
+    if (llvm::AddOverflow(total, piece.getDimSize(*axis), total))
+      return emitOpError("result sizes along axis ")
+             << *axis << " overflow";
   }
   if (total != input.getDimSize(*axis))
     return emitOpError("result sizes along axis ")
@@ -132,8 +155,10 @@ LogicalResult FusionOp::verify() {
            << yield.getValues().getTypes() << ") but has results ("
            << getResultTypes() << ")";
   // Everything inside becomes one kernel: only graph ops belong here.
+  if (getNumResults() == 0)
+    return emitOpError("expects at least one result");
   for (Operation &op : block.without_terminator())
-    if (!isa<KilnDialect>(op.getDialect()) || isa<FusionOp>(op))
+    if (!isa_and_present<KilnDialect>(op.getDialect()) || isa<FusionOp>(op))
       return op.emitOpError("cannot be inside a 'kiln.fusion' body: only "
                             "non-fusion kiln ops can");
   return success();

@@ -123,6 +123,7 @@ def Kiln_SplitOp : Kiln_Op<"split"> {
     $input `axis` $axis attr-dict `:` type($input) `->` type($results)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Kiln_SliceOp : Kiln_InferredOp<"slice",
@@ -161,9 +162,10 @@ def Kiln_GatherOp : Kiln_InferredOp<"gather",
     `result[p..., i..., s...] = input[p..., indices[i...], s...]` with
     `indices` inserted at `axis`: the result shape is
     `input.shape[:axis] + indices.shape + input.shape[axis+1:]`. Negative
-    indices count from the end of the axis; out-of-range indices are an error
-    when constant and undefined behaviour at run time otherwise (embedding
-    lookups are `kiln.gather` with `axis 0`).
+    indices count from the end of the axis. Indices are not checked against
+    the axis here: constant out-of-range indices are rejected by the
+    importer and never folded, and at run time they are clamped into range
+    (embedding lookups are `kiln.gather` with `axis 0`).
 
     Example:
 
@@ -191,6 +193,8 @@ def Kiln_PadOp : Kiln_InferredOp<"pad",
     non-negative). `constant` mode fills with `value`; `reflect` mirrors
     without repeating the edge (pads must be smaller than the dimension);
     `edge` repeats the edge element (the dimension must be non-empty).
+    `value` must be representable in the element type (an integer in range
+    for integer tensors); it is ignored by `reflect` and `edge`.
 
     Example:
 
@@ -208,6 +212,7 @@ def Kiln_PadOp : Kiln_InferredOp<"pad",
     $input `low` $low `high` $high $mode $value attr-dict `:`
     type($input) `->` type($result)
   }];
+  let hasVerifier = 1;
   let hasFolder = 1;
 }
 

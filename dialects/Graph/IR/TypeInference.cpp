@@ -65,22 +65,39 @@ std::optional<int64_t> checkedElementCount(ArrayRef<int64_t> shape) {
 int64_t windowOutputSize(int64_t inputSize, int64_t kernelSize, int64_t stride,
                          int64_t padBegin, int64_t padEnd, int64_t dilation,
                          bool ceilMode) {
-  int64_t span = dilation * (kernelSize - 1) + 1;
-  int64_t room = inputSize + padBegin + padEnd - span;
-  if (room < 0)
+  // Every step is overflow-checked: attributes come from untrusted models,
+  // and a wrapped value would describe a window that does not exist.
+  int64_t span, padded, start, room;
+  if (kernelSize <= 0 || stride <= 0 || dilation <= 0 ||
+      llvm::MulOverflow(dilation, kernelSize - 1, span) ||
+      llvm::AddOverflow(span, int64_t(1), span) ||
+      llvm::AddOverflow(inputSize, padBegin, start) ||
+      llvm::AddOverflow(start, padEnd, padded) ||
+      llvm::SubOverflow(padded, span, room) || room < 0)
     return 0;
   int64_t steps = ceilMode ? llvm::divideCeil(room, stride) : room / stride;
   // In ceil mode the last window must start inside the input or the leading
   // padding, never entirely in the trailing padding (ONNX and PyTorch rule).
-  if (ceilMode && steps * stride >= inputSize + padBegin)
+  int64_t lastStart;
+  if (ceilMode && (llvm::MulOverflow(steps, stride, lastStart) ||
+                   lastStart >= start))
     --steps;
   return steps + 1;
 }
 
 int64_t sliceLength(int64_t start, int64_t limit, int64_t step) {
+  // Unsigned arithmetic: |step| and the distance may not fit in int64_t.
   if (step > 0)
-    return limit > start ? (limit - start + step - 1) / step : 0;
-  return start > limit ? (start - limit - step - 1) / -step : 0;
+    return limit > start
+               ? int64_t((uint64_t(limit) - uint64_t(start) - 1) /
+                             uint64_t(step) +
+                         1)
+               : 0;
+  uint64_t magnitude = uint64_t(0) - uint64_t(step);
+  return start > limit ? int64_t((uint64_t(start) - uint64_t(limit) - 1) /
+                                     magnitude +
+                                 1)
+                       : 0;
 }
 
 //===----------------------------------------------------------------------===//
@@ -333,6 +350,9 @@ LogicalResult inferConv2d(OptionalLoc loc, Type inputType, Type weightType,
     return emitOptionalError(loc, "input channels (", in[1],
                              ") and output channels (", w[0],
                              ") must be divisible by groups (", groups, ")");
+  if (w[2] <= 0 || w[3] <= 0)
+    return emitOptionalError(loc, "expects a non-empty kernel, got ", w[2],
+                             "x", w[3]);
   if (w[1] * groups != in[1])
     return emitOptionalError(loc, "weight expects ", w[1] * groups,
                              " input channels, input has ", in[1]);
@@ -382,7 +402,12 @@ LogicalResult inferPool2d(OptionalLoc loc, Type inputType,
   ArrayRef<int64_t> in = input->getShape();
   SmallVector<int64_t> shape = {in[0], in[1]};
   for (int d = 0; d < 2; ++d) {
-    int64_t span = dilations[d] * (kernelShape[d] - 1) + 1;
+    int64_t span;
+    if (llvm::MulOverflow(dilations[d], kernelShape[d] - 1, span) ||
+        llvm::AddOverflow(span, int64_t(1), span))
+      return emitOptionalError(loc, "window of size ", kernelShape[d],
+                               " with dilation ", dilations[d],
+                               " overflows in spatial dimension ", 2 + d);
     // A window made only of padding has no defined maximum or mean.
     if (pads[d] >= span || pads[2 + d] >= span)
       return emitOptionalError(loc, "padding of spatial dimension ", 2 + d,
@@ -393,6 +418,17 @@ LogicalResult inferPool2d(OptionalLoc loc, Type inputType,
                    pads[2 + d], dilations[d], ceilMode, 2 + d);
     if (failed(size))
       return failure();
+    // With dilation, a window starting in the leading padding can step over
+    // the whole input. Only windows that start before the input can miss it
+    // (pads < span bounds how many there are).
+    for (int64_t o = 0; o < *size && o * strides[d] < pads[d]; ++o) {
+      int64_t start = o * strides[d] - pads[d];
+      int64_t firstTap = llvm::divideCeil(-start, dilations[d]);
+      if (firstTap > kernelShape[d] - 1 ||
+          start + firstTap * dilations[d] >= in[2 + d])
+        return emitOptionalError(loc, "window ", o, " of spatial dimension ",
+                                 2 + d, " reads only padding");
+    }
     shape.push_back(*size);
   }
   inferred.push_back(RankedTensorType::get(shape, input->getElementType()));
@@ -655,7 +691,12 @@ LogicalResult inferPad(OptionalLoc loc, Type inputType, ArrayRef<int64_t> low,
     if (mode == PadMode::edge && widest > 0 && size == 0)
       return emitOptionalError(loc, "edge padding needs dimension ", d,
                                " to be non-empty");
-    shape.push_back(size + low[d] + high[d]);
+    int64_t padded;
+    if (llvm::AddOverflow(size, low[d], padded) ||
+        llvm::AddOverflow(padded, high[d], padded))
+      return emitOptionalError(loc, "padded size of dimension ", d,
+                               " overflows");
+    shape.push_back(padded);
   }
   inferred.push_back(RankedTensorType::get(shape, input->getElementType()));
   return success();
