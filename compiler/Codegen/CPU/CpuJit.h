@@ -1,0 +1,56 @@
+//===- CpuJit.h - Run a lowered model in-process ----------------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// JIT-compiles a module in the LLVM dialect (the output of
+// buildCpuCodegenPipeline) for the host CPU and runs its entry point on host
+// tensors. No files are written.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_COMPILER_CODEGEN_CPU_CPUJIT_H
+#define KILN_COMPILER_CODEGEN_CPU_CPUJIT_H
+
+#include "compiler/Codegen/CPU/EntrySignature.h"
+#include "kiln/runtime/HostTensor.h"
+#include "kiln/runtime/Status.h"
+
+#include <memory>
+
+namespace mlir {
+class ExecutionEngine;
+} // namespace mlir
+
+namespace kiln::compiler {
+
+/// A JIT-compiled model. Thread-compatible: one run at a time.
+class CpuJitExecutable {
+public:
+  /// Compiles `loweredModule` (LLVM dialect) to machine code for this host.
+  static rt::StatusOr<std::unique_ptr<CpuJitExecutable>>
+  create(mlir::ModuleOp loweredModule, EntrySignature signature);
+
+  ~CpuJitExecutable();
+
+  const EntrySignature &signature() const { return signature_; }
+
+  /// Checks `inputs` against the signature (count, dtype, shape) and runs
+  /// the model into `outputs`, which are (re)allocated to the right shapes.
+  rt::Status run(const std::vector<rt::HostTensor> &inputs,
+                 std::vector<rt::HostTensor> &outputs);
+
+private:
+  CpuJitExecutable(std::unique_ptr<mlir::ExecutionEngine> engine,
+                   EntrySignature signature);
+
+  std::unique_ptr<mlir::ExecutionEngine> engine_;
+  EntrySignature signature_;
+};
+
+/// Checks that `tensor` matches `expected`; the message names the input.
+rt::Status checkTensor(const rt::HostTensor &tensor,
+                       const TensorSignature &expected);
+
+} // namespace kiln::compiler
+
+#endif // KILN_COMPILER_CODEGEN_CPU_CPUJIT_H

@@ -1,0 +1,97 @@
+//===- EntrySignature.cpp - Inputs and outputs of a model -----------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Codegen/CPU/EntrySignature.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+
+namespace kiln::compiler {
+
+std::optional<rt::DType> toDType(Type type) {
+  if (type.isF32())
+    return rt::DType::kF32;
+  if (type.isF16())
+    return rt::DType::kF16;
+  if (type.isBF16())
+    return rt::DType::kBF16;
+  if (type.isF64())
+    return rt::DType::kF64;
+  if (type.isSignlessInteger(1))
+    return rt::DType::kI1;
+  if (type.isSignlessInteger(8))
+    return rt::DType::kI8;
+  if (type.isSignlessInteger(16))
+    return rt::DType::kI16;
+  if (type.isSignlessInteger(32))
+    return rt::DType::kI32;
+  if (type.isSignlessInteger(64))
+    return rt::DType::kI64;
+  return std::nullopt;
+}
+
+namespace {
+FailureOr<TensorSignature> describe(Location loc, Type type, StringAttr name,
+                                    std::string fallbackName) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  std::optional<rt::DType> dtype =
+      tensor ? toDType(tensor.getElementType()) : std::nullopt;
+  if (!tensor || !tensor.hasStaticShape() || !dtype)
+    return emitError(loc) << "entry point '" << fallbackName << "' has type "
+                          << type
+                          << ": only statically shaped tensors of supported "
+                             "element types can cross the model boundary";
+  return TensorSignature{name ? name.str() : fallbackName, *dtype,
+                         std::vector<int64_t>(tensor.getShape().begin(),
+                                              tensor.getShape().end())};
+}
+} // namespace
+
+FailureOr<EntrySignature> getEntrySignature(ModuleOp module, StringRef entry) {
+  func::FuncOp function;
+  if (!entry.empty()) {
+    function = module.lookupSymbol<func::FuncOp>(entry);
+    if (!function || function.isExternal())
+      return module.emitError("no function named '") << entry << "' to run";
+  } else {
+    for (auto candidate : module.getOps<func::FuncOp>()) {
+      if (candidate.isPrivate() || candidate.isExternal())
+        continue;
+      if (function)
+        return module.emitError(
+            "the model has several public functions; choose one with "
+            "--entry");
+      function = candidate;
+    }
+    if (!function)
+      return module.emitError("the model has no public function to run");
+  }
+
+  EntrySignature signature;
+  signature.function = function.getSymName().str();
+  FunctionType type = function.getFunctionType();
+  for (unsigned i = 0; i < type.getNumInputs(); ++i) {
+    auto name = function.getArgAttrOfType<StringAttr>(i, kNameAttr);
+    auto input = describe(function.getArgument(i).getLoc(), type.getInput(i),
+                          name, "arg" + std::to_string(i));
+    if (failed(input))
+      return failure();
+    signature.inputs.push_back(*input);
+  }
+  for (unsigned i = 0; i < type.getNumResults(); ++i) {
+    auto name = function.getResultAttrOfType<StringAttr>(i, kNameAttr);
+    auto output = describe(function.getLoc(), type.getResult(i), name,
+                           "result" + std::to_string(i));
+    if (failed(output))
+      return failure();
+    signature.outputs.push_back(*output);
+  }
+  return signature;
+}
+
+} // namespace kiln::compiler

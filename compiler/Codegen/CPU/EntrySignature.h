@@ -1,0 +1,49 @@
+//===- EntrySignature.h - Inputs and outputs of a model ---------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// A model's entry point seen from outside: named, typed, shaped inputs and
+// outputs. Read from the kiln-level function before lowering (afterwards
+// only raw buffers remain) and used to check and marshal user tensors.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_COMPILER_CODEGEN_CPU_ENTRYSIGNATURE_H
+#define KILN_COMPILER_CODEGEN_CPU_ENTRYSIGNATURE_H
+
+#include "kiln/runtime/DType.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+#include <vector>
+
+namespace kiln::compiler {
+
+/// Attribute naming an argument or result (set by importers from the model's
+/// own names). Without it inputs are "arg<N>" and outputs "result<N>".
+inline constexpr llvm::StringLiteral kNameAttr = "kiln.name";
+
+struct TensorSignature {
+  std::string name;
+  rt::DType dtype;
+  std::vector<int64_t> shape;
+};
+
+struct EntrySignature {
+  std::string function;
+  std::vector<TensorSignature> inputs;
+  std::vector<TensorSignature> outputs;
+};
+
+/// The runtime element type of an MLIR element type, if it has one.
+std::optional<rt::DType> toDType(mlir::Type type);
+
+/// Finds the entry function (`entry`, or the only public function when
+/// empty) and describes it; errors are emitted on the module.
+mlir::FailureOr<EntrySignature> getEntrySignature(mlir::ModuleOp module,
+                                                  llvm::StringRef entry);
+
+} // namespace kiln::compiler
+
+#endif // KILN_COMPILER_CODEGEN_CPU_ENTRYSIGNATURE_H

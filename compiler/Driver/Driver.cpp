@@ -1,0 +1,94 @@
+//===- Driver.cpp - Load, compile and run models --------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Driver/Driver.h"
+
+#include "compiler/Codegen/CPU/CpuCodegen.h"
+#include "compiler/Conversion/GraphToLinalg/Passes.h"
+#include "compiler/Pipelines/Pipelines.h"
+#include "dialects/InitAllDialects.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringRef.h"
+
+using namespace mlir;
+
+namespace kiln::compiler {
+
+std::unique_ptr<MLIRContext> createContext() {
+  DialectRegistry registry;
+  kiln::registerAllDialects(registry);
+  registerCpuCodegenDialects(registry);
+  auto context = std::make_unique<MLIRContext>(registry);
+  context->loadAllAvailableDialects();
+  return context;
+}
+
+DriverError loadModel(MLIRContext &context, const std::string &path,
+                      OwningOpRef<ModuleOp> &module) {
+  StringRef name(path);
+  if (name.ends_with(".onnx"))
+    return {ErrorKind::kUnsupported,
+            path + ": ONNX models are not supported yet (the importer is "
+                   "being built); give the model as kiln-dialect MLIR"};
+  if (!name.ends_with(".mlir"))
+    return {ErrorKind::kInvalidInput,
+            path + ": unknown model format (expected .mlir or .onnx)"};
+  module = parseSourceFile<ModuleOp>(path, &context);
+  if (!module)
+    return {ErrorKind::kInvalidInput, path + ": cannot parse the model"};
+  return {};
+}
+
+namespace {
+/// Runs `build`'s pipeline; a failure is classified as `kind`.
+DriverError runPipeline(ModuleOp module, ErrorKind kind, const char *what,
+                        llvm::function_ref<void(OpPassManager &)> build) {
+  PassManager pm(module.getContext());
+  build(pm);
+  if (failed(pm.run(module)))
+    return {kind, std::string(what) + " failed"};
+  return {};
+}
+} // namespace
+
+DriverError lowerTo(ModuleOp module, Stage stage) {
+  // Invalid models fail here, at the graph contract, with located errors.
+  if (DriverError error =
+          runPipeline(module, ErrorKind::kInvalidInput, "checking the model",
+                      [](OpPassManager &pm) { buildCleanupPipeline(pm); }))
+    return error;
+  if (stage == Stage::kKiln)
+    return {};
+  if (stage == Stage::kLinalg)
+    return runPipeline(module, ErrorKind::kUnsupported, "lowering to linalg",
+                       [](OpPassManager &pm) {
+                         pm.addPass(createConvertGraphToLinalgPass());
+                       });
+  // Beyond the graph level a failure means an op we cannot lower yet.
+  return runPipeline(module, ErrorKind::kUnsupported, "CPU code generation",
+                     [](OpPassManager &pm) { buildCpuCodegenPipeline(pm); });
+}
+
+DriverError compileForCpu(ModuleOp module, const std::string &entry,
+                          std::unique_ptr<CpuJitExecutable> &executable) {
+  // The signature must be read at the graph level: afterwards only raw
+  // buffers remain.
+  FailureOr<EntrySignature> signature = getEntrySignature(module, entry);
+  if (failed(signature))
+    return {ErrorKind::kInvalidInput, "the model has no usable entry point"};
+  if (DriverError error = lowerTo(module, Stage::kLLVM))
+    return error;
+  auto compiled = CpuJitExecutable::create(module, std::move(*signature));
+  if (!compiled.isOk())
+    return {ErrorKind::kInternal, compiled.status().message()};
+  executable = std::move(*compiled);
+  return {};
+}
+
+} // namespace kiln::compiler
