@@ -11,8 +11,8 @@ packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   # Unit tests
   libgtest-dev
-  # lit is a Python program
-  python3
+  # lit is a Python program; NumPy is the tests' independent reference
+  python3 python3-numpy
 )
 
 missing=()

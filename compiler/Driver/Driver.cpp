@@ -15,6 +15,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
 
 using namespace mlir;
 
@@ -32,6 +33,8 @@ std::unique_ptr<MLIRContext> createContext() {
 DriverError loadModel(MLIRContext &context, const std::string &path,
                       OwningOpRef<ModuleOp> &module) {
   StringRef name(path);
+  if (!llvm::sys::fs::exists(path))
+    return {ErrorKind::kInvalidInput, path + ": no such file"};
   if (name.ends_with(".onnx"))
     return {ErrorKind::kUnsupported,
             path + ": ONNX models are not supported yet (the importer is "
