@@ -21,5 +21,10 @@ if grep -rEl '#include *[<"](mlir|llvm)/' "$root/runtime"; then
   echo "error: runtime/ includes MLIR or LLVM headers (listed above)" >&2
   exit 1
 fi
+# The runtime-only runner must not pull in the compiler's libraries.
+if ldd "$build/bin/kiln-run" | grep -E 'libMLIR|libLLVM'; then
+  echo "error: kiln-run links MLIR or LLVM (listed above)" >&2
+  exit 1
+fi
 ctest --test-dir "$build" --output-on-failure
 echo "runtime: stand-alone build and tests OK"

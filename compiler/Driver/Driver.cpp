@@ -9,6 +9,7 @@
 #include "compiler/Codegen/CPU/CpuCodegen.h"
 #include "compiler/Conversion/GraphToLinalg/Passes.h"
 #include "compiler/Pipelines/Pipelines.h"
+#include "compiler/Target/CpuArtifact.h"
 #include "dialects/InitAllDialects.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Verifier.h"
@@ -91,6 +92,20 @@ DriverError compileForCpu(ModuleOp module, const std::string &entry,
   if (!compiled.isOk())
     return {ErrorKind::kInternal, compiled.status().message()};
   executable = std::move(*compiled);
+  return {};
+}
+
+DriverError compileToArtifact(ModuleOp module, const std::string &entry,
+                              rt::Artifact &artifact) {
+  FailureOr<EntrySignature> signature = getEntrySignature(module, entry);
+  if (failed(signature))
+    return {ErrorKind::kInvalidInput, "the model has no usable entry point"};
+  if (DriverError error = lowerTo(module, Stage::kLLVM))
+    return error;
+  auto built = buildCpuArtifact(module, *signature);
+  if (!built.isOk())
+    return {ErrorKind::kInternal, built.status().message()};
+  artifact = std::move(*built);
   return {};
 }
 

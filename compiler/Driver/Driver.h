@@ -13,6 +13,7 @@
 #define KILN_COMPILER_DRIVER_DRIVER_H
 
 #include "compiler/Codegen/CPU/CpuJit.h"
+#include "kiln/runtime/Artifact.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -60,6 +61,11 @@ DriverError lowerTo(mlir::ModuleOp module, Stage stage);
 /// Cleans up, lowers and JIT-compiles `module` (consumed) for this CPU.
 DriverError compileForCpu(mlir::ModuleOp module, const std::string &entry,
                           std::unique_ptr<CpuJitExecutable> &executable);
+
+/// Cleans up and lowers `module` (consumed), then compiles it ahead of time
+/// into a .kiln artifact for this CPU.
+DriverError compileToArtifact(mlir::ModuleOp module, const std::string &entry,
+                              rt::Artifact &artifact);
 
 } // namespace kiln::compiler
 

@@ -10,7 +10,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Driver/Driver.h"
-#include "kiln/runtime/Npy.h"
+#include "kiln/runtime/CpuExecutable.h"
+#include "kiln/runtime/ModelIO.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Support/FileUtilities.h"
@@ -27,8 +28,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <map>
-#include <random>
 
 using namespace kiln;
 using namespace kiln::compiler;
@@ -44,15 +43,20 @@ cl::SubCommand compileCommand("compile",
                               "Compile a model and write intermediate IR");
 cl::SubCommand runCommand("run", "Compile a model and run it on .npy inputs");
 cl::SubCommand benchCommand("bench", "Measure a model's latency");
+cl::SubCommand inspectCommand("inspect",
+                              "Show a model's or an artifact's contents");
 
-cl::opt<std::string> modelPath(cl::Positional, cl::desc("<model.mlir>"),
+cl::opt<std::string> modelPath(cl::Positional,
+                               cl::desc("<model.mlir | model.kiln>"),
                                cl::Required, cl::sub(compileCommand),
-                               cl::sub(runCommand), cl::sub(benchCommand));
+                               cl::sub(runCommand), cl::sub(benchCommand),
+                               cl::sub(inspectCommand));
 cl::opt<std::string> entryName("entry",
                                cl::desc("Function to compile (default: the "
                                         "only public one)"),
                                cl::init(""), cl::sub(compileCommand),
-                               cl::sub(runCommand), cl::sub(benchCommand));
+                               cl::sub(runCommand), cl::sub(benchCommand),
+                               cl::sub(inspectCommand));
 cl::opt<std::string> target("target", cl::desc("Target device (cpu)"),
                             cl::init("cpu"), cl::sub(compileCommand),
                             cl::sub(runCommand), cl::sub(benchCommand));
@@ -91,10 +95,13 @@ cl::opt<unsigned> threads("threads",
 
 constexpr const char *kOverview =
     "Kiln model compiler\n\n"
-    "  kilnc compile MODEL.mlir [--emit=mlir|linalg|llvm] [-o FILE]\n"
-    "  kilnc run MODEL.mlir --input NAME=FILE.npy ... [--output-dir DIR]\n"
-    "  kilnc bench MODEL.mlir [--input NAME=FILE.npy ...] [--warmup N] "
-    "[--iterations N]\n\n"
+    "  kilnc compile MODEL.mlir -o OUT.kiln          (ahead-of-time artifact)\n"
+    "  kilnc compile MODEL.mlir --emit=mlir|linalg|llvm [-o FILE]\n"
+    "  kilnc run MODEL.mlir|OUT.kiln --input NAME=FILE.npy ... "
+    "[--output-dir DIR]\n"
+    "  kilnc bench MODEL.mlir|OUT.kiln [--input NAME=FILE.npy ...] "
+    "[--warmup N] [--iterations N]\n"
+    "  kilnc inspect MODEL.mlir|OUT.kiln\n\n"
     "Run `kilnc <command> --help` for a command's options.\n\n"
     "Exit codes: 0 success, 1 usage error, 2 invalid model or inputs,\n"
     "3 model uses something Kiln cannot compile yet, 4 internal error.\n";
@@ -111,68 +118,88 @@ int fail(const DriverError &error) { return fail(error.kind, error.message); }
 // Inputs and outputs
 //===----------------------------------------------------------------------===//
 
-/// An output name as a file name: anything but [A-Za-z0-9_.-] becomes '_',
-/// and a leading '.' too (no hidden files, no "..").
-std::string fileSafeName(const std::string &name) {
-  std::string safe = name;
-  for (char &c : safe)
-    if (!llvm::isAlnum(c) && c != '_' && c != '-' && c != '.')
-      c = '_';
-  if (safe.empty() || safe[0] == '.')
-    safe.insert(safe.begin(), '_');
-  return safe;
+/// Parses --input and loads the files for a model with `inputs`.
+DriverError loadInputs(const std::vector<rt::TensorSpec> &inputs,
+                       std::vector<rt::HostTensor> &tensors,
+                       bool synthesizeMissing) {
+  std::vector<rt::InputFile> files;
+  for (const std::string &spec : inputFiles) {
+    rt::StatusOr<rt::InputFile> file = rt::parseInputSpec(spec);
+    if (!file.isOk())
+      return {ErrorKind::kUsage, file.status().message()};
+    files.push_back(*file);
+  }
+  rt::StatusOr<std::vector<rt::HostTensor>> loaded =
+      rt::loadInputs(files, inputs, synthesizeMissing);
+  if (!loaded.isOk())
+    return {ErrorKind::kInvalidInput, loaded.status().message()};
+  tensors = std::move(*loaded);
+  return {};
 }
 
-/// Loads --input files in the model's input order.
-DriverError loadInputs(const EntrySignature &signature,
-                       std::vector<rt::HostTensor> &inputs,
-                       bool synthesizeMissing) {
-  std::map<std::string, std::string> files;
-  for (const std::string &spec : inputFiles) {
-    auto [nameRef, path] = llvm::StringRef(spec).split('=');
-    llvm::StringRef name = nameRef;
-    if (name.empty() || path.empty())
-      return {ErrorKind::kUsage,
-              "--input expects NAME=FILE.npy, got '" + spec + "'"};
-    bool known = llvm::any_of(signature.inputs, [&](const TensorSignature &in) {
-      return in.name == name;
-    });
-    if (!known) {
-      std::string names;
-      for (const TensorSignature &in : signature.inputs)
-        names += (names.empty() ? "" : ", ") + in.name;
-      return {ErrorKind::kInvalidInput, "the model has no input named '" +
-                                            name.str() + "' (inputs: " +
-                                            names + ")"};
-    }
-    files[name.str()] = path.str();
+/// A model ready to run: JIT-compiled from MLIR, or loaded from an artifact
+/// by the runtime (exactly as kiln-run does).
+class Runnable {
+public:
+  virtual ~Runnable() = default;
+  virtual const std::vector<rt::TensorSpec> &inputs() const = 0;
+  virtual const std::vector<rt::TensorSpec> &outputs() const = 0;
+  virtual rt::Status run(const std::vector<rt::HostTensor> &inputs,
+                         std::vector<rt::HostTensor> &outputs) = 0;
+};
+
+class JitRunnable : public Runnable {
+public:
+  explicit JitRunnable(std::unique_ptr<CpuJitExecutable> executable)
+      : executable_(std::move(executable)) {}
+  const std::vector<rt::TensorSpec> &inputs() const override {
+    return executable_->signature().inputs;
   }
-  std::mt19937 random(42);
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  for (const TensorSignature &expected : signature.inputs) {
-    auto file = files.find(expected.name);
-    if (file == files.end()) {
-      if (!synthesizeMissing)
-        return {ErrorKind::kInvalidInput,
-                "missing --input " + expected.name + "=FILE.npy"};
-      // Benchmarks only need data of the right shape.
-      rt::HostTensor tensor{expected.dtype, expected.shape, {}};
-      tensor.data.resize(size_t(tensor.numElements()) *
-                         rt::dtypeSize(expected.dtype));
-      if (expected.dtype == rt::DType::kF32)
-        for (size_t i = 0; i < tensor.data.size() / 4; ++i)
-          reinterpret_cast<float *>(tensor.data.data())[i] = uniform(random);
-      inputs.push_back(std::move(tensor));
-      continue;
-    }
-    rt::StatusOr<rt::HostTensor> tensor = rt::readNpyFile(file->second);
-    if (!tensor.isOk())
-      return {ErrorKind::kInvalidInput, tensor.status().message()};
-    if (rt::Status status = checkTensor(*tensor, expected); !status.isOk())
-      return {ErrorKind::kInvalidInput, file->second + ": " + status.message()};
-    inputs.push_back(std::move(*tensor));
+  const std::vector<rt::TensorSpec> &outputs() const override {
+    return executable_->signature().outputs;
   }
-  return {};
+  rt::Status run(const std::vector<rt::HostTensor> &in,
+                 std::vector<rt::HostTensor> &out) override {
+    return executable_->run(in, out);
+  }
+
+private:
+  std::unique_ptr<CpuJitExecutable> executable_;
+};
+
+class ArtifactRunnable : public Runnable {
+public:
+  explicit ArtifactRunnable(std::unique_ptr<rt::CpuExecutable> executable)
+      : executable_(std::move(executable)) {}
+  const std::vector<rt::TensorSpec> &inputs() const override {
+    return executable_->program().inputs;
+  }
+  const std::vector<rt::TensorSpec> &outputs() const override {
+    return executable_->program().outputs;
+  }
+  rt::Status run(const std::vector<rt::HostTensor> &in,
+                 std::vector<rt::HostTensor> &out) override {
+    return executable_->run(in, out);
+  }
+
+private:
+  std::unique_ptr<rt::CpuExecutable> executable_;
+};
+
+bool isArtifactPath(llvm::StringRef path) { return path.ends_with(".kiln"); }
+
+/// Maps a runtime loading error to an exit code: corrupt or malformed files
+/// are invalid input, newer formats or other targets are unsupported.
+ErrorKind classify(const rt::Status &status) {
+  switch (status.code()) {
+  case rt::StatusCode::kUnimplemented:
+  case rt::StatusCode::kUnavailable:
+    return ErrorKind::kUnsupported;
+  case rt::StatusCode::kInternal:
+    return ErrorKind::kInternal;
+  default:
+    return ErrorKind::kInvalidInput;
+  }
 }
 
 using Clock = std::chrono::steady_clock;
@@ -181,18 +208,33 @@ double millisecondsSince(Clock::time_point start) {
       .count();
 }
 
-/// Loads and JIT-compiles the model; prints the compile time.
+/// Loads the model (JIT-compiling MLIR, or loading an artifact); prints how
+/// long that took.
 DriverError prepare(mlir::MLIRContext &context,
-                    std::unique_ptr<CpuJitExecutable> &executable) {
+                    std::unique_ptr<Runnable> &runnable) {
   if (target != "cpu")
     return {ErrorKind::kUnsupported,
             "target '" + target + "' is not supported yet (only cpu)"};
   auto start = Clock::now();
+  if (isArtifactPath(modelPath)) {
+    rt::StatusOr<rt::Artifact> artifact = rt::readArtifactFile(modelPath);
+    if (!artifact.isOk())
+      return {classify(artifact.status()), artifact.status().message()};
+    auto executable = rt::CpuExecutable::load(std::move(*artifact), modelPath);
+    if (!executable.isOk())
+      return {classify(executable.status()), executable.status().message()};
+    runnable = std::make_unique<ArtifactRunnable>(std::move(*executable));
+    llvm::outs() << llvm::format("loaded %s in %.1f ms\n", modelPath.c_str(),
+                                 millisecondsSince(start));
+    return {};
+  }
   mlir::OwningOpRef<mlir::ModuleOp> module;
   if (DriverError error = loadModel(context, modelPath, module))
     return error;
+  std::unique_ptr<CpuJitExecutable> executable;
   if (DriverError error = compileForCpu(*module, entryName, executable))
     return error;
+  runnable = std::make_unique<JitRunnable>(std::move(executable));
   llvm::outs() << llvm::format("compiled %s in %.1f ms\n", modelPath.c_str(),
                                millisecondsSince(start));
   return {};
@@ -206,9 +248,26 @@ int compileModel(mlir::MLIRContext &context) {
   if (target != "cpu")
     return fail(ErrorKind::kUnsupported,
                 "target '" + target + "' is not supported yet (only cpu)");
+  bool wantsArtifact = emit.getNumOccurrences() == 0;
+  if (wantsArtifact && !isArtifactPath(outputPath))
+    return fail(ErrorKind::kUsage,
+                "give -o OUT.kiln for an artifact, or --emit=... for IR");
   mlir::OwningOpRef<mlir::ModuleOp> module;
   if (DriverError error = loadModel(context, modelPath, module))
     return fail(error);
+  if (wantsArtifact) {
+    auto start = Clock::now();
+    rt::Artifact artifact;
+    if (DriverError error = compileToArtifact(*module, entryName, artifact))
+      return fail(error);
+    if (rt::Status status = rt::writeArtifactFile(outputPath, artifact);
+        !status.isOk())
+      return fail(ErrorKind::kUsage, status.message());
+    llvm::outs() << llvm::format("wrote %s (%zu bytes of kernels) in %.1f ms\n",
+                                 outputPath.c_str(), artifact.cpuKernels.size(),
+                                 millisecondsSince(start));
+    return 0;
+  }
   Stage stage = emit == Emit::Kiln     ? Stage::kKiln
                 : emit == Emit::Linalg ? Stage::kLinalg
                                        : Stage::kLLVM;
@@ -224,46 +283,23 @@ int compileModel(mlir::MLIRContext &context) {
 }
 
 int runModel(mlir::MLIRContext &context) {
-  std::unique_ptr<CpuJitExecutable> executable;
-  if (DriverError error = prepare(context, executable))
+  std::unique_ptr<Runnable> model;
+  if (DriverError error = prepare(context, model))
     return fail(error);
   std::vector<rt::HostTensor> inputs, outputs;
-  if (DriverError error = loadInputs(executable->signature(), inputs,
-                                     /*synthesizeMissing=*/false))
+  if (DriverError error =
+          loadInputs(model->inputs(), inputs, /*synthesizeMissing=*/false))
     return fail(error);
   auto start = Clock::now();
-  if (rt::Status status = executable->run(inputs, outputs); !status.isOk())
+  if (rt::Status status = model->run(inputs, outputs); !status.isOk())
     return fail(ErrorKind::kInternal, status.message());
   double latency = millisecondsSince(start);
-
+  llvm::outs() << rt::summarizeOutputs(model->outputs(), outputs);
   if (!outputDir.empty())
-    if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
-      return fail(ErrorKind::kUsage,
-                  "cannot create " + outputDir + ": " + ec.message());
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    const TensorSignature &signature = executable->signature().outputs[i];
-    llvm::outs() << "output '" << signature.name << "': "
-                 << rt::dtypeName(signature.dtype) << "[";
-    llvm::interleaveComma(signature.shape, llvm::outs());
-    llvm::outs() << "]";
-    if (signature.dtype == rt::DType::kF32) {
-      const float *values =
-          reinterpret_cast<const float *>(outputs[i].data.data());
-      int64_t shown = std::min<int64_t>(outputs[i].numElements(), 8);
-      llvm::outs() << " = [";
-      for (int64_t j = 0; j < shown; ++j)
-        llvm::outs() << (j ? ", " : "") << llvm::format("%.6g", values[j]);
-      llvm::outs() << (outputs[i].numElements() > shown ? ", ...]" : "]");
-    }
-    llvm::outs() << "\n";
-    if (outputDir.empty())
-      continue;
-    llvm::SmallString<128> path(outputDir);
-    llvm::sys::path::append(path, fileSafeName(signature.name) + ".npy");
-    if (rt::Status status = rt::writeNpyFile(path.str().str(), outputs[i]);
+    if (rt::Status status =
+            rt::writeOutputs(outputDir, model->outputs(), outputs);
         !status.isOk())
       return fail(ErrorKind::kUsage, status.message());
-  }
   llvm::outs() << llvm::format("ran in %.3f ms\n", latency);
   return 0;
 }
@@ -274,20 +310,20 @@ int benchModel(mlir::MLIRContext &context) {
                 "--threads: generated CPU code is single-threaded for now");
   if (iterations == 0)
     return fail(ErrorKind::kUsage, "--iterations must be at least 1");
-  std::unique_ptr<CpuJitExecutable> executable;
-  if (DriverError error = prepare(context, executable))
+  std::unique_ptr<Runnable> model;
+  if (DriverError error = prepare(context, model))
     return fail(error);
   std::vector<rt::HostTensor> inputs, outputs;
-  if (DriverError error = loadInputs(executable->signature(), inputs,
-                                     /*synthesizeMissing=*/true))
+  if (DriverError error =
+          loadInputs(model->inputs(), inputs, /*synthesizeMissing=*/true))
     return fail(error);
   for (unsigned i = 0; i < warmup; ++i)
-    if (rt::Status status = executable->run(inputs, outputs); !status.isOk())
+    if (rt::Status status = model->run(inputs, outputs); !status.isOk())
       return fail(ErrorKind::kInternal, status.message());
   std::vector<double> times;
   for (unsigned i = 0; i < iterations; ++i) {
     auto start = Clock::now();
-    if (rt::Status status = executable->run(inputs, outputs); !status.isOk())
+    if (rt::Status status = model->run(inputs, outputs); !status.isOk())
       return fail(ErrorKind::kInternal, status.message());
     times.push_back(millisecondsSince(start));
   }
@@ -300,6 +336,50 @@ int benchModel(mlir::MLIRContext &context) {
       "latency over %u runs (1 thread): median %.4f ms, p10 %.4f ms, p90 "
       "%.4f ms\n",
       unsigned(iterations), percentile(0.5), percentile(0.1), percentile(0.9));
+  return 0;
+}
+
+void printTensors(const char *what, const std::vector<rt::TensorSpec> &specs) {
+  for (const rt::TensorSpec &spec : specs) {
+    llvm::outs() << "  " << what << " '" << spec.name
+                 << "': " << rt::dtypeName(spec.dtype) << "[";
+    llvm::interleaveComma(spec.shape, llvm::outs());
+    llvm::outs() << "]\n";
+  }
+}
+
+int inspectModel(mlir::MLIRContext &context) {
+  if (!isArtifactPath(modelPath)) {
+    // A model file: its interface, before any compilation.
+    mlir::OwningOpRef<mlir::ModuleOp> module;
+    if (DriverError error = loadModel(context, modelPath, module))
+      return fail(error);
+    mlir::FailureOr<EntrySignature> signature =
+        getEntrySignature(*module, entryName);
+    if (mlir::failed(signature))
+      return fail(ErrorKind::kInvalidInput, "");
+    llvm::outs() << "model " << modelPath << "\n  entry @"
+                 << signature->function << "\n";
+    printTensors("input", signature->inputs);
+    printTensors("output", signature->outputs);
+    return 0;
+  }
+  rt::StatusOr<rt::Artifact> artifact = rt::readArtifactFile(modelPath);
+  if (!artifact.isOk())
+    return fail(classify(artifact.status()), artifact.status().message());
+  llvm::outs() << "artifact " << modelPath << " (format version "
+               << rt::kArtifactFormatVersion << ")\n  target: "
+               << artifact->target << "\n";
+  printTensors("input", artifact->program.inputs);
+  printTensors("output", artifact->program.outputs);
+  for (auto [index, device] : llvm::enumerate(artifact->program.devices)) {
+    llvm::outs() << "  device " << index << " (cpu): "
+                 << device.steps.size() << " step(s)\n";
+    for (const rt::Step &step : device.steps)
+      llvm::outs() << "    call kernel " << step.kernel << "\n";
+  }
+  llvm::outs() << "  kernels: " << artifact->cpuKernels.size()
+               << " bytes (ELF shared object)\n";
   return 0;
 }
 
@@ -322,6 +402,8 @@ int main(int argc, char **argv) {
     return runModel(*context);
   if (benchCommand)
     return benchModel(*context);
+  if (inspectCommand)
+    return inspectModel(*context);
   llvm::errs() << kOverview;
   return static_cast<int>(ErrorKind::kUsage);
 }

@@ -47,10 +47,6 @@ private:
   EntrySignature signature_;
 };
 
-/// Checks that `tensor` matches `expected`; the message names the input.
-rt::Status checkTensor(const rt::HostTensor &tensor,
-                       const TensorSignature &expected);
-
 } // namespace kiln::compiler
 
 #endif // KILN_COMPILER_CODEGEN_CPU_CPUJIT_H

@@ -36,7 +36,7 @@ std::optional<rt::DType> toDType(Type type) {
 }
 
 namespace {
-FailureOr<TensorSignature> describe(Location loc, Type type, StringAttr name,
+FailureOr<rt::TensorSpec> describe(Location loc, Type type, StringAttr name,
                                     std::string fallbackName) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   std::optional<rt::DType> dtype =
@@ -46,7 +46,7 @@ FailureOr<TensorSignature> describe(Location loc, Type type, StringAttr name,
                           << type
                           << ": only statically shaped tensors of supported "
                              "element types can cross the model boundary";
-  return TensorSignature{name ? name.str() : fallbackName, *dtype,
+  return rt::TensorSpec{name ? name.str() : fallbackName, *dtype,
                          std::vector<int64_t>(tensor.getShape().begin(),
                                               tensor.getShape().end())};
 }

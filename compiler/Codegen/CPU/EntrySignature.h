@@ -11,7 +11,7 @@
 #ifndef KILN_COMPILER_CODEGEN_CPU_ENTRYSIGNATURE_H
 #define KILN_COMPILER_CODEGEN_CPU_ENTRYSIGNATURE_H
 
-#include "kiln/runtime/DType.h"
+#include "kiln/runtime/Artifact.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 
@@ -24,16 +24,12 @@ namespace kiln::compiler {
 /// own names). Without it inputs are "arg<N>" and outputs "result<N>".
 inline constexpr llvm::StringLiteral kNameAttr = "kiln.name";
 
-struct TensorSignature {
-  std::string name;
-  rt::DType dtype;
-  std::vector<int64_t> shape;
-};
-
+/// The entry function's name and its inputs and outputs, described as the
+/// artifact format and the runtime describe them.
 struct EntrySignature {
   std::string function;
-  std::vector<TensorSignature> inputs;
-  std::vector<TensorSignature> outputs;
+  std::vector<rt::TensorSpec> inputs;
+  std::vector<rt::TensorSpec> outputs;
 };
 
 /// The runtime element type of an MLIR element type, if it has one.

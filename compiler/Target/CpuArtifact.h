@@ -1,0 +1,32 @@
+//===- CpuArtifact.h - Ahead-of-time CPU artifacts --------------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Turns a module lowered to the LLVM dialect into a .kiln artifact: LLVM IR
+// with a packed entry wrapper, optimised and compiled to an object file for
+// the host CPU, linked into a shared object with lld, and wrapped with the
+// program that tells the runtime how to call it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_COMPILER_TARGET_CPUARTIFACT_H
+#define KILN_COMPILER_TARGET_CPUARTIFACT_H
+
+#include "compiler/Codegen/CPU/EntrySignature.h"
+#include "kiln/runtime/Artifact.h"
+#include "kiln/runtime/Status.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace kiln::compiler {
+
+/// Name of the packed (void **) wrapper the artifact exports for `function`.
+std::string packedKernelName(llvm::StringRef function);
+
+/// Builds the artifact of `loweredModule` (LLVM dialect) whose entry point is
+/// described by `signature`.
+rt::StatusOr<rt::Artifact> buildCpuArtifact(mlir::ModuleOp loweredModule,
+                                            const EntrySignature &signature);
+
+} // namespace kiln::compiler
+
+#endif // KILN_COMPILER_TARGET_CPUARTIFACT_H

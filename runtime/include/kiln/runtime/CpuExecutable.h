@@ -1,0 +1,54 @@
+//===- CpuExecutable.h - Run a .kiln artifact on the CPU --------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_RUNTIME_CPUEXECUTABLE_H
+#define KILN_RUNTIME_CPUEXECUTABLE_H
+
+#include "kiln/runtime/Artifact.h"
+#include "kiln/runtime/CpuCallingConvention.h"
+#include "kiln/runtime/HostTensor.h"
+#include "kiln/runtime/Status.h"
+
+#include <memory>
+
+namespace kiln::rt {
+
+/// Checks `tensor` against `spec` (dtype, shape, byte size); the message
+/// names the input.
+Status checkTensor(const HostTensor &tensor, const TensorSpec &spec);
+
+/// An artifact's CPU program, loaded and ready to run. Owns the loaded
+/// kernel library. Thread-compatible: one run at a time.
+class CpuExecutable {
+public:
+  /// Loads the kernels of a decoded artifact (see readArtifactFile); `name`
+  /// is used in messages.
+  static StatusOr<std::unique_ptr<CpuExecutable>>
+  load(Artifact artifact, const std::string &name);
+
+  ~CpuExecutable();
+  CpuExecutable(const CpuExecutable &) = delete;
+  CpuExecutable &operator=(const CpuExecutable &) = delete;
+
+  const Program &program() const { return program_; }
+
+  /// Checks `inputs` against the program and runs it; `outputs` is resized
+  /// and allocated to the program's output shapes.
+  Status run(const std::vector<HostTensor> &inputs,
+             std::vector<HostTensor> &outputs);
+
+private:
+  CpuExecutable(Program program, void *library,
+                std::vector<PackedKernel> kernels);
+
+  Program program_;
+  void *library_;
+  std::vector<PackedKernel> kernels_;
+};
+
+} // namespace kiln::rt
+
+#endif // KILN_RUNTIME_CPUEXECUTABLE_H

@@ -1,0 +1,349 @@
+//===- Artifact.cpp - The .kiln artifact container ------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Decoding checks, in order: header size, magic, version, declared file
+// size, header and table CRCs, section bounds/alignment/overlap, section
+// CRCs, required sections, then the program's own structure. Every count
+// and length read from the file is bounded before it is used.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/runtime/Artifact.h"
+
+#include "ByteIO.h"
+
+#include <algorithm>
+#include <array>
+#include <fstream>
+#include <iterator>
+#include <limits>
+
+namespace kiln::rt {
+
+namespace {
+
+constexpr size_t kHeaderSize = 64;
+constexpr size_t kSectionEntrySize = 32;
+constexpr size_t kSectionAlignment = 16;
+constexpr uint32_t kMaxSections = 64;
+// Structural limits of a program: generous for real models, small enough
+// that a hostile file cannot make the loader allocate without bound.
+constexpr uint32_t kMaxTensors = 4096;
+constexpr uint32_t kMaxRank = 16;
+constexpr uint32_t kMaxDevices = 64;
+constexpr uint32_t kMaxSteps = 1 << 16;
+constexpr size_t kMaxName = 4096;
+
+constexpr size_t kHeaderCrcOffset = 32;
+
+std::array<uint32_t, 256> makeCrcTable() {
+  std::array<uint32_t, 256> table{};
+  for (uint32_t i = 0; i < 256; ++i) {
+    uint32_t c = i;
+    for (int k = 0; k < 8; ++k)
+      c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+    table[i] = c;
+  }
+  return table;
+}
+
+//===----------------------------------------------------------------------===//
+// Program encoding
+//===----------------------------------------------------------------------===//
+
+void encodeTensors(ByteWriter &w, const std::vector<TensorSpec> &tensors) {
+  w.u32(uint32_t(tensors.size()));
+  for (const TensorSpec &t : tensors) {
+    w.string(t.name);
+    w.u32(uint32_t(t.dtype));
+    w.u32(uint32_t(t.shape.size()));
+    for (int64_t dim : t.shape)
+      w.i64(dim);
+  }
+}
+
+std::vector<uint8_t> encodeProgram(const Program &program) {
+  ByteWriter w;
+  encodeTensors(w, program.inputs);
+  encodeTensors(w, program.outputs);
+  w.u32(uint32_t(program.devices.size()));
+  for (const DeviceProgram &device : program.devices) {
+    w.u32(uint32_t(device.kind));
+    w.u32(uint32_t(device.steps.size()));
+    for (const Step &step : device.steps) {
+      w.u32(uint32_t(step.kind));
+      w.string(step.kernel);
+    }
+  }
+  return std::move(w.bytes());
+}
+
+Status programError(const std::string &name, const std::string &what) {
+  return dataLoss(name + ": corrupt program section: " + what);
+}
+
+Status decodeTensors(ByteReader &r, const std::string &name, const char *what,
+                     std::vector<TensorSpec> &tensors) {
+  uint32_t count = r.u32();
+  if (!r.ok() || count > kMaxTensors)
+    return programError(name, std::string("bad ") + what + " count");
+  for (uint32_t i = 0; i < count; ++i) {
+    TensorSpec t;
+    t.name = r.string(kMaxName);
+    uint32_t dtype = r.u32();
+    uint32_t rank = r.u32();
+    if (!r.ok() || rank > kMaxRank || dtype > 255 ||
+        dtypeSize(DType(dtype)) == 0)
+      return programError(name, std::string("bad ") + what + " #" +
+                                    std::to_string(i));
+    t.dtype = DType(dtype);
+    uint64_t elements = 1;
+    for (uint32_t d = 0; d < rank; ++d) {
+      int64_t dim = r.i64();
+      if (!r.ok() || dim < 0 ||
+          (dim != 0 && elements > (uint64_t(1) << 62) / uint64_t(dim)))
+        return programError(name, std::string("bad shape of ") + what + " #" +
+                                      std::to_string(i));
+      elements *= uint64_t(dim);
+      t.shape.push_back(dim);
+    }
+    tensors.push_back(std::move(t));
+  }
+  return Status::ok();
+}
+
+StatusOr<Program> decodeProgram(const uint8_t *bytes, size_t size,
+                                const std::string &name) {
+  ByteReader r(bytes, size);
+  Program program;
+  KILN_RETURN_IF_ERROR(decodeTensors(r, name, "input", program.inputs));
+  KILN_RETURN_IF_ERROR(decodeTensors(r, name, "output", program.outputs));
+  uint32_t devices = r.u32();
+  if (!r.ok() || devices == 0 || devices > kMaxDevices)
+    return programError(name, "bad device count");
+  for (uint32_t i = 0; i < devices; ++i) {
+    DeviceProgram device;
+    uint32_t kind = r.u32();
+    uint32_t steps = r.u32();
+    if (!r.ok() || kind != uint32_t(DeviceProgram::Kind::kCpu))
+      return programError(name, "unknown device kind in device #" +
+                                    std::to_string(i));
+    if (steps > kMaxSteps)
+      return programError(name, "bad step count");
+    device.kind = DeviceProgram::Kind(kind);
+    for (uint32_t s = 0; s < steps; ++s) {
+      Step step;
+      uint32_t stepKind = r.u32();
+      step.kernel = r.string(kMaxName);
+      if (!r.ok() || stepKind != uint32_t(Step::Kind::kCallKernel) ||
+          step.kernel.empty())
+        return programError(name, "bad step #" + std::to_string(s));
+      device.steps.push_back(std::move(step));
+    }
+    program.devices.push_back(std::move(device));
+  }
+  if (!r.ok() || r.remaining() != 0)
+    return programError(name, "trailing bytes");
+  return program;
+}
+
+struct SectionEntry {
+  uint32_t kind;
+  uint64_t offset;
+  uint64_t size;
+  uint32_t crc;
+};
+
+} // namespace
+
+uint32_t crc32(const uint8_t *bytes, size_t size) {
+  static const std::array<uint32_t, 256> table = makeCrcTable();
+  uint32_t c = 0xFFFFFFFFu;
+  for (size_t i = 0; i < size; ++i)
+    c = table[(c ^ bytes[i]) & 0xFF] ^ (c >> 8);
+  return c ^ 0xFFFFFFFFu;
+}
+
+std::vector<uint8_t> encodeArtifact(const Artifact &artifact) {
+  std::vector<std::pair<SectionKind, std::vector<uint8_t>>> sections;
+  sections.emplace_back(
+      SectionKind::kTarget,
+      std::vector<uint8_t>(artifact.target.begin(), artifact.target.end()));
+  sections.emplace_back(SectionKind::kProgram,
+                        encodeProgram(artifact.program));
+  if (!artifact.cpuKernels.empty())
+    sections.emplace_back(SectionKind::kCpuKernels, artifact.cpuKernels);
+
+  size_t tableEnd = kHeaderSize + sections.size() * kSectionEntrySize;
+  ByteWriter body;
+  std::vector<SectionEntry> entries;
+  size_t offset = (tableEnd + kSectionAlignment - 1) / kSectionAlignment *
+                  kSectionAlignment;
+  for (auto &[kind, bytes] : sections) {
+    entries.push_back({uint32_t(kind), offset, bytes.size(),
+                       crc32(bytes.data(), bytes.size())});
+    offset += (bytes.size() + kSectionAlignment - 1) / kSectionAlignment *
+              kSectionAlignment;
+  }
+  size_t fileSize = offset;
+
+  ByteWriter w;
+  w.raw(kArtifactMagic, sizeof(kArtifactMagic));
+  w.u32(kArtifactFormatVersion);
+  w.u32(kHeaderSize);
+  w.u32(uint32_t(sections.size()));
+  w.u32(0); // flags
+  w.u64(fileSize);
+  w.u32(0); // header CRC, patched below
+  ByteWriter table;
+  for (const SectionEntry &e : entries) {
+    table.u32(e.kind);
+    table.u32(0);
+    table.u64(e.offset);
+    table.u64(e.size);
+    table.u32(e.crc);
+    table.u32(0);
+  }
+  w.u32(crc32(table.bytes().data(), table.bytes().size()));
+  w.padTo(kHeaderSize);
+  uint32_t headerCrc = crc32(w.bytes().data(), kHeaderSize);
+  for (int i = 0; i < 4; ++i)
+    w.bytes()[kHeaderCrcOffset + i] = uint8_t(headerCrc >> (8 * i));
+  w.raw(table.bytes().data(), table.bytes().size());
+  for (auto &[kind, bytes] : sections) {
+    w.padTo(kSectionAlignment);
+    w.raw(bytes.data(), bytes.size());
+  }
+  w.padTo(kSectionAlignment);
+  return std::move(w.bytes());
+}
+
+StatusOr<Artifact> decodeArtifact(const uint8_t *bytes, size_t size,
+                                  const std::string &name) {
+  if (size < kHeaderSize)
+    return dataLoss(name + ": truncated artifact (" + std::to_string(size) +
+                    " bytes, the header alone is 64)");
+  if (std::memcmp(bytes, kArtifactMagic, sizeof(kArtifactMagic)) != 0)
+    return invalidArgument(name + ": not a .kiln artifact (bad magic)");
+  ByteReader header(bytes + 8, kHeaderSize - 8);
+  uint32_t version = header.u32();
+  uint32_t headerSize = header.u32();
+  uint32_t sectionCount = header.u32();
+  uint32_t flags = header.u32();
+  uint64_t fileSize = header.u64();
+  uint32_t headerCrc = header.u32();
+  uint32_t tableCrc = header.u32();
+  if (version != kArtifactFormatVersion)
+    return unimplemented(name + ": artifact format version " +
+                         std::to_string(version) + "; this runtime reads " +
+                         std::to_string(kArtifactFormatVersion) +
+                         " (recompile the model)");
+  if (headerSize != kHeaderSize || flags != 0)
+    return dataLoss(name + ": corrupt artifact header");
+  if (fileSize != size)
+    return dataLoss(name + ": artifact is " + std::to_string(size) +
+                    " bytes, its header says " + std::to_string(fileSize) +
+                    (size < fileSize ? " (truncated)" : ""));
+  std::array<uint8_t, kHeaderSize> headerCopy;
+  std::memcpy(headerCopy.data(), bytes, kHeaderSize);
+  std::memset(headerCopy.data() + kHeaderCrcOffset, 0, 4);
+  if (crc32(headerCopy.data(), kHeaderSize) != headerCrc)
+    return dataLoss(name + ": artifact header checksum mismatch");
+  if (sectionCount == 0 || sectionCount > kMaxSections ||
+      kHeaderSize + size_t(sectionCount) * kSectionEntrySize > size)
+    return dataLoss(name + ": corrupt section table");
+  const uint8_t *tableBytes = bytes + kHeaderSize;
+  size_t tableSize = size_t(sectionCount) * kSectionEntrySize;
+  if (crc32(tableBytes, tableSize) != tableCrc)
+    return dataLoss(name + ": section table checksum mismatch");
+
+  ByteReader table(tableBytes, tableSize);
+  std::vector<SectionEntry> entries;
+  for (uint32_t i = 0; i < sectionCount; ++i) {
+    SectionEntry e;
+    e.kind = table.u32();
+    table.u32();
+    e.offset = table.u64();
+    e.size = table.u64();
+    e.crc = table.u32();
+    table.u32();
+    size_t tableEnd = kHeaderSize + tableSize;
+    if (e.offset < tableEnd || e.offset % kSectionAlignment != 0 ||
+        e.offset > size || e.size > size - e.offset)
+      return dataLoss(name + ": section #" + std::to_string(i) +
+                      " lies outside the file");
+    entries.push_back(e);
+  }
+  std::vector<SectionEntry> sorted = entries;
+  std::sort(sorted.begin(), sorted.end(),
+            [](const SectionEntry &a, const SectionEntry &b) {
+              return a.offset < b.offset;
+            });
+  for (size_t i = 1; i < sorted.size(); ++i)
+    if (sorted[i - 1].offset + sorted[i - 1].size > sorted[i].offset)
+      return dataLoss(name + ": sections overlap");
+
+  Artifact artifact;
+  const SectionEntry *program = nullptr;
+  bool seen[4] = {};
+  for (const SectionEntry &e : entries) {
+    const uint8_t *data = bytes + e.offset;
+    if (crc32(data, e.size) != e.crc)
+      return dataLoss(name + ": checksum mismatch in section of kind " +
+                      std::to_string(e.kind));
+    if (e.kind < 1 || e.kind > 3)
+      return unimplemented(name + ": unknown section kind " +
+                           std::to_string(e.kind) +
+                           " (written by a newer Kiln?)");
+    if (seen[e.kind])
+      return dataLoss(name + ": duplicate section of kind " +
+                      std::to_string(e.kind));
+    seen[e.kind] = true;
+    switch (SectionKind(e.kind)) {
+    case SectionKind::kTarget:
+      artifact.target.assign(reinterpret_cast<const char *>(data), e.size);
+      break;
+    case SectionKind::kProgram:
+      program = &e;
+      break;
+    case SectionKind::kCpuKernels:
+      artifact.cpuKernels.assign(data, data + e.size);
+      break;
+    }
+  }
+  if (!program || !seen[uint32_t(SectionKind::kTarget)])
+    return dataLoss(name + ": missing target or program section");
+  StatusOr<Program> decoded =
+      decodeProgram(bytes + program->offset, program->size, name);
+  if (!decoded.isOk())
+    return decoded.status();
+  artifact.program = std::move(*decoded);
+  for (const DeviceProgram &device : artifact.program.devices)
+    if (device.kind == DeviceProgram::Kind::kCpu && artifact.cpuKernels.empty())
+      return dataLoss(name + ": a CPU program without a kernels section");
+  return artifact;
+}
+
+StatusOr<Artifact> readArtifactFile(const std::string &path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file)
+    return notFound(path + ": cannot open file");
+  std::vector<uint8_t> contents((std::istreambuf_iterator<char>(file)),
+                                std::istreambuf_iterator<char>());
+  return decodeArtifact(contents.data(), contents.size(), path);
+}
+
+Status writeArtifactFile(const std::string &path, const Artifact &artifact) {
+  std::vector<uint8_t> bytes = encodeArtifact(artifact);
+  std::ofstream file(path, std::ios::binary);
+  if (!file)
+    return notFound(path + ": cannot create file");
+  file.write(reinterpret_cast<const char *>(bytes.data()),
+             std::streamsize(bytes.size()));
+  if (!file)
+    return dataLoss(path + ": write failed");
+  return Status::ok();
+}
+
+} // namespace kiln::rt

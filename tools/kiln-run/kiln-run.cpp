@@ -1,0 +1,159 @@
+//===- kiln-run.cpp - Run a .kiln artifact with the runtime alone ---------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// The deployment-side runner: links only the Kiln runtime (no MLIR, no
+// LLVM), loads and validates an artifact, runs it on .npy inputs.
+// Exit codes match kilnc: 0 success, 1 usage error, 2 invalid artifact or
+// inputs, 3 unsupported (newer format, other target), 4 internal error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/runtime/Artifact.h"
+#include "kiln/runtime/CpuExecutable.h"
+#include "kiln/runtime/ModelIO.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+using namespace kiln::rt;
+
+namespace {
+
+constexpr const char *kUsage =
+    "usage: kiln-run MODEL.kiln [--input NAME=FILE.npy]... [--output-dir DIR]\n"
+    "                [--iterations N] [--warmup N]\n"
+    "\n"
+    "Runs a compiled Kiln artifact on .npy inputs with the runtime alone.\n"
+    "Writes DIR/<output name>.npy per output; with --iterations > 1 also\n"
+    "prints median/p10/p90 latency.\n"
+    "\n"
+    "Exit codes: 0 success, 1 usage error, 2 invalid artifact or inputs,\n"
+    "3 unsupported (newer format, other target), 4 internal error.\n";
+
+int exitCodeFor(const Status &status) {
+  switch (status.code()) {
+  case StatusCode::kOk:
+    return 0;
+  case StatusCode::kUnimplemented:
+  case StatusCode::kUnavailable:
+    return 3;
+  case StatusCode::kInternal:
+    return 4;
+  default:
+    return 2;
+  }
+}
+
+int fail(int code, const std::string &message) {
+  std::fprintf(stderr, "kiln-run: error: %s\n", message.c_str());
+  return code;
+}
+
+bool parseCount(const std::string &text, unsigned &value) {
+  char *end = nullptr;
+  unsigned long parsed = std::strtoul(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || parsed > 1000000)
+    return false;
+  value = unsigned(parsed);
+  return true;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string model, outputDir;
+  std::vector<InputFile> inputs;
+  unsigned iterations = 1, warmup = 0;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&](const char *flag) -> const char * {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "kiln-run: error: %s needs a value\n", flag);
+        return nullptr;
+      }
+      return argv[++i];
+    };
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    if (arg == "--input") {
+      const char *spec = value("--input");
+      if (!spec)
+        return 1;
+      StatusOr<InputFile> file = parseInputSpec(spec);
+      if (!file.isOk())
+        return fail(1, file.status().message());
+      inputs.push_back(*file);
+    } else if (arg == "--output-dir") {
+      const char *dir = value("--output-dir");
+      if (!dir)
+        return 1;
+      outputDir = dir;
+    } else if (arg == "--iterations" || arg == "--warmup") {
+      const char *count = value(arg.c_str());
+      if (!count || !parseCount(count, arg == "--warmup" ? warmup : iterations))
+        return fail(1, arg + " expects a count");
+    } else if (!arg.empty() && arg[0] == '-') {
+      return fail(1, "unknown option '" + arg + "'\n" + kUsage);
+    } else if (model.empty()) {
+      model = arg;
+    } else {
+      return fail(1, "more than one model given");
+    }
+  }
+  if (model.empty() || iterations == 0)
+    return fail(1, std::string("no model given\n") + kUsage);
+
+  StatusOr<Artifact> artifact = readArtifactFile(model);
+  if (!artifact.isOk())
+    return fail(exitCodeFor(artifact.status()), artifact.status().message());
+  StatusOr<std::unique_ptr<CpuExecutable>> executable =
+      CpuExecutable::load(std::move(*artifact), model);
+  if (!executable.isOk())
+    return fail(exitCodeFor(executable.status()),
+                executable.status().message());
+  CpuExecutable &program = **executable;
+
+  StatusOr<std::vector<HostTensor>> tensors =
+      loadInputs(inputs, program.program().inputs, /*synthesizeMissing=*/false);
+  if (!tensors.isOk())
+    return fail(2, tensors.status().message());
+  std::vector<HostTensor> outputs;
+  for (unsigned i = 0; i < warmup; ++i)
+    if (Status status = program.run(*tensors, outputs); !status.isOk())
+      return fail(exitCodeFor(status), status.message());
+  std::vector<double> times;
+  for (unsigned i = 0; i < iterations; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    if (Status status = program.run(*tensors, outputs); !status.isOk())
+      return fail(exitCodeFor(status), status.message());
+    times.push_back(std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - start)
+                        .count());
+  }
+  std::fputs(summarizeOutputs(program.program().outputs, outputs).c_str(),
+             stdout);
+  if (!outputDir.empty())
+    if (Status status =
+            writeOutputs(outputDir, program.program().outputs, outputs);
+        !status.isOk())
+      return fail(1, status.message());
+  std::sort(times.begin(), times.end());
+  if (times.size() == 1) {
+    std::printf("ran in %.3f ms\n", times[0]);
+  } else {
+    auto at = [&](double p) {
+      return times[std::min(times.size() - 1, size_t(p * times.size()))];
+    };
+    std::printf("latency over %zu runs: median %.4f ms, p10 %.4f ms, p90 "
+                "%.4f ms\n",
+                times.size(), at(0.5), at(0.1), at(0.9));
+  }
+  return 0;
+}
