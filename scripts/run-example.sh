@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The README's main command: installs what is missing, builds the compiler,
-# then compiles the example MLP to native code for this CPU (in-process JIT)
-# and runs it on an input, printing the output and the latency.
+# then compiles the example MLP to native code for this CPU and runs it on an
+# input, printing the output and the latency: once in-process (JIT), once
+# ahead of time into a .kiln artifact run by the runtime-only kiln-run.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
 scripts/install-deps.sh
-scripts/build.sh --target kilnc
+scripts/build.sh --target kilnc --target kiln-run
 
 model=examples/mlp/mlp.mlir
 work="$(mktemp -d)"
@@ -22,5 +23,10 @@ echo
 echo "== kilnc run $model (CPU) =="
 build/bin/kilnc run "$model" --input arg0="$work/x.npy" --output-dir "$work/out"
 echo
-echo "== kilnc bench $model =="
+echo "== kilnc bench $model (JIT) =="
 build/bin/kilnc bench "$model" --iterations 100
+
+echo
+echo "== ahead of time: kilnc compile -o mlp.kiln, then kiln-run (runtime only) =="
+build/bin/kilnc compile "$model" -o "$work/mlp.kiln"
+build/bin/kiln-run "$work/mlp.kiln" --input arg0="$work/x.npy" --warmup 10 --iterations 1000
