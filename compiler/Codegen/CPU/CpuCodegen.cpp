@@ -6,6 +6,7 @@
 
 #include "compiler/Codegen/CPU/CpuCodegen.h"
 
+#include "compiler/Codegen/CPU/Passes.h"
 #include "compiler/Conversion/GraphToLinalg/Passes.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -75,6 +76,7 @@ void kiln::compiler::registerCpuCodegenPasses() {
   memref::registerMemRefPasses();
   bufferization::registerBufferizationPipelines();
   registerConversionPasses();
+  registerCpuLoweringPasses();
   PassPipelineRegistration<>(
       "kiln-cpu-codegen-pipeline",
       "Lower kiln graph ops to the LLVM dialect for the CPU",
@@ -103,6 +105,8 @@ void kiln::compiler::buildCpuCodegenPipeline(OpPassManager &pm) {
   outParams.modifyPublicFunctions = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   bufferization::buildBufferDeallocationPipeline(pm);
+  // Strided copies would otherwise call MLIR's runner library.
+  pm.addPass(createLowerMemRefCopyPass());
 
   // Loops, then everything to the LLVM dialect. Math ops with LLVM
   // intrinsics become intrinsics; the rest (tanh, erf) become libm calls.

@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
@@ -17,8 +18,13 @@ namespace kiln::compiler::lowering {
 Value scalarConstant(OpBuilder &b, Location loc, Type type, double value) {
   if (auto floatType = dyn_cast<FloatType>(type))
     return arith::ConstantOp::create(b, loc, b.getFloatAttr(floatType, value));
-  return arith::ConstantOp::create(
-      b, loc, b.getIntegerAttr(type, static_cast<int64_t>(value)));
+  // Saturate rather than wrap (and never convert an out-of-range double to
+  // int64_t, which is undefined); i1 is 0 or 1.
+  unsigned width = type.getIntOrFloatBitWidth();
+  llvm::APSInt result(width, /*isUnsigned=*/width == 1);
+  bool exact = false;
+  APFloat(value).convertToInteger(result, APFloat::rmTowardZero, &exact);
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, result));
 }
 
 Value lowestValue(OpBuilder &b, Location loc, Type type) {

@@ -28,7 +28,8 @@ using ScalarFn = llvm::function_ref<mlir::Value(mlir::OpBuilder &,
                                                 mlir::Location,
                                                 mlir::ValueRange)>;
 
-/// A scalar constant of `type` (float or integer) with `value`.
+/// A scalar constant of `type` (float or integer) with `value`; integers
+/// truncate toward zero and saturate to the type's range.
 mlir::Value scalarConstant(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Type type, double value);
 

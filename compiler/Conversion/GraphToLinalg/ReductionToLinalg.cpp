@@ -36,24 +36,40 @@ struct ReduceToGeneric : OpRewritePattern<OpTy> {
     SmallVector<int64_t> axes =
         normalizeAxes(op.getAxes(), inputType.getRank());
 
+    // An integer mean accumulates in i64 and divides there: the element
+    // type can hold neither the sum nor the count in general.
+    bool wideMean = Kind == ReduceKind::Mean && isa<IntegerType>(element);
+    Value input = op.getInput();
+    Type accumulator = element;
+    if (wideMean) {
+      accumulator = rewriter.getI64Type();
+      input = buildElementwise(
+          rewriter, loc, RankedTensorType::get(inputType.getShape(), accumulator),
+          input, [&](OpBuilder &b, Location l, ValueRange args) {
+            return emitCast(b, l, args[0], accumulator);
+          });
+    }
+    auto accumulatorType =
+        RankedTensorType::get(resultType.getShape(), accumulator);
+
     Value init;
     switch (Kind) {
     case ReduceKind::Sum:
     case ReduceKind::Mean:
-      init = scalarConstant(rewriter, loc, element, 0.0);
+      init = scalarConstant(rewriter, loc, accumulator, 0.0);
       break;
     case ReduceKind::Prod:
-      init = scalarConstant(rewriter, loc, element, 1.0);
+      init = scalarConstant(rewriter, loc, accumulator, 1.0);
       break;
     case ReduceKind::Max:
-      init = lowestValue(rewriter, loc, element);
+      init = lowestValue(rewriter, loc, accumulator);
       break;
     case ReduceKind::Min:
-      init = highestValue(rewriter, loc, element);
+      init = highestValue(rewriter, loc, accumulator);
       break;
     }
     Value reduced = buildReduction(
-        rewriter, loc, op.getInput(), axes, resultType, init,
+        rewriter, loc, input, axes, accumulatorType, init,
         [](OpBuilder &b, Location l, Value acc, Value x) {
           switch (Kind) {
           case ReduceKind::Sum:
@@ -72,10 +88,11 @@ struct ReduceToGeneric : OpRewritePattern<OpTy> {
       int64_t count = 1;
       for (int64_t axis : axes)
         count *= inputType.getDimSize(axis);
-      Value divisor = scalarConstant(rewriter, loc, element, double(count));
+      Value divisor = scalarConstant(rewriter, loc, accumulator, double(count));
       reduced = buildElementwise(rewriter, loc, resultType, reduced,
                                  [&](OpBuilder &b, Location l, ValueRange args) {
-                                   return emitDiv(b, l, args[0], divisor);
+                                   Value mean = emitDiv(b, l, args[0], divisor);
+                                   return emitCast(b, l, mean, element);
                                  });
     }
     rewriter.replaceOp(op, reduced);

@@ -178,13 +178,21 @@ Value emitUnary(OpBuilder &b, Location loc, Operation *op, Value x) {
         return arith::SelectOp::create(b, loc, nonNegative, x, scaled);
       })
       .Case([&](ClipOp clip) {
+        // Integer bounds round inwards (ceil(min), floor(max)) and saturate,
+        // exactly as the constant folder does.
+        bool isInt = !isFloat(x);
         Value result = x;
-        if (clip.getMin())
+        if (clip.getMin()) {
+          double low = clip.getMin()->convertToDouble();
           result = emitMax(b, loc, result,
-                           constantLike(b, loc, x, clip.getMin()->convertToDouble()));
-        if (clip.getMax())
-          result = emitMin(b, loc, result,
-                           constantLike(b, loc, x, clip.getMax()->convertToDouble()));
+                           constantLike(b, loc, x, isInt ? std::ceil(low) : low));
+        }
+        if (clip.getMax()) {
+          double high = clip.getMax()->convertToDouble();
+          result = emitMin(
+              b, loc, result,
+              constantLike(b, loc, x, isInt ? std::floor(high) : high));
+        }
         return result;
       })
       .Default([](Operation *) { return Value(); });

@@ -265,6 +265,22 @@ CASES = [
                              np.array(False)], seed=1,
          ref=lambda a, b, s: (a & b, s | a, b ^ a, np.array(False), a & s)),
 
+    # bf16 keeps 8 significant bits: rtol 1e-2 (one bf16 ulp is <= 7.8e-3
+    # relative), atol 1e-3.
+    Case("arith_bf16",
+         lambda rng: [randn(rng, 8, scale=2.0), randn(rng, 8, scale=2.0)],
+         lambda x, y: (lambda a, b: tuple(to_bf16_f32(r) for r in (
+             a + b, a * b, np.exp(a), np.tanh(b))))(
+             to_bf16_f32(x).astype(np.float64),
+             to_bf16_f32(y).astype(np.float64)),
+         rtol=1e-2, atol=1e-3),
+    Case("arith_i16",
+         [np.array([-300, 2, 1000, -32768, 7, -7], dtype=np.int16),
+          np.array([100, -3, 30, 1, -2, 2], dtype=np.int16)],
+         lambda x, y: ((x.astype(np.int64) * y).astype(np.int16),
+                       trunc_div(x, y).astype(np.int16), np.maximum(x, y),
+                       x.astype(np.float32), x.astype(np.int64), x < y)),
+
     # -- compare / select / cast ------------------------------------------------
     Case("compare_f32",
          lambda rng: (lambda x, y: [
@@ -357,9 +373,13 @@ CASES = [
                   f32([NAN, 0.2, 0.5, 1.0]), f32([NAN, -1, 0, 1]),
                   f32([NAN, -1, 0, 1]), np.array([False, False, True, True]),
                   np.array([-3, -3, -2, 1], dtype=np.int32))),
+    Case("clip_int_folded", [],
+         lambda: (np.array([-5, 0, 100], dtype=np.int8),
+                  np.array([3, 3, 3, 3, 3], dtype=np.int32),
+                  np.array([2 ** 63 - 1, -(2 ** 63) + 1], dtype=np.int64))),
     Case("named_io",
          lambda rng: {"x": randn(rng, 3), "bias": randn(rng, 3)},
-         lambda x, b: (x + b, x * b), out_names=["sum", "prod"]),
+         lambda x, b: (x + b, x * b), out_names=["sum", "logits_0"]),
 
     # -- negative cases: kilnc rejects bad inputs with exit code 2 -------------
     Case("named_io", name="reject_wrong_shape",
@@ -371,6 +391,13 @@ CASES = [
     Case("named_io", name="reject_missing_input",
          inputs={"x": f32([1, 2, 3])},
          expect_rc=2, expect_err="missing --input bias"),
+    Case("fusion_add_relu", name="reject_fortran_order",
+         inputs=lambda rng: [np.asfortranarray(randn(rng, 4, 8)),
+                             randn(rng, 8)],
+         expect_rc=2, expect_err="Fortran-ordered"),
+    Case("named_io", name="reject_big_endian",
+         inputs={"x": f32([1, 2, 3]), "bias": f32([1, 2, 3]).astype(">f4")},
+         expect_rc=2, expect_err="unsupported .npy dtype"),
     Case("named_io", name="reject_unknown_input",
          inputs={"x": f32([1, 2, 3]), "bias": f32([1, 2, 3]),
                  "arg1": f32([1, 2, 3])},

@@ -4,7 +4,7 @@
 // RUN: /usr/bin/python3 %S/../lib/check_e2e.py --kilnc kilnc --model %s --cases %S/nn_cases.py --workdir %t | FileCheck %s
 //
 // CHECK-NOT: FAIL
-// CHECK: SUMMARY: {{[0-9]+}} passed, 0 failed
+// CHECK: SUMMARY: {{[1-9][0-9]*}} passed, 0 failed
 
 //===----------------------------------------------------------------------===//
 // max_pool2d
@@ -90,6 +90,19 @@ func.func @avg_pool_ceil(%x: tensor<1x2x6x6xf32>) -> (tensor<1x2x3x3xf32>, tenso
   return %0, %1 : tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>
 }
 
+// ceil_mode with padding: the last window covers real rows, one padded row
+// (counted with count_include_pad) and one row of ceil-mode overhang (never
+// counted): (6 + 2 - 3) / 2 rounds up to 3, + 1 = 4 outputs.
+func.func @avg_pool_ceil_pad(%x: tensor<1x2x6x6xf32>) -> (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) {
+  %0 = kiln.avg_pool2d %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, ceil_mode}
+      : tensor<1x2x6x6xf32> -> tensor<1x2x4x4xf32>
+  %1 = kiln.avg_pool2d %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, ceil_mode, count_include_pad}
+      : tensor<1x2x6x6xf32> -> tensor<1x2x4x4xf32>
+  %2 = kiln.max_pool2d %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, ceil_mode}
+      : tensor<1x2x6x6xf32> -> tensor<1x2x4x4xf32>
+  return %0, %1, %2 : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>
+}
+
 func.func @avg_pool_dilation(%x: tensor<1x1x7x7xf32>) -> (tensor<1x1x3x5xf32>, tensor<1x1x3x6xf32>) {
   %0 = kiln.avg_pool2d %x {kernel_shape = array<i64: 3, 2>, dilations = array<i64: 2, 2>}
       : tensor<1x1x7x7xf32> -> tensor<1x1x3x5xf32>
@@ -153,6 +166,16 @@ func.func @softmax_stability(%x: tensor<3x6xf32>) -> (tensor<3x6xf32>, tensor<3x
   %0 = kiln.softmax %x axis 1 : tensor<3x6xf32>
   %1 = kiln.log_softmax %x axis -1 : tensor<3x6xf32>
   return %0, %1 : tensor<3x6xf32>, tensor<3x6xf32>
+}
+
+// A softmax axis of size 1, and f64.
+func.func @softmax_unit_axis_f64(%x: tensor<3x1xf32>, %d: tensor<2x4xf64>)
+    -> (tensor<3x1xf32>, tensor<3x1xf32>, tensor<2x4xf64>, tensor<2x4xf64>) {
+  %0 = kiln.softmax %x axis 1 : tensor<3x1xf32>
+  %1 = kiln.log_softmax %x axis -1 : tensor<3x1xf32>
+  %2 = kiln.softmax %d axis 0 : tensor<2x4xf64>
+  %3 = kiln.log_softmax %d axis 1 : tensor<2x4xf64>
+  return %0, %1, %2, %3 : tensor<3x1xf32>, tensor<3x1xf32>, tensor<2x4xf64>, tensor<2x4xf64>
 }
 
 func.func @softmax_1d_f16(%x: tensor<16xf32>, %h: tensor<4x10xf16>)

@@ -1,0 +1,26 @@
+//===- Passes.h - CPU code generation passes --------------------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_COMPILER_CODEGEN_CPU_PASSES_H
+#define KILN_COMPILER_CODEGEN_CPU_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::linalg {
+class LinalgDialect;
+} // namespace mlir::linalg
+
+namespace kiln::compiler {
+
+#define GEN_PASS_DECL
+#include "compiler/Codegen/CPU/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "compiler/Codegen/CPU/Passes.h.inc"
+
+} // namespace kiln::compiler
+
+#endif // KILN_COMPILER_CODEGEN_CPU_PASSES_H
