@@ -11,16 +11,53 @@
 #include "compiler/Pipelines/Pipelines.h"
 #include "compiler/Target/CpuArtifact.h"
 #include "dialects/InitAllDialects.h"
+#include "frontend/onnx/OnnxImporter.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 
 namespace kiln::compiler {
+
+ModelDiagnosticPrinter::ModelDiagnosticPrinter(MLIRContext &context)
+    : context_(context) {
+  id_ = context.getDiagEngine().registerHandler([](Diagnostic &diag) {
+    // Model-level (file:0:0) and node-level (NameLoc in file:0:0) locations
+    // of imported models; anything with a real line goes to the next
+    // handler, which shows the source line.
+    auto name = dyn_cast<NameLoc>(diag.getLocation());
+    auto file = dyn_cast<FileLineColLoc>(name ? name.getChildLoc()
+                                              : diag.getLocation());
+    if (!file || file.getLine() != 0)
+      return failure();
+    auto print = [&](Diagnostic &d, StringRef severity) {
+      std::string message = d.str();
+      llvm::errs() << file.getFilename().getValue() << ": " << severity
+                   << ": ";
+      if (name && !StringRef(message).starts_with("node '"))
+        llvm::errs() << "node '" << name.getName().getValue() << "': ";
+      llvm::errs() << message << "\n";
+    };
+    const char *severity = diag.getSeverity() == DiagnosticSeverity::Error
+                               ? "error"
+                           : diag.getSeverity() == DiagnosticSeverity::Warning
+                               ? "warning"
+                               : "note";
+    print(diag, severity);
+    for (Diagnostic &note : diag.getNotes())
+      print(note, "note");
+    return success();
+  });
+}
+
+ModelDiagnosticPrinter::~ModelDiagnosticPrinter() {
+  context_.getDiagEngine().eraseHandler(id_);
+}
 
 std::unique_ptr<MLIRContext> createContext() {
   DialectRegistry registry;
@@ -31,15 +68,46 @@ std::unique_ptr<MLIRContext> createContext() {
   return context;
 }
 
+DriverError parseInputShape(const std::string &spec, LoadOptions &options) {
+  auto [name, dims] = StringRef(spec).split('=');
+  if (name.empty() || dims.empty())
+    return {ErrorKind::kUsage,
+            "--input-shape expects NAME=DxDx..., got '" + spec + "'"};
+  std::vector<int64_t> shape;
+  SmallVector<StringRef> parts;
+  dims.split(parts, 'x');
+  for (StringRef part : parts) {
+    int64_t dim;
+    if (part.getAsInteger(10, dim) || dim < 0)
+      return {ErrorKind::kUsage, "--input-shape '" + spec +
+                                     "': dimensions are non-negative integers "
+                                     "separated by 'x'"};
+    shape.push_back(dim);
+  }
+  options.inputShapes[name.str()] = shape;
+  return {};
+}
+
 DriverError loadModel(MLIRContext &context, const std::string &path,
-                      OwningOpRef<ModuleOp> &module) {
+                      OwningOpRef<ModuleOp> &module,
+                      const LoadOptions &options) {
   StringRef name(path);
   if (!llvm::sys::fs::exists(path))
     return {ErrorKind::kInvalidInput, path + ": no such file"};
-  if (name.ends_with(".onnx"))
-    return {ErrorKind::kUnsupported,
-            path + ": ONNX models are not supported yet (the importer is "
-                   "being built); give the model as kiln-dialect MLIR"};
+  if (name.ends_with(".onnx")) {
+    onnx::ImportOptions importOptions;
+    importOptions.inputShapes = options.inputShapes;
+    onnx::ImportFailure failure;
+    module = onnx::importOnnxFile(context, path, importOptions, failure);
+    if (module)
+      return {};
+    return {failure == onnx::ImportFailure::kUnsupported
+                ? ErrorKind::kUnsupported
+                : ErrorKind::kInvalidInput,
+            path + ": cannot import the ONNX model"};
+  }
+  if (!options.inputShapes.empty())
+    return {ErrorKind::kUsage, "--input-shape applies to ONNX models only"};
   if (!name.ends_with(".mlir"))
     return {ErrorKind::kInvalidInput,
             path + ": unknown model format (expected .mlir or .onnx)"};

@@ -15,10 +15,13 @@
 #include "compiler/Codegen/CPU/CpuJit.h"
 #include "kiln/runtime/Artifact.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
 
+#include <map>
 #include <memory>
+#include <vector>
 #include <string>
 
 namespace kiln::compiler {
@@ -47,13 +50,37 @@ enum class Stage {
   kLLVM,   ///< LLVM dialect, ready for the JIT.
 };
 
+/// Prints diagnostics located in an imported model file, which has no source
+/// text to show, as "model.onnx: error: node 'name': message" (or without
+/// the node for model-level errors); everything else goes to the next
+/// handler (register it after a SourceMgrDiagnosticHandler).
+class ModelDiagnosticPrinter {
+public:
+  explicit ModelDiagnosticPrinter(mlir::MLIRContext &context);
+  ~ModelDiagnosticPrinter();
+
+private:
+  mlir::MLIRContext &context_;
+  mlir::DiagnosticEngine::HandlerID id_;
+};
+
 /// An MLIRContext with every dialect the driver's pipelines create.
 std::unique_ptr<mlir::MLIRContext> createContext();
 
-/// Parses `path` (.mlir) into `module`; diagnostics go to the context's
-/// handler. ONNX is reported as not supported yet.
+/// How to read a model file.
+struct LoadOptions {
+  /// Shapes for ONNX inputs with symbolic dimensions, by input name.
+  std::map<std::string, std::vector<int64_t>> inputShapes;
+};
+
+/// Parses `path` (.mlir, or .onnx through the ONNX importer) into `module`;
+/// diagnostics go to the context's handler.
 DriverError loadModel(mlir::MLIRContext &context, const std::string &path,
-                      mlir::OwningOpRef<mlir::ModuleOp> &module);
+                      mlir::OwningOpRef<mlir::ModuleOp> &module,
+                      const LoadOptions &options = {});
+
+/// Parses "NAME=2x3x4" (a --input-shape value) into `options`.
+DriverError parseInputShape(const std::string &spec, LoadOptions &options);
 
 /// Lowers `module` in place to `stage`.
 DriverError lowerTo(mlir::ModuleOp module, Stage stage);

@@ -47,7 +47,7 @@ cl::SubCommand inspectCommand("inspect",
                               "Show a model's or an artifact's contents");
 
 cl::opt<std::string> modelPath(cl::Positional,
-                               cl::desc("<model.mlir | model.kiln>"),
+                               cl::desc("<model.onnx | model.mlir | model.kiln>"),
                                cl::Required, cl::sub(compileCommand),
                                cl::sub(runCommand), cl::sub(benchCommand),
                                cl::sub(inspectCommand));
@@ -57,6 +57,11 @@ cl::opt<std::string> entryName("entry",
                                cl::init(""), cl::sub(compileCommand),
                                cl::sub(runCommand), cl::sub(benchCommand),
                                cl::sub(inspectCommand));
+cl::list<std::string> inputShapes(
+    "input-shape",
+    cl::desc("Shape of an ONNX input with symbolic dimensions, NAME=DxDx..."),
+    cl::value_desc("name=2x128"), cl::sub(compileCommand), cl::sub(runCommand),
+    cl::sub(benchCommand), cl::sub(inspectCommand));
 cl::opt<std::string> target("target", cl::desc("Target device (cpu)"),
                             cl::init("cpu"), cl::sub(compileCommand),
                             cl::sub(runCommand), cl::sub(benchCommand));
@@ -95,13 +100,15 @@ cl::opt<unsigned> threads("threads",
 
 constexpr const char *kOverview =
     "Kiln model compiler\n\n"
-    "  kilnc compile MODEL.mlir -o OUT.kiln          (ahead-of-time artifact)\n"
-    "  kilnc compile MODEL.mlir --emit=mlir|linalg|llvm [-o FILE]\n"
-    "  kilnc run MODEL.mlir|OUT.kiln --input NAME=FILE.npy ... "
+    "MODEL is a .onnx or .mlir (kiln dialect) file.\n\n"
+    "  kilnc compile MODEL -o OUT.kiln               (ahead-of-time artifact)\n"
+    "  kilnc compile MODEL --emit=mlir|linalg|llvm [-o FILE]\n"
+    "  kilnc run MODEL|OUT.kiln --input NAME=FILE.npy ... "
     "[--output-dir DIR]\n"
-    "  kilnc bench MODEL.mlir|OUT.kiln [--input NAME=FILE.npy ...] "
+    "  kilnc bench MODEL|OUT.kiln [--input NAME=FILE.npy ...] "
     "[--warmup N] [--iterations N]\n"
-    "  kilnc inspect MODEL.mlir|OUT.kiln\n\n"
+    "  kilnc inspect MODEL|OUT.kiln\n"
+    "Symbolic ONNX input dimensions: --input-shape NAME=DxDx...\n\n"
     "Run `kilnc <command> --help` for a command's options.\n\n"
     "Exit codes: 0 success, 1 usage error, 2 invalid model or inputs,\n"
     "3 model uses something Kiln cannot compile yet, 4 internal error.\n";
@@ -113,6 +120,16 @@ int fail(ErrorKind kind, const std::string &message) {
 }
 
 int fail(const DriverError &error) { return fail(error.kind, error.message); }
+
+/// Reads the model named on the command line, with --input-shape applied.
+DriverError load(mlir::MLIRContext &context,
+                 mlir::OwningOpRef<mlir::ModuleOp> &module) {
+  LoadOptions options;
+  for (const std::string &spec : inputShapes)
+    if (DriverError error = parseInputShape(spec, options))
+      return error;
+  return loadModel(context, modelPath, module, options);
+}
 
 //===----------------------------------------------------------------------===//
 // Inputs and outputs
@@ -229,7 +246,7 @@ DriverError prepare(mlir::MLIRContext &context,
     return {};
   }
   mlir::OwningOpRef<mlir::ModuleOp> module;
-  if (DriverError error = loadModel(context, modelPath, module))
+  if (DriverError error = load(context, module))
     return error;
   std::unique_ptr<CpuJitExecutable> executable;
   if (DriverError error = compileForCpu(*module, entryName, executable))
@@ -253,7 +270,7 @@ int compileModel(mlir::MLIRContext &context) {
     return fail(ErrorKind::kUsage,
                 "give -o OUT.kiln for an artifact, or --emit=... for IR");
   mlir::OwningOpRef<mlir::ModuleOp> module;
-  if (DriverError error = loadModel(context, modelPath, module))
+  if (DriverError error = load(context, module))
     return fail(error);
   if (wantsArtifact) {
     auto start = Clock::now();
@@ -352,7 +369,7 @@ int inspectModel(mlir::MLIRContext &context) {
   if (!isArtifactPath(modelPath)) {
     // A model file: its interface, before any compilation.
     mlir::OwningOpRef<mlir::ModuleOp> module;
-    if (DriverError error = loadModel(context, modelPath, module))
+    if (DriverError error = load(context, module))
       return fail(error);
     mlir::FailureOr<EntrySignature> signature =
         getEntrySignature(*module, entryName);
@@ -395,6 +412,7 @@ int main(int argc, char **argv) {
   auto context = createContext();
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, context.get());
+  ModelDiagnosticPrinter modelDiagnostics(*context);
 
   if (compileCommand)
     return compileModel(*context);

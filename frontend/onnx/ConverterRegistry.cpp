@@ -1,0 +1,44 @@
+//===- ConverterRegistry.cpp - ONNX op converters by (op, opset) ----------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontend/onnx/ConverterRegistry.h"
+
+namespace kiln::onnx {
+
+const ConverterRegistry &ConverterRegistry::get() {
+  static const ConverterRegistry registry = [] {
+    ConverterRegistry r;
+    registerContractionConverters(r);
+    registerElementwiseConverters(r);
+    registerNNConverters(r);
+    registerReductionConverters(r);
+    registerShapeConverters(r);
+    return r;
+  }();
+  return registry;
+}
+
+void ConverterRegistry::add(llvm::StringRef opType, int64_t sinceVersion,
+                            Converter converter) {
+  converters_[opType].push_back({sinceVersion, converter});
+}
+
+Converter ConverterRegistry::lookup(llvm::StringRef opType,
+                                    int64_t opset) const {
+  auto it = converters_.find(opType);
+  if (it == converters_.end())
+    return nullptr;
+  Converter best = nullptr;
+  int64_t bestVersion = -1;
+  for (const Entry &entry : it->second)
+    if (entry.sinceVersion <= opset && entry.sinceVersion > bestVersion) {
+      best = entry.converter;
+      bestVersion = entry.sinceVersion;
+    }
+  return best;
+}
+
+} // namespace kiln::onnx

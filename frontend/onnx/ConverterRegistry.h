@@ -1,0 +1,55 @@
+//===- ConverterRegistry.h - ONNX op converters by (op, opset) --*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Each converter is registered for an op type and the first opset whose
+// semantics it implements; a model with opset N uses the converter with the
+// largest since-version <= N. Op families register themselves from their
+// own files (ops/*.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_FRONTEND_ONNX_CONVERTERREGISTRY_H
+#define KILN_FRONTEND_ONNX_CONVERTERREGISTRY_H
+
+#include "frontend/onnx/ImportContext.h"
+
+#include "llvm/ADT/StringMap.h"
+
+#include <vector>
+
+namespace kiln::onnx {
+
+using Converter = mlir::LogicalResult (*)(ImportContext &);
+
+class ConverterRegistry {
+public:
+  /// The registry with every family's converters.
+  static const ConverterRegistry &get();
+
+  void add(llvm::StringRef opType, int64_t sinceVersion, Converter converter);
+
+  /// The converter for `opType` in the default domain at `opset`, or null.
+  Converter lookup(llvm::StringRef opType, int64_t opset) const;
+
+private:
+  struct Entry {
+    int64_t sinceVersion;
+    Converter converter;
+  };
+  llvm::StringMap<std::vector<Entry>> converters_;
+};
+
+void registerContractionConverters(ConverterRegistry &registry);
+void registerElementwiseConverters(ConverterRegistry &registry);
+void registerNNConverters(ConverterRegistry &registry);
+void registerReductionConverters(ConverterRegistry &registry);
+void registerShapeConverters(ConverterRegistry &registry);
+
+/// Oldest and newest default-domain opsets the importer accepts.
+inline constexpr int64_t kMinOpset = 7;
+inline constexpr int64_t kMaxOpset = 17;
+
+} // namespace kiln::onnx
+
+#endif // KILN_FRONTEND_ONNX_CONVERTERREGISTRY_H

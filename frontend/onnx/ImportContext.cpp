@@ -1,0 +1,159 @@
+//===- ImportContext.cpp - State shared by ONNX node converters -----------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontend/onnx/ImportContext.h"
+
+#include "dialects/Graph/IR/GraphOps.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+
+namespace kiln::onnx {
+
+ImportContext::ImportContext(OpBuilder &builder, llvm::StringRef modelPath,
+                             int64_t opset)
+    : builder_(builder), modelPath_(modelPath.str()), opset_(opset),
+      loc_(builder.getUnknownLoc()) {
+  llvm::SmallString<256> folder(modelPath);
+  llvm::sys::path::remove_filename(folder);
+  modelFolder_ = folder.empty() ? "." : std::string(folder);
+}
+
+Location ImportContext::locationOf(const pb::NodeProto &node, int index) const {
+  std::string name = node.name().empty()
+                         ? node.op_type() + "#" + std::to_string(index)
+                         : node.name();
+  return NameLoc::get(builder_.getStringAttr(name),
+                      FileLineColLoc::get(builder_.getContext(), modelPath_,
+                                          0, 0));
+}
+
+void ImportContext::setNode(const pb::NodeProto &node, int index) {
+  node_ = &node;
+  loc_ = locationOf(node, index);
+}
+
+InFlightDiagnostic ImportContext::error() {
+  return emitError(loc_) << "node '"
+                         << cast<NameLoc>(loc_).getName().getValue() << "' ("
+                         << node_->op_type() << "): ";
+}
+
+Value ImportContext::input(int i) const {
+  if (i >= node_->input_size() || node_->input(i).empty())
+    return {};
+  return lookup(node_->input(i));
+}
+
+FailureOr<Value> ImportContext::requiredInput(int i, llvm::StringRef what) {
+  if (Value value = input(i))
+    return value;
+  return error() << "missing input #" << i << " (" << what << ")";
+}
+
+void ImportContext::setOutput(int i, Value value) {
+  if (i < node_->output_size() && !node_->output(i).empty())
+    define(node_->output(i), value);
+}
+
+const pb::AttributeProto *ImportContext::attribute(llvm::StringRef name) const {
+  for (const pb::AttributeProto &attr : node_->attribute())
+    if (attr.name() == name)
+      return &attr;
+  return nullptr;
+}
+
+FailureOr<int64_t> ImportContext::intAttr(llvm::StringRef name,
+                                          int64_t fallback) {
+  const pb::AttributeProto *attr = attribute(name);
+  if (!attr)
+    return fallback;
+  if (attr->type() != pb::AttributeProto::INT)
+    return error() << "attribute '" << name << "' must be an integer";
+  return attr->i();
+}
+
+FailureOr<float> ImportContext::floatAttr(llvm::StringRef name,
+                                          float fallback) {
+  const pb::AttributeProto *attr = attribute(name);
+  if (!attr)
+    return fallback;
+  if (attr->type() != pb::AttributeProto::FLOAT)
+    return error() << "attribute '" << name << "' must be a float";
+  return attr->f();
+}
+
+FailureOr<std::string> ImportContext::stringAttr(llvm::StringRef name,
+                                                 llvm::StringRef fallback) {
+  const pb::AttributeProto *attr = attribute(name);
+  if (!attr)
+    return fallback.str();
+  if (attr->type() != pb::AttributeProto::STRING)
+    return error() << "attribute '" << name << "' must be a string";
+  return attr->s();
+}
+
+FailureOr<std::optional<SmallVector<int64_t>>>
+ImportContext::intsAttr(llvm::StringRef name) {
+  const pb::AttributeProto *attr = attribute(name);
+  if (!attr)
+    return std::optional<SmallVector<int64_t>>();
+  if (attr->type() != pb::AttributeProto::INTS)
+    return error() << "attribute '" << name << "' must be a list of integers";
+  return std::optional<SmallVector<int64_t>>(
+      SmallVector<int64_t>(attr->ints().begin(), attr->ints().end()));
+}
+
+FailureOr<DenseElementsAttr> ImportContext::constantInput(int i,
+                                                          llvm::StringRef what) {
+  FailureOr<Value> value = requiredInput(i, what);
+  if (failed(value))
+    return failure();
+  DenseElementsAttr attr;
+  if (!matchPattern(*value, m_Constant(&attr)))
+    return error() << "input #" << i << " (" << what
+                   << ") must be a constant: Kiln compiles static shapes";
+  return attr;
+}
+
+FailureOr<SmallVector<int64_t>> ImportContext::constantInts(int i,
+                                                            llvm::StringRef what) {
+  FailureOr<DenseElementsAttr> attr = constantInput(i, what);
+  if (failed(attr))
+    return failure();
+  if (!isa<IntegerType>(attr->getElementType()))
+    return error() << "input #" << i << " (" << what
+                   << ") must hold integers";
+  SmallVector<int64_t> values;
+  for (const APInt &v : attr->getValues<APInt>())
+    values.push_back(v.getSExtValue());
+  return values;
+}
+
+Value ImportContext::finish(Operation *op) {
+  SmallVector<Value> folded;
+  if (succeeded(builder_.tryFold(op, folded)) && !folded.empty()) {
+    op->erase();
+    return folded.front();
+  }
+  return op->getResult(0);
+}
+
+Value ImportContext::constant(DenseElementsAttr value) {
+  return ConstantOp::create(builder_, loc_, value);
+}
+
+ArrayRef<int64_t> shapeOf(Value value) {
+  return cast<RankedTensorType>(value.getType()).getShape();
+}
+
+Type elementTypeOf(Value value) {
+  return cast<RankedTensorType>(value.getType()).getElementType();
+}
+
+} // namespace kiln::onnx

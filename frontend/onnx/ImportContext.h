@@ -1,0 +1,129 @@
+//===- ImportContext.h - State shared by ONNX node converters ---*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// A converter sees one ONNX node through this class: its inputs as MLIR
+// values, its attributes with type checks, constant inputs (shape operands),
+// its location, and a builder whose ops are folded as they are created (so
+// ONNX shape computations on constants become constants immediately).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_FRONTEND_ONNX_IMPORTCONTEXT_H
+#define KILN_FRONTEND_ONNX_IMPORTCONTEXT_H
+
+#include "onnx.pb.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <optional>
+#include <string>
+
+namespace kiln::onnx {
+
+/// The generated protobuf classes live in the global `onnx` namespace.
+namespace pb = ::onnx;
+
+class ImportContext {
+public:
+  ImportContext(mlir::OpBuilder &builder, llvm::StringRef modelPath,
+                int64_t opset);
+
+  mlir::OpBuilder &builder() { return builder_; }
+  mlir::MLIRContext *context() { return builder_.getContext(); }
+  /// The model's default-domain opset.
+  int64_t opset() const { return opset_; }
+  /// The folder holding the model (external data is resolved inside it).
+  const std::string &modelFolder() const { return modelFolder_; }
+
+  //===--------------------------------------------------------------------===//
+  // Values by ONNX name
+  //===--------------------------------------------------------------------===//
+
+  void define(const std::string &name, mlir::Value value) {
+    values_[name] = value;
+  }
+  /// The value named `name`, or null.
+  mlir::Value lookup(const std::string &name) const {
+    auto it = values_.find(name);
+    return it == values_.end() ? mlir::Value() : it->second;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // The current node
+  //===--------------------------------------------------------------------===//
+
+  void setNode(const pb::NodeProto &node, int index);
+  const pb::NodeProto &node() const { return *node_; }
+  /// `<node name>` (or `<OpType>#<index>` when unnamed) inside the model
+  /// file: the location of every op this node produces.
+  mlir::Location loc() const { return loc_; }
+  /// An error at the node, starting "node 'n' (OpType): ".
+  mlir::InFlightDiagnostic error();
+  /// A location for `node` without making it current.
+  mlir::Location locationOf(const pb::NodeProto &node, int index) const;
+
+  /// Number of inputs, counting trailing optional ones that are present.
+  int numInputs() const { return node_->input_size(); }
+  /// Input `i`, or null when absent or given as "" (an omitted optional).
+  mlir::Value input(int i) const;
+  /// Input `i`, or an error naming it when it is missing.
+  mlir::FailureOr<mlir::Value> requiredInput(int i, llvm::StringRef what);
+
+  /// Defines output `i` of the node. Extra outputs the model never uses may
+  /// be left undefined; using them later is reported then.
+  void setOutput(int i, mlir::Value value);
+
+  //===--------------------------------------------------------------------===//
+  // Attributes (type-checked; a wrong type is an error at the node)
+  //===--------------------------------------------------------------------===//
+
+  const pb::AttributeProto *attribute(llvm::StringRef name) const;
+  mlir::FailureOr<int64_t> intAttr(llvm::StringRef name, int64_t fallback);
+  mlir::FailureOr<float> floatAttr(llvm::StringRef name, float fallback);
+  mlir::FailureOr<std::string> stringAttr(llvm::StringRef name,
+                                          llvm::StringRef fallback);
+  /// nullopt when absent.
+  mlir::FailureOr<std::optional<llvm::SmallVector<int64_t>>>
+  intsAttr(llvm::StringRef name);
+
+  //===--------------------------------------------------------------------===//
+  // Constants
+  //===--------------------------------------------------------------------===//
+
+  /// The constant value of input `i` (shape operands must be constants:
+  /// Kiln compiles static shapes).
+  mlir::FailureOr<mlir::DenseElementsAttr> constantInput(int i,
+                                                         llvm::StringRef what);
+  /// A constant integer input as a vector (any integer element type).
+  mlir::FailureOr<llvm::SmallVector<int64_t>>
+  constantInts(int i, llvm::StringRef what);
+
+  /// Folds `op` if it can (its result becomes a constant or an existing
+  /// value) and returns its first result.
+  mlir::Value finish(mlir::Operation *op);
+
+  /// An i64 (or other `element`) constant tensor.
+  mlir::Value constant(mlir::DenseElementsAttr value);
+
+private:
+  mlir::OpBuilder &builder_;
+  std::string modelPath_;
+  std::string modelFolder_;
+  int64_t opset_;
+  llvm::StringMap<mlir::Value> values_;
+  const pb::NodeProto *node_ = nullptr;
+  mlir::Location loc_;
+};
+
+/// Shape of a ranked tensor value.
+llvm::ArrayRef<int64_t> shapeOf(mlir::Value value);
+/// Element type of a tensor value.
+mlir::Type elementTypeOf(mlir::Value value);
+
+} // namespace kiln::onnx
+
+#endif // KILN_FRONTEND_ONNX_IMPORTCONTEXT_H

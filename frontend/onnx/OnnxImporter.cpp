@@ -1,0 +1,384 @@
+//===- OnnxImporter.cpp - ONNX models into the kiln dialect ---------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Order of work, chosen so that users see the most useful error first:
+//   1. parse the protobuf (size-limited) and check the opset;
+//   2. list every unsupported operator at once, before converting anything;
+//   3. order the nodes (Kahn's algorithm: cycles and undefined inputs are
+//      reported by node name);
+//   4. import inputs (specialising symbolic dimensions), initializers, nodes;
+//   5. verify the function: any type error is located at its node.
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontend/onnx/OnnxImporter.h"
+
+#include "dialects/Graph/IR/GraphOps.h"
+#include "frontend/onnx/ConverterRegistry.h"
+#include "frontend/onnx/TensorImport.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <google/protobuf/io/coded_stream.h>
+
+#include <deque>
+#include <map>
+
+using namespace mlir;
+
+namespace kiln::onnx {
+
+namespace {
+
+/// Largest model accepted: protobuf's own limit for one message.
+constexpr int kMaxModelBytes = std::numeric_limits<int>::max();
+
+class ModelImporter {
+public:
+  ModelImporter(MLIRContext &context, const std::string &path,
+                const ImportOptions &options)
+      : context_(context), path_(path), options_(options),
+        fileLoc_(FileLineColLoc::get(&context, path, 0, 0)) {
+    llvm::SmallString<256> folder(path);
+    llvm::sys::path::remove_filename(folder);
+    folder_ = folder.empty() ? "." : std::string(folder);
+  }
+
+  OwningOpRef<ModuleOp> run(ImportFailure &failure);
+
+private:
+  LogicalResult parse();
+  LogicalResult checkOpset();
+  LogicalResult reportUnsupportedOperators();
+  FailureOr<SmallVector<int>> orderNodes();
+  FailureOr<RankedTensorType> importInputType(const pb::ValueInfoProto &info);
+  LogicalResult importGraph(ModuleOp module);
+
+  InFlightDiagnostic error() { return emitError(fileLoc_); }
+
+  MLIRContext &context_;
+  std::string path_;
+  std::string folder_;
+  const ImportOptions &options_;
+  Location fileLoc_;
+  pb::ModelProto model_;
+  int64_t opset_ = 0;
+  ImportFailure failure_ = ImportFailure::kInvalidModel;
+};
+
+LogicalResult ModelImporter::parse() {
+  auto buffer = llvm::MemoryBuffer::getFile(path_, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return error() << "cannot read the model: " << buffer.getError().message();
+  llvm::StringRef bytes = (*buffer)->getBuffer();
+  if (bytes.size() > size_t(kMaxModelBytes))
+    return error() << "the model is larger than 2 GiB; store its weights as "
+                      "external data";
+  google::protobuf::io::CodedInputStream stream(
+      reinterpret_cast<const uint8_t *>(bytes.data()), int(bytes.size()));
+  stream.SetTotalBytesLimit(kMaxModelBytes);
+  // Deeply nested messages (graphs in attributes) are refused rather than
+  // recursed into without bound.
+  stream.SetRecursionLimit(64);
+  if (!model_.ParseFromCodedStream(&stream) || !stream.ConsumedEntireMessage())
+    return error() << "not a valid ONNX model (protobuf parsing failed: the "
+                      "file is truncated, corrupt or not ONNX)";
+  if (!model_.has_graph())
+    return error() << "the model has no graph";
+  return success();
+}
+
+LogicalResult ModelImporter::checkOpset() {
+  bool found = false;
+  for (const pb::OperatorSetIdProto &opset : model_.opset_import()) {
+    if (opset.domain().empty() || opset.domain() == "ai.onnx") {
+      opset_ = opset.version();
+      found = true;
+    }
+  }
+  if (!found)
+    return error() << "the model imports no version of the default ONNX "
+                      "operator set";
+  if (opset_ < kMinOpset || opset_ > kMaxOpset) {
+    failure_ = ImportFailure::kUnsupported;
+    return error() << "the model uses ONNX opset " << opset_
+                   << "; Kiln supports opsets " << kMinOpset << " to "
+                   << kMaxOpset;
+  }
+  return success();
+}
+
+LogicalResult ModelImporter::reportUnsupportedOperators() {
+  // (domain, op type) -> node names, in first-seen order.
+  std::map<std::pair<std::string, std::string>, std::vector<std::string>>
+      missing;
+  const ConverterRegistry &registry = ConverterRegistry::get();
+  for (auto [index, node] : llvm::enumerate(model_.graph().node())) {
+    bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
+    if (defaultDomain && registry.lookup(node.op_type(), opset_))
+      continue;
+    missing[{defaultDomain ? "ai.onnx" : node.domain(), node.op_type()}]
+        .push_back(node.name().empty()
+                       ? node.op_type() + "#" + std::to_string(index)
+                       : node.name());
+  }
+  if (missing.empty())
+    return success();
+  failure_ = ImportFailure::kUnsupported;
+  size_t nodes = 0;
+  for (auto &entry : missing)
+    nodes += entry.second.size();
+  InFlightDiagnostic diag = error();
+  diag << "the model uses " << missing.size()
+       << " unsupported operator(s) in " << nodes << " node(s):";
+  for (auto &[key, names] : missing) {
+    diag << "\n  " << key.second << " (domain " << key.first << ", opset "
+         << opset_ << "): ";
+    for (size_t i = 0; i < names.size() && i < 10; ++i)
+      diag << (i ? ", " : "") << "'" << names[i] << "'";
+    if (names.size() > 10)
+      diag << " and " << names.size() - 10 << " more";
+  }
+  return failure();
+}
+
+FailureOr<SmallVector<int>> ModelImporter::orderNodes() {
+  const pb::GraphProto &graph = model_.graph();
+  llvm::StringSet<> available;
+  for (const pb::ValueInfoProto &input : graph.input())
+    available.insert(input.name());
+  for (const pb::TensorProto &init : graph.initializer())
+    available.insert(init.name());
+  // Which node produces each value.
+  llvm::StringMap<int> producer;
+  for (auto [index, node] : llvm::enumerate(graph.node()))
+    for (const std::string &output : node.output())
+      if (!output.empty()) {
+        if (available.contains(output) || producer.count(output))
+          return error() << "value '" << output
+                         << "' is defined more than once";
+        producer[output] = int(index);
+      }
+  int count = graph.node_size();
+  std::vector<int> pending(count, 0);
+  std::vector<std::vector<int>> users(count);
+  for (auto [index, node] : llvm::enumerate(graph.node())) {
+    for (const std::string &input : node.input()) {
+      if (input.empty() || available.contains(input))
+        continue;
+      auto it = producer.find(input);
+      if (it == producer.end())
+        return emitError(NameLoc::get(
+                   StringAttr::get(&context_, node.name().empty()
+                                                  ? node.op_type()
+                                                  : node.name()),
+                   fileLoc_))
+               << "node '" << node.name() << "' (" << node.op_type()
+               << ") uses '" << input
+               << "', which no node, input or initializer defines";
+      ++pending[index];
+      users[it->second].push_back(int(index));
+    }
+  }
+  std::deque<int> ready;
+  for (int i = 0; i < count; ++i)
+    if (pending[i] == 0)
+      ready.push_back(i);
+  SmallVector<int> order;
+  while (!ready.empty()) {
+    int node = ready.front();
+    ready.pop_front();
+    order.push_back(node);
+    for (int user : users[node])
+      if (--pending[user] == 0)
+        ready.push_back(user);
+  }
+  if (int(order.size()) != count) {
+    for (int i = 0; i < count; ++i)
+      if (pending[i] > 0)
+        return error() << "the graph has a cycle through node '"
+                       << graph.node(i).name() << "' ("
+                       << graph.node(i).op_type() << ")";
+  }
+  return order;
+}
+
+FailureOr<RankedTensorType>
+ModelImporter::importInputType(const pb::ValueInfoProto &info) {
+  if (!info.has_type() || !info.type().has_tensor_type())
+    return error() << "input '" << info.name() << "' is not a tensor";
+  const pb::TypeProto::Tensor &tensor = info.type().tensor_type();
+  Type element = importElementType(&context_, tensor.elem_type(), fileLoc_);
+  if (!element)
+    return error() << "input '" << info.name()
+                   << "' has an unsupported element type";
+  auto given = options_.inputShapes.find(info.name());
+  if (!tensor.has_shape()) {
+    if (given == options_.inputShapes.end())
+      return error() << "input '" << info.name()
+                     << "' has no shape: give one with --input-shape "
+                     << info.name() << "=DxDx...";
+    return RankedTensorType::get(given->second, element);
+  }
+  const auto &dims = tensor.shape().dim();
+  if (given != options_.inputShapes.end() &&
+      int(given->second.size()) != dims.size())
+    return error() << "--input-shape gives " << given->second.size()
+                   << " dimensions for input '" << info.name()
+                   << "', the model has " << dims.size();
+  SmallVector<int64_t> shape;
+  for (auto [d, dim] : llvm::enumerate(dims)) {
+    bool fixed = dim.has_dim_value() && dim.dim_value() >= 0;
+    if (dim.has_dim_value() && dim.dim_value() < 0)
+      return error() << "input '" << info.name() << "' has a negative "
+                     << "dimension " << dim.dim_value();
+    if (given != options_.inputShapes.end()) {
+      int64_t size = given->second[d];
+      if (size < 0)
+        return error() << "--input-shape for '" << info.name()
+                       << "' has a negative dimension";
+      if (fixed && dim.dim_value() != size)
+        return error() << "--input-shape for '" << info.name()
+                       << "' gives dimension " << d << " as " << size
+                       << ", the model fixes it at " << dim.dim_value();
+      shape.push_back(size);
+      continue;
+    }
+    if (!fixed)
+      return error() << "input '" << info.name() << "' has symbolic dimension "
+                     << d
+                     << (dim.has_dim_param() ? " ('" + dim.dim_param() + "')"
+                                             : std::string())
+                     << ": give its shape with --input-shape " << info.name()
+                     << "=DxDx...";
+    shape.push_back(dim.dim_value());
+  }
+  return RankedTensorType::get(shape, element);
+}
+
+LogicalResult ModelImporter::importGraph(ModuleOp module) {
+  const pb::GraphProto &graph = model_.graph();
+  FailureOr<SmallVector<int>> order = orderNodes();
+  if (failed(order))
+    return failure();
+
+  // Initializers shadow inputs of the same name (older exporters list
+  // weights as inputs too).
+  llvm::StringSet<> initializerNames;
+  for (const pb::TensorProto &init : graph.initializer())
+    initializerNames.insert(init.name());
+  SmallVector<const pb::ValueInfoProto *> inputs;
+  SmallVector<Type> inputTypes;
+  for (const pb::ValueInfoProto &input : graph.input()) {
+    if (initializerNames.contains(input.name()))
+      continue;
+    FailureOr<RankedTensorType> type = importInputType(input);
+    if (failed(type))
+      return failure();
+    inputs.push_back(&input);
+    inputTypes.push_back(*type);
+  }
+  for (auto &[name, shape] : options_.inputShapes)
+    if (!llvm::any_of(inputs, [&, &name = name](const pb::ValueInfoProto *in) {
+          return in->name() == name;
+        }))
+      return error() << "--input-shape names '" << name
+                     << "', which is not an input of the model";
+
+  OpBuilder builder(&context_);
+  builder.setInsertionPointToEnd(module.getBody());
+  std::string name = graph.name().empty() ? "main" : graph.name();
+  // Model-supplied names are data, not identifiers: keep the symbol simple.
+  for (char &c : name)
+    if (!llvm::isAlnum(c) && c != '_')
+      c = '_';
+  if (!llvm::isAlpha(name[0]) && name[0] != '_')
+    name = "m_" + name;
+  auto function = func::FuncOp::create(
+      builder, fileLoc_, name, builder.getFunctionType(inputTypes, {}));
+  Block *body = function.addEntryBlock();
+  builder.setInsertionPointToStart(body);
+  for (auto [index, input] : llvm::enumerate(inputs))
+    function.setArgAttr(index, "kiln.name",
+                        builder.getStringAttr(input->name()));
+
+  ImportContext ctx(builder, path_, opset_);
+  for (auto [index, input] : llvm::enumerate(inputs))
+    ctx.define(input->name(), body->getArgument(index));
+  for (const pb::TensorProto &init : graph.initializer()) {
+    Location loc = NameLoc::get(builder.getStringAttr(init.name()), fileLoc_);
+    FailureOr<DenseElementsAttr> value =
+        importTensor(init, &context_, folder_, loc);
+    if (failed(value))
+      return failure();
+    ctx.define(init.name(), ConstantOp::create(builder, loc, *value));
+  }
+
+  const ConverterRegistry &registry = ConverterRegistry::get();
+  for (int index : *order) {
+    const pb::NodeProto &node = graph.node(index);
+    ctx.setNode(node, index);
+    Converter convert = registry.lookup(node.op_type(), opset_);
+    if (failed(convert(ctx)))
+      return failure();
+  }
+
+  SmallVector<Value> results;
+  for (const pb::ValueInfoProto &output : graph.output()) {
+    Value value = ctx.lookup(output.name());
+    if (!value)
+      return error() << "output '" << output.name()
+                     << "' is not computed by the graph";
+    results.push_back(value);
+  }
+  if (results.empty())
+    return error() << "the graph has no outputs";
+  func::ReturnOp::create(builder, fileLoc_, results);
+  function.setType(builder.getFunctionType(
+      inputTypes, llvm::to_vector(ValueRange(results).getTypes())));
+  for (auto [index, output] : llvm::enumerate(graph.output()))
+    function.setResultAttr(index, "kiln.name",
+                           builder.getStringAttr(output.name()));
+  // Converters build ops with checked types; the verifier catches whatever
+  // is left (element types an op does not accept), located at the node.
+  return verify(module);
+}
+
+OwningOpRef<ModuleOp> ModelImporter::run(ImportFailure &failure) {
+  failure = ImportFailure::kInvalidModel;
+  if (failed(parse()))
+    return nullptr;
+  if (failed(checkOpset()) || failed(reportUnsupportedOperators())) {
+    failure = failure_;
+    return nullptr;
+  }
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc_);
+  if (failed(importGraph(*module)))
+    return nullptr;
+  failure = ImportFailure::kNone;
+  return module;
+}
+
+} // namespace
+
+OwningOpRef<ModuleOp> importOnnxFile(MLIRContext &context,
+                                     const std::string &path,
+                                     const ImportOptions &options,
+                                     ImportFailure &failure) {
+  context.loadDialect<KilnDialect, func::FuncDialect>();
+  return ModelImporter(context, path, options).run(failure);
+}
+
+void registerOnnxImportDialects(DialectRegistry &registry) {
+  registry.insert<KilnDialect, func::FuncDialect>();
+}
+
+} // namespace kiln::onnx

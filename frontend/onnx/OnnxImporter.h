@@ -1,0 +1,52 @@
+//===- OnnxImporter.h - ONNX models into the kiln dialect -------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Reads an ONNX model (protobuf) and builds a module with one public
+// function in the kiln dialect, meeting the graph contract: static shapes,
+// only kiln + func ops, every op located at its ONNX node.
+//
+// The file is untrusted input. Malformed models get a located error, never a
+// crash; unsupported operators are all listed at once, before anything else
+// fails.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_FRONTEND_ONNX_ONNXIMPORTER_H
+#define KILN_FRONTEND_ONNX_ONNXIMPORTER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace kiln::onnx {
+
+struct ImportOptions {
+  /// Shapes for model inputs with symbolic or unknown dimensions, by name
+  /// (`--input-shape ids=1x128`). A given shape must agree with every fixed
+  /// dimension of the model.
+  std::map<std::string, std::vector<int64_t>> inputShapes;
+};
+
+/// Why an import failed (the details were emitted as diagnostics).
+enum class ImportFailure {
+  kNone,
+  kInvalidModel, ///< Malformed, inconsistent or unreadable model.
+  kUnsupported,  ///< A valid model using operators Kiln does not support.
+};
+
+/// Imports the model at `path`. On failure returns null and sets `failure`.
+mlir::OwningOpRef<mlir::ModuleOp> importOnnxFile(mlir::MLIRContext &context,
+                                                 const std::string &path,
+                                                 const ImportOptions &options,
+                                                 ImportFailure &failure);
+
+/// Registers the dialects an imported module contains.
+void registerOnnxImportDialects(mlir::DialectRegistry &registry);
+
+} // namespace kiln::onnx
+
+#endif // KILN_FRONTEND_ONNX_ONNXIMPORTER_H

@@ -1,0 +1,55 @@
+//===- Common.h - Helpers shared by the ONNX converters ---------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Converters build kiln ops with result types computed first by the shared
+// shape rules (dialects/Graph/IR/TypeInference.h), which report a mismatch
+// at the node. (The inferring builders would abort on a bad model instead.)
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_FRONTEND_ONNX_OPS_COMMON_H
+#define KILN_FRONTEND_ONNX_OPS_COMMON_H
+
+#include "dialects/Graph/IR/GraphOps.h"
+#include "frontend/onnx/ConverterRegistry.h"
+#include "frontend/onnx/ImportContext.h"
+
+namespace kiln::onnx {
+
+/// A broadcasting elementwise op on `lhs` and `rhs` (result element type
+/// `resultElement`, or the operands').
+template <typename OpTy>
+mlir::FailureOr<mlir::Value> buildBroadcast(ImportContext &ctx, mlir::Value lhs,
+                                            mlir::Value rhs,
+                                            mlir::Type resultElement = {}) {
+  llvm::SmallVector<mlir::Type> types;
+  if (mlir::failed(kiln::inferBroadcastElementwise(
+          ctx.loc(), mlir::ValueRange{lhs, rhs}, resultElement, types)))
+    return mlir::failure();
+  return ctx.finish(OpTy::create(ctx.builder(), ctx.loc(), types[0], lhs, rhs));
+}
+
+/// `value` reshaped to `shape` (same element count, checked by the caller
+/// or by the verifier).
+mlir::Value reshapeTo(ImportContext &ctx, mlir::Value value,
+                      llvm::ArrayRef<int64_t> shape);
+
+/// `value` converted to `element`.
+mlir::Value castTo(ImportContext &ctx, mlir::Value value, mlir::Type element);
+
+/// `axis` in [0, rank), or an error at the node.
+mlir::FailureOr<int64_t> normalizeAxisAt(ImportContext &ctx, int64_t axis,
+                                         int64_t rank);
+
+/// A scalar constant of `element` type (rank 0).
+mlir::Value scalarConstant(ImportContext &ctx, mlir::Type element,
+                           double value);
+
+/// Converter for ops whose only job is to forward input 0 (Identity,
+/// inference-mode Dropout).
+mlir::LogicalResult forwardInput(ImportContext &ctx);
+
+} // namespace kiln::onnx
+
+#endif // KILN_FRONTEND_ONNX_OPS_COMMON_H

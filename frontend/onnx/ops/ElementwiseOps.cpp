@@ -1,0 +1,303 @@
+//===- ElementwiseOps.cpp - ONNX elementwise ops -> kiln ------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Unary math, broadcasting arithmetic (including the variadic Sum, Mean,
+// Min, Max), comparisons, Where, Cast, Clip and the activations. Helpers
+// shared by all families live here too.
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontend/onnx/ops/Common.h"
+#include "frontend/onnx/TensorImport.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+
+namespace kiln::onnx {
+
+//===----------------------------------------------------------------------===//
+// Shared helpers
+//===----------------------------------------------------------------------===//
+
+Value reshapeTo(ImportContext &ctx, Value value, ArrayRef<int64_t> shape) {
+  auto type = RankedTensorType::get(shape, elementTypeOf(value));
+  if (type == value.getType())
+    return value;
+  return ctx.finish(ReshapeOp::create(ctx.builder(), ctx.loc(), type, value));
+}
+
+Value castTo(ImportContext &ctx, Value value, Type element) {
+  if (elementTypeOf(value) == element)
+    return value;
+  auto type = RankedTensorType::get(shapeOf(value), element);
+  return ctx.finish(CastOp::create(ctx.builder(), ctx.loc(), type, value));
+}
+
+FailureOr<int64_t> normalizeAxisAt(ImportContext &ctx, int64_t axis,
+                                   int64_t rank) {
+  if (std::optional<int64_t> normalized = kiln::normalizeAxis(axis, rank))
+    return *normalized;
+  return ctx.error() << "axis " << axis << " is out of range for rank "
+                     << rank;
+}
+
+Value scalarConstant(ImportContext &ctx, Type element, double value) {
+  auto type = RankedTensorType::get({}, element);
+  Attribute scalar =
+      isa<FloatType>(element)
+          ? Attribute(FloatAttr::get(element, value))
+          : Attribute(IntegerAttr::get(element, static_cast<int64_t>(value)));
+  return ctx.constant(DenseElementsAttr::get(type, scalar));
+}
+
+LogicalResult forwardInput(ImportContext &ctx) {
+  FailureOr<Value> input = ctx.requiredInput(0, "input");
+  if (failed(input))
+    return failure();
+  ctx.setOutput(0, *input);
+  return success();
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Unary
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy> LogicalResult convertUnary(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "X");
+  if (failed(x))
+    return failure();
+  ctx.setOutput(0, ctx.finish(OpTy::create(ctx.builder(), ctx.loc(),
+                                           x->getType(), *x)));
+  return success();
+}
+
+LogicalResult convertLeakyRelu(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "X");
+  FailureOr<float> alpha = ctx.floatAttr("alpha", 0.01f);
+  if (failed(x) || failed(alpha))
+    return failure();
+  ctx.setOutput(0, ctx.finish(LeakyReluOp::create(ctx.builder(), ctx.loc(),
+                                                  x->getType(), *x,
+                                                  APFloat(double(*alpha)))));
+  return success();
+}
+
+LogicalResult convertHardSigmoid(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "X");
+  FailureOr<float> alpha = ctx.floatAttr("alpha", 0.2f);
+  FailureOr<float> beta = ctx.floatAttr("beta", 0.5f);
+  if (failed(x) || failed(alpha) || failed(beta))
+    return failure();
+  ctx.setOutput(0, ctx.finish(HardSigmoidOp::create(
+                       ctx.builder(), ctx.loc(), x->getType(), *x,
+                       APFloat(double(*alpha)), APFloat(double(*beta)))));
+  return success();
+}
+
+/// Clip before opset 11: bounds are attributes (default: unbounded).
+LogicalResult convertClip6(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "input");
+  if (failed(x))
+    return failure();
+  std::optional<APFloat> low, high;
+  if (ctx.attribute("min")) {
+    FailureOr<float> v = ctx.floatAttr("min", 0);
+    if (failed(v))
+      return failure();
+    low = APFloat(double(*v));
+  }
+  if (ctx.attribute("max")) {
+    FailureOr<float> v = ctx.floatAttr("max", 0);
+    if (failed(v))
+      return failure();
+    high = APFloat(double(*v));
+  }
+  auto op = ClipOp::create(ctx.builder(), ctx.loc(), x->getType(), *x,
+                           low ? FloatAttr::get(ctx.builder().getF64Type(), *low)
+                               : FloatAttr(),
+                           high ? FloatAttr::get(ctx.builder().getF64Type(), *high)
+                                : FloatAttr());
+  ctx.setOutput(0, ctx.finish(op));
+  return success();
+}
+
+/// Clip from opset 11: optional scalar inputs min and max, which must be
+/// constants.
+LogicalResult convertClip11(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "input");
+  if (failed(x))
+    return failure();
+  FloatAttr bounds[2];
+  for (int i = 1; i <= 2; ++i) {
+    if (!ctx.input(i))
+      continue;
+    FailureOr<DenseElementsAttr> bound =
+        ctx.constantInput(i, i == 1 ? "min" : "max");
+    if (failed(bound))
+      return failure();
+    if (bound->getNumElements() != 1)
+      return ctx.error() << (i == 1 ? "min" : "max") << " must be a scalar";
+    double value = isa<FloatType>(bound->getElementType())
+                       ? (*bound->getValues<APFloat>().begin()).convertToDouble()
+                       : double((*bound->getValues<APInt>().begin())
+                                    .getSExtValue());
+    bounds[i - 1] = FloatAttr::get(ctx.builder().getF64Type(), value);
+  }
+  ctx.setOutput(0, ctx.finish(ClipOp::create(ctx.builder(), ctx.loc(),
+                                             x->getType(), *x, bounds[0],
+                                             bounds[1])));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Binary and variadic
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy> LogicalResult convertBinary(ImportContext &ctx) {
+  FailureOr<Value> a = ctx.requiredInput(0, "A");
+  FailureOr<Value> b = ctx.requiredInput(1, "B");
+  if (failed(a) || failed(b))
+    return failure();
+  FailureOr<Value> result = buildBroadcast<OpTy>(ctx, *a, *b);
+  if (failed(result))
+    return failure();
+  ctx.setOutput(0, *result);
+  return success();
+}
+
+LogicalResult convertPow(ImportContext &ctx) {
+  FailureOr<Value> a = ctx.requiredInput(0, "X");
+  FailureOr<Value> b = ctx.requiredInput(1, "Y");
+  if (failed(a) || failed(b))
+    return failure();
+  // Opset 12+ allows an exponent of another type: compute in the base's.
+  FailureOr<Value> result =
+      buildBroadcast<PowOp>(ctx, *a, castTo(ctx, *b, elementTypeOf(*a)));
+  if (failed(result))
+    return failure();
+  ctx.setOutput(0, *result);
+  return success();
+}
+
+/// Sum, Min, Max, Mean: fold the inputs left to right.
+template <typename OpTy, bool IsMean>
+LogicalResult convertVariadic(ImportContext &ctx) {
+  FailureOr<Value> accumulated = ctx.requiredInput(0, "data_0");
+  if (failed(accumulated))
+    return failure();
+  int count = ctx.numInputs();
+  for (int i = 1; i < count; ++i) {
+    FailureOr<Value> next = ctx.requiredInput(i, "data");
+    if (failed(next))
+      return failure();
+    accumulated = buildBroadcast<OpTy>(ctx, *accumulated, *next);
+    if (failed(accumulated))
+      return failure();
+  }
+  Value result = *accumulated;
+  if (IsMean && count > 1) {
+    FailureOr<Value> mean = buildBroadcast<DivOp>(
+        ctx, result, scalarConstant(ctx, elementTypeOf(result), count));
+    if (failed(mean))
+      return failure();
+    result = *mean;
+  }
+  ctx.setOutput(0, result);
+  return success();
+}
+
+template <ComparePredicate Predicate>
+LogicalResult convertCompare(ImportContext &ctx) {
+  FailureOr<Value> a = ctx.requiredInput(0, "A");
+  FailureOr<Value> b = ctx.requiredInput(1, "B");
+  if (failed(a) || failed(b))
+    return failure();
+  SmallVector<Type> types;
+  if (failed(kiln::inferBroadcastElementwise(
+          ctx.loc(), ValueRange{*a, *b}, ctx.builder().getI1Type(), types)))
+    return failure();
+  ctx.setOutput(0, ctx.finish(CompareOp::create(ctx.builder(), ctx.loc(),
+                                                types[0], Predicate, *a, *b)));
+  return success();
+}
+
+LogicalResult convertWhere(ImportContext &ctx) {
+  FailureOr<Value> c = ctx.requiredInput(0, "condition");
+  FailureOr<Value> x = ctx.requiredInput(1, "X");
+  FailureOr<Value> y = ctx.requiredInput(2, "Y");
+  if (failed(c) || failed(x) || failed(y))
+    return failure();
+  SmallVector<Type> types;
+  if (failed(kiln::inferSelect(ctx.loc(), c->getType(), x->getType(),
+                               y->getType(), types)))
+    return failure();
+  ctx.setOutput(0, ctx.finish(SelectOp::create(ctx.builder(), ctx.loc(),
+                                               types[0], *c, *x, *y)));
+  return success();
+}
+
+LogicalResult convertCast(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "input");
+  FailureOr<int64_t> to = ctx.intAttr("to", 0);
+  if (failed(x) || failed(to))
+    return failure();
+  Type element = importElementType(ctx.context(), int32_t(*to), ctx.loc());
+  if (!element)
+    return failure();
+  ctx.setOutput(0, castTo(ctx, *x, element));
+  return success();
+}
+
+} // namespace
+
+void registerElementwiseConverters(ConverterRegistry &r) {
+  r.add("Neg", 6, convertUnary<NegOp>);
+  r.add("Abs", 6, convertUnary<AbsOp>);
+  r.add("Sign", 9, convertUnary<SignOp>);
+  r.add("Relu", 6, convertUnary<ReluOp>);
+  r.add("Exp", 6, convertUnary<ExpOp>);
+  r.add("Log", 6, convertUnary<LogOp>);
+  r.add("Sqrt", 6, convertUnary<SqrtOp>);
+  r.add("Reciprocal", 6, convertUnary<ReciprocalOp>);
+  r.add("Tanh", 6, convertUnary<TanhOp>);
+  r.add("Sigmoid", 6, convertUnary<SigmoidOp>);
+  r.add("Erf", 9, convertUnary<ErfOp>);
+  r.add("Floor", 6, convertUnary<FloorOp>);
+  r.add("Ceil", 6, convertUnary<CeilOp>);
+  r.add("Sin", 7, convertUnary<SinOp>);
+  r.add("Cos", 7, convertUnary<CosOp>);
+  r.add("HardSwish", 14, convertUnary<HardSwishOp>);
+  r.add("Not", 1, convertUnary<NotOp>);
+  r.add("LeakyRelu", 6, convertLeakyRelu);
+  r.add("HardSigmoid", 6, convertHardSigmoid);
+  r.add("Clip", 6, convertClip6);
+  r.add("Clip", 11, convertClip11);
+
+  r.add("Add", 7, convertBinary<AddOp>);
+  r.add("Sub", 7, convertBinary<SubOp>);
+  r.add("Mul", 7, convertBinary<MulOp>);
+  r.add("Div", 7, convertBinary<DivOp>);
+  r.add("Pow", 7, convertPow);
+  r.add("And", 7, convertBinary<AndOp>);
+  r.add("Or", 7, convertBinary<OrOp>);
+  r.add("Xor", 7, convertBinary<XorOp>);
+  r.add("Sum", 6, convertVariadic<AddOp, false>);
+  r.add("Mean", 6, convertVariadic<AddOp, true>);
+  r.add("Max", 6, convertVariadic<MaxOp, false>);
+  r.add("Min", 6, convertVariadic<MinOp, false>);
+
+  r.add("Equal", 7, convertCompare<ComparePredicate::eq>);
+  r.add("Less", 7, convertCompare<ComparePredicate::lt>);
+  r.add("LessOrEqual", 12, convertCompare<ComparePredicate::le>);
+  r.add("Greater", 7, convertCompare<ComparePredicate::gt>);
+  r.add("GreaterOrEqual", 12, convertCompare<ComparePredicate::ge>);
+  r.add("Where", 9, convertWhere);
+  r.add("Cast", 6, convertCast);
+  r.add("Identity", 1, forwardInput);
+}
+
+} // namespace kiln::onnx

@@ -1,0 +1,276 @@
+//===- NNOps.cpp - ONNX Conv, pooling, softmax, normalisation -> kiln -----===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// 1-D convolution and pooling are expressed in 2-D with a unit height; 3-D
+// ones are reported as unsupported. auto_pad is resolved here into explicit
+// pads, so kiln ops only know explicit padding.
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontend/onnx/ops/Common.h"
+
+using namespace mlir;
+
+namespace kiln::onnx {
+
+namespace {
+
+/// Window attributes of Conv and the pools, in kiln's 2-D form.
+struct Window {
+  SmallVector<int64_t> kernel, strides, dilations, pads;
+  bool oneDimensional = false;
+};
+
+/// Reads kernel_shape/strides/dilations/pads/auto_pad for an input of
+/// `inputShape` ([N, C, spatial...]) with `kernelSpatial` when the kernel
+/// comes from a weight.
+FailureOr<Window> readWindow(ImportContext &ctx, ArrayRef<int64_t> inputShape,
+                             std::optional<SmallVector<int64_t>> kernelSpatial) {
+  int64_t spatial = int64_t(inputShape.size()) - 2;
+  if (spatial != 1 && spatial != 2)
+    return ctx.error() << "only 1-D and 2-D windows are supported, the input "
+                          "has rank "
+                       << inputShape.size();
+  auto kernelAttr = ctx.intsAttr("kernel_shape");
+  auto stridesAttr = ctx.intsAttr("strides");
+  auto dilationsAttr = ctx.intsAttr("dilations");
+  auto padsAttr = ctx.intsAttr("pads");
+  FailureOr<std::string> autoPad = ctx.stringAttr("auto_pad", "NOTSET");
+  if (failed(kernelAttr) || failed(stridesAttr) || failed(dilationsAttr) ||
+      failed(padsAttr) || failed(autoPad))
+    return failure();
+  Window w;
+  w.kernel = kernelAttr->has_value() ? **kernelAttr
+                                     : kernelSpatial.value_or(
+                                           SmallVector<int64_t>());
+  w.strides = stridesAttr->value_or(SmallVector<int64_t>(spatial, 1));
+  w.dilations = dilationsAttr->value_or(SmallVector<int64_t>(spatial, 1));
+  w.pads = padsAttr->value_or(SmallVector<int64_t>(2 * spatial, 0));
+  if (int64_t(w.kernel.size()) != spatial ||
+      int64_t(w.strides.size()) != spatial ||
+      int64_t(w.dilations.size()) != spatial ||
+      int64_t(w.pads.size()) != 2 * spatial)
+    return ctx.error() << "kernel_shape, strides, dilations and pads must "
+                          "match the "
+                       << spatial << " spatial dimension(s)";
+  if (*autoPad == "SAME_UPPER" || *autoPad == "SAME_LOWER") {
+    for (int64_t d = 0; d < spatial; ++d) {
+      int64_t in = inputShape[2 + d], s = w.strides[d];
+      if (s <= 0)
+        return ctx.error() << "strides must be positive";
+      int64_t out = (in + s - 1) / s;
+      int64_t total = std::max<int64_t>(
+          0, (out - 1) * s + (w.kernel[d] - 1) * w.dilations[d] + 1 - in);
+      int64_t small = total / 2, large = total - small;
+      w.pads[d] = *autoPad == "SAME_UPPER" ? small : large;
+      w.pads[spatial + d] = *autoPad == "SAME_UPPER" ? large : small;
+    }
+  } else if (*autoPad == "VALID") {
+    w.pads.assign(2 * spatial, 0);
+  } else if (*autoPad != "NOTSET") {
+    return ctx.error() << "unknown auto_pad '" << *autoPad << "'";
+  }
+  if (spatial == 1) {
+    // [L] -> [1, L]: a unit height that nothing slides over.
+    w.oneDimensional = true;
+    w.kernel.insert(w.kernel.begin(), 1);
+    w.strides.insert(w.strides.begin(), 1);
+    w.dilations.insert(w.dilations.begin(), 1);
+    w.pads = {0, w.pads[0], 0, w.pads[1]};
+  }
+  return w;
+}
+
+/// [N, C, L] -> [N, C, 1, L] for 1-D windows.
+Value to2d(ImportContext &ctx, Value value) {
+  ArrayRef<int64_t> s = shapeOf(value);
+  return reshapeTo(ctx, value, {s[0], s[1], 1, s[2]});
+}
+
+/// [N, C, 1, L] -> [N, C, L].
+Value from2d(ImportContext &ctx, Value value) {
+  ArrayRef<int64_t> s = shapeOf(value);
+  return reshapeTo(ctx, value, {s[0], s[1], s[3]});
+}
+
+LogicalResult convertConv(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "X");
+  FailureOr<Value> w = ctx.requiredInput(1, "W");
+  FailureOr<int64_t> groups = ctx.intAttr("group", 1);
+  if (failed(x) || failed(w) || failed(groups))
+    return failure();
+  if (shapeOf(*w).size() != shapeOf(*x).size())
+    return ctx.error() << "W must have the rank of X";
+  SmallVector<int64_t> kernelSpatial(shapeOf(*w).drop_front(2));
+  FailureOr<Window> window = readWindow(ctx, shapeOf(*x), kernelSpatial);
+  if (failed(window))
+    return failure();
+  Value input = *x, weight = *w;
+  if (window->oneDimensional) {
+    input = to2d(ctx, input);
+    weight = to2d(ctx, weight);
+  }
+  Value bias = ctx.input(2);
+  SmallVector<Type> types;
+  if (failed(kiln::inferConv2d(ctx.loc(), input.getType(), weight.getType(),
+                               bias ? bias.getType() : Type(), window->strides,
+                               window->pads, window->dilations, *groups,
+                               types)))
+    return failure();
+  Value result = ctx.finish(Conv2dOp::create(
+      ctx.builder(), ctx.loc(), types[0], input, weight, bias,
+      window->strides, window->pads, window->dilations, *groups));
+  ctx.setOutput(0, window->oneDimensional ? from2d(ctx, result) : result);
+  return success();
+}
+
+template <typename OpTy, bool IsMax> LogicalResult convertPool(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "X");
+  FailureOr<int64_t> ceilMode = ctx.intAttr("ceil_mode", 0);
+  FailureOr<int64_t> includePad = ctx.intAttr("count_include_pad", 0);
+  if (failed(x) || failed(ceilMode) || failed(includePad))
+    return failure();
+  if (IsMax && ctx.node().output_size() > 1 && !ctx.node().output(1).empty())
+    return ctx.error() << "the Indices output of MaxPool is not supported";
+  if (!ctx.attribute("kernel_shape"))
+    return ctx.error() << "missing attribute 'kernel_shape'";
+  FailureOr<Window> window = readWindow(ctx, shapeOf(*x), std::nullopt);
+  if (failed(window))
+    return failure();
+  Value input = window->oneDimensional ? to2d(ctx, *x) : *x;
+  SmallVector<Type> types;
+  if (failed(kiln::inferPool2d(ctx.loc(), input.getType(), window->kernel,
+                               window->strides, window->pads,
+                               window->dilations, *ceilMode != 0, types)))
+    return failure();
+  Value result;
+  if constexpr (IsMax)
+    result = ctx.finish(MaxPool2dOp::create(
+        ctx.builder(), ctx.loc(), types[0], input, window->kernel,
+        window->strides, window->pads, window->dilations, *ceilMode != 0));
+  else
+    result = ctx.finish(AvgPool2dOp::create(
+        ctx.builder(), ctx.loc(), types[0], input, window->kernel,
+        window->strides, window->pads, window->dilations, *ceilMode != 0,
+        *includePad != 0));
+  ctx.setOutput(0, window->oneDimensional ? from2d(ctx, result) : result);
+  return success();
+}
+
+template <typename OpTy> LogicalResult convertGlobalPool(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "X");
+  if (failed(x))
+    return failure();
+  SmallVector<Type> types;
+  if (failed(kiln::inferGlobalPool(ctx.loc(), x->getType(), types)))
+    return failure();
+  ctx.setOutput(0, ctx.finish(OpTy::create(ctx.builder(), ctx.loc(), types[0],
+                                           *x)));
+  return success();
+}
+
+LogicalResult convertBatchNorm(ImportContext &ctx) {
+  SmallVector<Value> operands;
+  static const char *names[] = {"X", "scale", "B", "mean", "var"};
+  for (int i = 0; i < 5; ++i) {
+    FailureOr<Value> value = ctx.requiredInput(i, names[i]);
+    if (failed(value))
+      return failure();
+    operands.push_back(*value);
+  }
+  FailureOr<float> epsilon = ctx.floatAttr("epsilon", 1e-5f);
+  FailureOr<int64_t> training = ctx.intAttr("training_mode", 0);
+  if (failed(epsilon) || failed(training))
+    return failure();
+  bool statisticsUsed = false;
+  for (int i = 1; i < ctx.node().output_size(); ++i)
+    statisticsUsed |= !ctx.node().output(i).empty();
+  if (*training != 0 || statisticsUsed)
+    return ctx.error() << "training-mode BatchNormalization is not supported "
+                          "(inference only)";
+  SmallVector<Type> types;
+  if (failed(kiln::inferBatchNorm(ctx.loc(), operands, types)))
+    return failure();
+  ctx.setOutput(0, ctx.finish(BatchNormOp::create(
+                       ctx.builder(), ctx.loc(), types[0], operands[0],
+                       operands[1], operands[2], operands[3], operands[4],
+                       APFloat(double(*epsilon)))));
+  return success();
+}
+
+/// Softmax and LogSoftmax. Before opset 13 the op flattens the input into
+/// [outer, inner] at `axis` (default 1) and normalises whole rows of the
+/// inner part; from 13 it normalises along one axis (default -1).
+template <typename OpTy, bool Coerced2d>
+LogicalResult convertSoftmax(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "input");
+  FailureOr<int64_t> axisAttr = ctx.intAttr("axis", Coerced2d ? 1 : -1);
+  if (failed(x) || failed(axisAttr))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(*x);
+  FailureOr<int64_t> axis = normalizeAxisAt(ctx, *axisAttr, shape.size());
+  if (failed(axis))
+    return failure();
+  Value input = *x;
+  if (Coerced2d && *axis != int64_t(shape.size()) - 1) {
+    int64_t outer = 1, inner = 1;
+    for (int64_t d = 0; d < int64_t(shape.size()); ++d)
+      (d < *axis ? outer : inner) *= shape[d];
+    input = reshapeTo(ctx, input, {outer, inner});
+  }
+  Value result = ctx.finish(OpTy::create(ctx.builder(), ctx.loc(),
+                                         input.getType(), input,
+                                         Coerced2d ? -1 : *axis));
+  ctx.setOutput(0, reshapeTo(ctx, result, shape));
+  return success();
+}
+
+LogicalResult convertLayerNorm(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "X");
+  FailureOr<Value> scale = ctx.requiredInput(1, "Scale");
+  FailureOr<int64_t> axis = ctx.intAttr("axis", -1);
+  FailureOr<float> epsilon = ctx.floatAttr("epsilon", 1e-5f);
+  if (failed(x) || failed(scale) || failed(axis) || failed(epsilon))
+    return failure();
+  for (int i = 1; i < ctx.node().output_size(); ++i)
+    if (!ctx.node().output(i).empty())
+      return ctx.error() << "the Mean and InvStdDev outputs of "
+                            "LayerNormalization are not supported";
+  Value bias = ctx.input(2);
+  SmallVector<Type> types;
+  if (failed(kiln::inferLayerNorm(ctx.loc(), x->getType(), scale->getType(),
+                                  bias ? bias.getType() : Type(), *axis,
+                                  types)))
+    return failure();
+  ctx.setOutput(0, ctx.finish(LayerNormOp::create(
+                       ctx.builder(), ctx.loc(), types[0], *x, *scale, bias,
+                       *axis, APFloat(double(*epsilon)))));
+  return success();
+}
+
+/// Dropout at inference is the identity; its mask output is not supported.
+LogicalResult convertDropout(ImportContext &ctx) {
+  if (ctx.node().output_size() > 1 && !ctx.node().output(1).empty())
+    return ctx.error() << "the mask output of Dropout is not supported";
+  return forwardInput(ctx);
+}
+
+} // namespace
+
+void registerNNConverters(ConverterRegistry &r) {
+  r.add("Conv", 1, convertConv);
+  r.add("MaxPool", 1, convertPool<MaxPool2dOp, true>);
+  r.add("AveragePool", 1, convertPool<AvgPool2dOp, false>);
+  r.add("GlobalAveragePool", 1, convertGlobalPool<GlobalAvgPoolOp>);
+  r.add("GlobalMaxPool", 1, convertGlobalPool<GlobalMaxPoolOp>);
+  r.add("BatchNormalization", 7, convertBatchNorm);
+  r.add("Softmax", 1, convertSoftmax<SoftmaxOp, true>);
+  r.add("Softmax", 13, convertSoftmax<SoftmaxOp, false>);
+  r.add("LogSoftmax", 1, convertSoftmax<LogSoftmaxOp, true>);
+  r.add("LogSoftmax", 13, convertSoftmax<LogSoftmaxOp, false>);
+  r.add("LayerNormalization", 17, convertLayerNorm);
+  r.add("Dropout", 7, convertDropout);
+}
+
+} // namespace kiln::onnx
