@@ -9,10 +9,12 @@ packages=(
   cmake ninja-build ccache clang-22 lld-22
   # LLVM/MLIR 22 (headers, CMake configs, libMLIR.so, lit, FileCheck)
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
+  # ONNX frontend: protobuf, onnx.proto; ONNX's node tests for conformance
+  libprotobuf-dev protobuf-compiler libonnx-dev libonnx-testdata
   # Unit tests
   libgtest-dev
   # lit is a Python program; NumPy is the tests' independent reference
-  python3 python3-numpy
+  python3 python3-numpy python3-onnx
 )
 
 missing=()

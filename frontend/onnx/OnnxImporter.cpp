@@ -275,6 +275,14 @@ LogicalResult ModelImporter::importGraph(ModuleOp module) {
   llvm::StringSet<> initializerNames;
   for (const pb::TensorProto &init : graph.initializer())
     initializerNames.insert(init.name());
+  // A misspelt --input-shape is reported before the shapes it would fix.
+  for (auto &entry : options_.inputShapes)
+    if (!llvm::any_of(graph.input(), [&](const pb::ValueInfoProto &in) {
+          return in.name() == entry.first &&
+                 !initializerNames.contains(in.name());
+        }))
+      return error() << "--input-shape names '" << entry.first
+                     << "', which is not an input of the model";
   SmallVector<const pb::ValueInfoProto *> inputs;
   SmallVector<Type> inputTypes;
   for (const pb::ValueInfoProto &input : graph.input()) {
@@ -286,12 +294,6 @@ LogicalResult ModelImporter::importGraph(ModuleOp module) {
     inputs.push_back(&input);
     inputTypes.push_back(*type);
   }
-  for (auto &[name, shape] : options_.inputShapes)
-    if (!llvm::any_of(inputs, [&, &name = name](const pb::ValueInfoProto *in) {
-          return in->name() == name;
-        }))
-      return error() << "--input-shape names '" << name
-                     << "', which is not an input of the model";
 
   OpBuilder builder(&context_);
   builder.setInsertionPointToEnd(module.getBody());

@@ -76,6 +76,10 @@ cl::opt<Emit> emit(
                           "linalg/tensor IR before bufferisation"),
                clEnumValN(Emit::LLVM, "llvm", "the LLVM dialect")),
     cl::sub(compileCommand));
+cl::opt<bool> printLocations(
+    "print-locations",
+    cl::desc("With --emit: print each op's location (ONNX node and file)"),
+    cl::init(false), cl::sub(compileCommand));
 cl::opt<std::string> outputPath("o", cl::desc("Output file (default: stdout)"),
                                 cl::value_desc("file"), cl::init("-"),
                                 cl::sub(compileCommand));
@@ -294,7 +298,10 @@ int compileModel(mlir::MLIRContext &context) {
   auto output = mlir::openOutputFile(outputPath, &message);
   if (!output)
     return fail(ErrorKind::kUsage, message);
-  module->print(output->os());
+  mlir::OpPrintingFlags flags;
+  if (printLocations)
+    flags.enableDebugInfo();
+  module->print(output->os(), flags);
   output->keep();
   return 0;
 }
