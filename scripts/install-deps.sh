@@ -15,6 +15,8 @@ packages=(
   libgtest-dev
   # lit is a Python program; NumPy is the tests' independent reference
   python3 python3-numpy python3-onnx
+  # PyTorch exports the end-to-end models and is their reference
+  python3-torch
 )
 
 missing=()

@@ -624,9 +624,49 @@ LogicalResult convertPad(ImportContext &ctx) {
   return success();
 }
 
+/// Trilu keeps the upper (or lower) triangle of the last two dimensions,
+/// shifted by k: a select with a constant triangular mask (which folds away
+/// when the input is constant, as for exporters' causal masks).
+LogicalResult convertTrilu(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "input");
+  FailureOr<int64_t> upper = ctx.intAttr("upper", 1);
+  if (failed(x) || failed(upper))
+    return failure();
+  int64_t k = 0;
+  if (ctx.input(1)) {
+    FailureOr<SmallVector<int64_t>> values = ctx.constantInts(1, "k");
+    if (failed(values))
+      return failure();
+    if (values->size() != 1)
+      return ctx.error() << "k must be a scalar";
+    k = (*values)[0];
+  }
+  ArrayRef<int64_t> shape = shapeOf(*x);
+  if (shape.size() < 2)
+    return ctx.error() << "input must have rank >= 2";
+  int64_t rows = shape[shape.size() - 2], cols = shape.back();
+  if (rows * cols > (int64_t(1) << 26))
+    return ctx.error() << "the triangle is implausibly large";
+  SmallVector<bool> keep;
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      keep.push_back(*upper ? j - i >= k : j - i <= k);
+  auto maskType = RankedTensorType::get({rows, cols}, ctx.builder().getI1Type());
+  Value mask = ctx.constant(DenseElementsAttr::get(maskType, ArrayRef<bool>(keep)));
+  Value zero = scalarConstant(ctx, elementTypeOf(*x), 0.0);
+  SmallVector<Type> types;
+  if (failed(kiln::inferSelect(ctx.loc(), mask.getType(), x->getType(),
+                               zero.getType(), types)))
+    return failure();
+  ctx.setOutput(0, ctx.finish(SelectOp::create(ctx.builder(), ctx.loc(),
+                                               types[0], mask, *x, zero)));
+  return success();
+}
+
 } // namespace
 
 void registerShapeConverters(ConverterRegistry &r) {
+  r.add("Trilu", 14, convertTrilu);
   r.add("Constant", 1, convertConstant);
   r.add("ConstantOfShape", 9, convertConstantOfShape);
   r.add("Shape", 1, convertShape);
