@@ -156,6 +156,10 @@ DriverError compileForCpu(ModuleOp module, const std::string &entry,
     return {ErrorKind::kInvalidInput, "the model has no usable entry point"};
   if (DriverError error = lowerTo(module, Stage::kLLVM))
     return error;
+  FailureOr<uint64_t> arena = readArenaBytes(module);
+  if (failed(arena))
+    return {ErrorKind::kInternal, "lowering lost the arena size"};
+  signature->arenaBytes = *arena;
   auto compiled = CpuJitExecutable::create(module, std::move(*signature));
   if (!compiled.isOk())
     return {ErrorKind::kInternal, compiled.status().message()};
@@ -170,6 +174,10 @@ DriverError compileToArtifact(ModuleOp module, const std::string &entry,
     return {ErrorKind::kInvalidInput, "the model has no usable entry point"};
   if (DriverError error = lowerTo(module, Stage::kLLVM))
     return error;
+  FailureOr<uint64_t> arena = readArenaBytes(module);
+  if (failed(arena))
+    return {ErrorKind::kInternal, "lowering lost the arena size"};
+  signature->arenaBytes = *arena;
   auto built = buildCpuArtifact(module, *signature);
   if (!built.isOk())
     return {ErrorKind::kInternal, built.status().message()};

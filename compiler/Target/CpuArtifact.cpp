@@ -157,6 +157,7 @@ rt::StatusOr<rt::Artifact> buildCpuArtifact(ModuleOp loweredModule,
   artifact.program.outputs = signature.outputs;
   rt::DeviceProgram device;
   device.kind = rt::DeviceProgram::Kind::kCpu;
+  device.arenaBytes = signature.arenaBytes;
   device.steps.push_back({rt::Step::Kind::kCallKernel, kernelName});
   artifact.program.devices.push_back(std::move(device));
   llvm::StringRef bytes = (*library)->getBuffer();

@@ -398,7 +398,8 @@ int inspectModel(mlir::MLIRContext &context) {
   printTensors("output", artifact->program.outputs);
   for (auto [index, device] : llvm::enumerate(artifact->program.devices)) {
     llvm::outs() << "  device " << index << " (cpu): "
-                 << device.steps.size() << " step(s)\n";
+                 << device.steps.size() << " step(s), arena "
+                 << device.arenaBytes << " bytes\n";
     for (const rt::Step &step : device.steps)
       llvm::outs() << "    call kernel " << step.kernel << "\n";
   }

@@ -104,6 +104,9 @@ void kiln::compiler::buildCpuCodegenPipeline(OpPassManager &pm) {
   outParams.hoistStaticAllocs = true;
   outParams.modifyPublicFunctions = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  // Intermediates live in one caller-owned arena: kernels never allocate.
+  // (Before deallocation: views of an argument need no dealloc.)
+  pm.addPass(createAllocateInArenaPass());
   bufferization::buildBufferDeallocationPipeline(pm);
   // Strided copies would otherwise call MLIR's runner library.
   pm.addPass(createLowerMemRefCopyPass());

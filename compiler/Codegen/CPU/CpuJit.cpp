@@ -69,8 +69,12 @@ CpuJitExecutable::create(ModuleOp loweredModule, EntrySignature signature) {
     return rt::internalError("the compiled model has no entry '" +
                              signature.function +
                              "': " + llvm::toString(entry.takeError()));
-  return std::unique_ptr<CpuJitExecutable>(new CpuJitExecutable(
+  rt::Arena arena;
+  KILN_RETURN_IF_ERROR(arena.allocate(signature.arenaBytes));
+  auto executable = std::unique_ptr<CpuJitExecutable>(new CpuJitExecutable(
       std::move(*engine), std::move(signature), *entry));
+  executable->arena_ = std::move(arena);
+  return executable;
 }
 
 rt::Status CpuJitExecutable::run(const std::vector<rt::HostTensor> &inputs,
@@ -98,6 +102,7 @@ rt::Status CpuJitExecutable::run(const std::vector<rt::HostTensor> &inputs,
                        0);
     arguments.addTensor(output.data.data(), output.shape);
   }
+  arguments.addTensor(arena_.data(), {int64_t(arena_.size())});
   entry_(arguments.data());
   return rt::Status::ok();
 }

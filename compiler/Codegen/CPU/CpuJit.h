@@ -12,6 +12,7 @@
 #define KILN_COMPILER_CODEGEN_CPU_CPUJIT_H
 
 #include "compiler/Codegen/CPU/EntrySignature.h"
+#include "kiln/runtime/Arena.h"
 #include "kiln/runtime/HostTensor.h"
 #include "kiln/runtime/Status.h"
 
@@ -46,6 +47,8 @@ private:
   std::unique_ptr<mlir::ExecutionEngine> engine_;
   /// The packed entry, looked up once: a lookup per call costs microseconds.
   void (*entry_)(void **);
+  /// Working memory of the kernels (see kiln-allocate-in-arena).
+  rt::Arena arena_;
   EntrySignature signature_;
 };
 

@@ -94,4 +94,11 @@ FailureOr<EntrySignature> getEntrySignature(ModuleOp module, StringRef entry) {
   return signature;
 }
 
+FailureOr<uint64_t> readArenaBytes(ModuleOp loweredModule) {
+  auto attr = loweredModule->getAttrOfType<IntegerAttr>("kiln.arena_bytes");
+  if (!attr || attr.getInt() < 0)
+    return loweredModule.emitError("the lowered module records no arena size");
+  return uint64_t(attr.getInt());
+}
+
 } // namespace kiln::compiler

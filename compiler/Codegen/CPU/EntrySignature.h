@@ -30,7 +30,13 @@ struct EntrySignature {
   std::string function;
   std::vector<rt::TensorSpec> inputs;
   std::vector<rt::TensorSpec> outputs;
+  /// Bytes of the arena the lowered entry takes as its last argument; known
+  /// once the module is lowered (see readArenaBytes).
+  uint64_t arenaBytes = 0;
 };
+
+/// The arena size recorded by kiln-allocate-in-arena on a lowered module.
+mlir::FailureOr<uint64_t> readArenaBytes(mlir::ModuleOp loweredModule);
 
 /// The runtime element type of an MLIR element type, if it has one.
 std::optional<rt::DType> toDType(mlir::Type type);

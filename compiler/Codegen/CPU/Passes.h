@@ -12,8 +12,21 @@
 namespace mlir::linalg {
 class LinalgDialect;
 } // namespace mlir::linalg
+namespace mlir::arith {
+class ArithDialect;
+} // namespace mlir::arith
+namespace mlir::memref {
+class MemRefDialect;
+} // namespace mlir::memref
 
 namespace kiln::compiler {
+
+/// Module attribute holding the arena size in bytes (see AllocateInArena).
+inline constexpr llvm::StringLiteral kArenaBytesAttr = "kiln.arena_bytes";
+
+/// Alignment of every buffer in the arena (a cache line; enough for AVX-512
+/// loads).
+inline constexpr int64_t kArenaAlignment = 64;
 
 #define GEN_PASS_DECL
 #include "compiler/Codegen/CPU/Passes.h.inc"

@@ -70,6 +70,7 @@ std::vector<uint8_t> encodeProgram(const Program &program) {
   w.u32(uint32_t(program.devices.size()));
   for (const DeviceProgram &device : program.devices) {
     w.u32(uint32_t(device.kind));
+    w.u64(device.arenaBytes);
     w.u32(uint32_t(device.steps.size()));
     for (const Step &step : device.steps) {
       w.u32(uint32_t(step.kind));
@@ -125,13 +126,18 @@ StatusOr<Program> decodeProgram(const uint8_t *bytes, size_t size,
   for (uint32_t i = 0; i < devices; ++i) {
     DeviceProgram device;
     uint32_t kind = r.u32();
+    uint64_t arenaBytes = r.u64();
     uint32_t steps = r.u32();
     if (!r.ok() || kind != uint32_t(DeviceProgram::Kind::kCpu))
       return programError(name, "unknown device kind in device #" +
                                     std::to_string(i));
     if (steps > kMaxSteps)
       return programError(name, "bad step count");
+    // Working memory beyond what any machine has is corruption.
+    if (arenaBytes > (uint64_t(1) << 40))
+      return programError(name, "implausible arena size");
     device.kind = DeviceProgram::Kind(kind);
+    device.arenaBytes = arenaBytes;
     for (uint32_t s = 0; s < steps; ++s) {
       Step step;
       uint32_t stepKind = r.u32();

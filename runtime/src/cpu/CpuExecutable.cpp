@@ -105,8 +105,16 @@ CpuExecutable::load(Artifact artifact, const std::string &name) {
     }
     kernels.push_back(reinterpret_cast<PackedKernel>(symbol));
   }
-  return std::unique_ptr<CpuExecutable>(new CpuExecutable(
+  Arena arena;
+  if (Status status = arena.allocate(artifact.program.devices[0].arenaBytes);
+      !status.isOk()) {
+    dlclose(library);
+    return status.withContext(name);
+  }
+  auto executable = std::unique_ptr<CpuExecutable>(new CpuExecutable(
       std::move(artifact.program), library, std::move(kernels)));
+  executable->arena_ = std::move(arena);
+  return executable;
 }
 
 Status CpuExecutable::run(const std::vector<HostTensor> &inputs,
@@ -136,6 +144,7 @@ Status CpuExecutable::run(const std::vector<HostTensor> &inputs,
                           input.shape);
     for (HostTensor &output : outputs)
       arguments.addTensor(output.data.data(), output.shape);
+    arguments.addTensor(arena_.data(), {int64_t(arena_.size())});
     kernel(arguments.data());
   }
   return Status::ok();

@@ -61,6 +61,9 @@ struct Step {
 struct DeviceProgram {
   enum class Kind : uint32_t { kCpu = 1 };
   Kind kind = Kind::kCpu;
+  /// Bytes of working memory (intermediate buffers) the device's kernels
+  /// share; the runtime allocates it once per loaded executable.
+  uint64_t arenaBytes = 0;
   std::vector<Step> steps;
 };
 

@@ -7,6 +7,7 @@
 #ifndef KILN_RUNTIME_CPUEXECUTABLE_H
 #define KILN_RUNTIME_CPUEXECUTABLE_H
 
+#include "kiln/runtime/Arena.h"
 #include "kiln/runtime/Artifact.h"
 #include "kiln/runtime/CpuCallingConvention.h"
 #include "kiln/runtime/HostTensor.h"
@@ -47,6 +48,8 @@ private:
   Program program_;
   void *library_;
   std::vector<PackedKernel> kernels_;
+  /// Working memory of the kernels, allocated once and reused by every run.
+  Arena arena_;
 };
 
 } // namespace kiln::rt
