@@ -168,7 +168,7 @@ DriverError compileForCpu(ModuleOp module, const std::string &entry,
 }
 
 DriverError compileToArtifact(ModuleOp module, const std::string &entry,
-                              rt::Artifact &artifact) {
+                              rt::Artifact &artifact, const std::string &cpu) {
   FailureOr<EntrySignature> signature = getEntrySignature(module, entry);
   if (failed(signature))
     return {ErrorKind::kInvalidInput, "the model has no usable entry point"};
@@ -178,9 +178,12 @@ DriverError compileToArtifact(ModuleOp module, const std::string &entry,
   if (failed(arena))
     return {ErrorKind::kInternal, "lowering lost the arena size"};
   signature->arenaBytes = *arena;
-  auto built = buildCpuArtifact(module, *signature);
+  auto built = buildCpuArtifact(module, *signature, cpu);
   if (!built.isOk())
-    return {ErrorKind::kInternal, built.status().message()};
+    return {built.status().code() == rt::StatusCode::kInvalidArgument
+                ? ErrorKind::kUsage
+                : ErrorKind::kInternal,
+            built.status().message()};
   artifact = std::move(*built);
   return {};
 }

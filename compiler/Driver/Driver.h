@@ -91,8 +91,10 @@ DriverError compileForCpu(mlir::ModuleOp module, const std::string &entry,
 
 /// Cleans up and lowers `module` (consumed), then compiles it ahead of time
 /// into a .kiln artifact for this CPU.
+/// `cpu` is as for buildCpuArtifact ("native", "x86-64", ...).
 DriverError compileToArtifact(mlir::ModuleOp module, const std::string &entry,
-                              rt::Artifact &artifact);
+                              rt::Artifact &artifact,
+                              const std::string &cpu = "native");
 
 } // namespace kiln::compiler
 

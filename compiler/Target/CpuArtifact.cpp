@@ -20,6 +20,7 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Target/TargetMachine.h"
 
 #include <mutex>
@@ -81,7 +82,8 @@ rt::Status runLinker(llvm::StringRef object, llvm::StringRef sharedObject) {
 } // namespace
 
 rt::StatusOr<rt::Artifact> buildCpuArtifact(ModuleOp loweredModule,
-                                            const EntrySignature &signature) {
+                                            const EntrySignature &signature,
+                                            llvm::StringRef cpu) {
   static std::once_flag initialized;
   std::call_once(initialized, [] {
     llvm::InitializeNativeTarget();
@@ -91,6 +93,11 @@ rt::StatusOr<rt::Artifact> buildCpuArtifact(ModuleOp loweredModule,
   if (!builder)
     return rt::internalError("cannot describe the host CPU: " +
                              llvm::toString(builder.takeError()));
+  if (cpu != "native") {
+    // A named CPU brings its own feature set; the host's must not leak in.
+    builder->setCPU(cpu.str());
+    builder->getFeatures() = llvm::SubtargetFeatures();
+  }
   // Shared objects need position-independent code.
   builder->setRelocationModel(llvm::Reloc::PIC_);
   builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
@@ -99,6 +106,9 @@ rt::StatusOr<rt::Artifact> buildCpuArtifact(ModuleOp loweredModule,
     return rt::internalError("cannot create a target machine: " +
                              llvm::toString(targetMachine.takeError()));
   llvm::TargetMachine &tm = **targetMachine;
+  if (!tm.getMCSubtargetInfo()->isCPUStringValid(tm.getTargetCPU()))
+    return rt::invalidArgument("unknown CPU '" + cpu.str() +
+                               "' (try native, x86-64, x86-64-v3, x86-64-v4)");
 
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> module =

@@ -23,9 +23,12 @@ namespace kiln::compiler {
 std::string packedKernelName(llvm::StringRef function);
 
 /// Builds the artifact of `loweredModule` (LLVM dialect) whose entry point is
-/// described by `signature`.
+/// described by `signature`. `cpu` selects the instruction set: "native"
+/// (this machine's CPU and features, e.g. AVX-512), or an LLVM CPU name such
+/// as "x86-64" (portable baseline), "x86-64-v3" (AVX2) or "x86-64-v4".
 rt::StatusOr<rt::Artifact> buildCpuArtifact(mlir::ModuleOp loweredModule,
-                                            const EntrySignature &signature);
+                                            const EntrySignature &signature,
+                                            llvm::StringRef cpu = "native");
 
 } // namespace kiln::compiler
 

@@ -76,6 +76,12 @@ cl::opt<Emit> emit(
                           "linalg/tensor IR before bufferisation"),
                clEnumValN(Emit::LLVM, "llvm", "the LLVM dialect")),
     cl::sub(compileCommand));
+cl::opt<std::string> targetCpu(
+    "target-cpu",
+    cl::desc("Instruction set of the artifact: native (this CPU, e.g. "
+             "AVX-512), x86-64 (portable), x86-64-v3 (AVX2), x86-64-v4, or any "
+             "LLVM CPU name"),
+    cl::init("native"), cl::sub(compileCommand));
 cl::opt<bool> printLocations(
     "print-locations",
     cl::desc("With --emit: print each op's location (ONNX node and file)"),
@@ -279,7 +285,8 @@ int compileModel(mlir::MLIRContext &context) {
   if (wantsArtifact) {
     auto start = Clock::now();
     rt::Artifact artifact;
-    if (DriverError error = compileToArtifact(*module, entryName, artifact))
+    if (DriverError error =
+            compileToArtifact(*module, entryName, artifact, targetCpu))
       return fail(error);
     if (rt::Status status = rt::writeArtifactFile(outputPath, artifact);
         !status.isOk())
