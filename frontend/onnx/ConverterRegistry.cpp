@@ -11,7 +11,9 @@ namespace kiln::onnx {
 const ConverterRegistry &ConverterRegistry::get() {
   static const ConverterRegistry registry = [] {
     ConverterRegistry r;
+    registerCompositeConverters(r);
     registerContractionConverters(r);
+    registerIndexingConverters(r);
     registerElementwiseConverters(r);
     registerNNConverters(r);
     registerReductionConverters(r);

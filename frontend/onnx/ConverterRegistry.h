@@ -40,14 +40,18 @@ private:
   llvm::StringMap<std::vector<Entry>> converters_;
 };
 
+void registerCompositeConverters(ConverterRegistry &registry);
 void registerContractionConverters(ConverterRegistry &registry);
+void registerIndexingConverters(ConverterRegistry &registry);
 void registerElementwiseConverters(ConverterRegistry &registry);
 void registerNNConverters(ConverterRegistry &registry);
 void registerReductionConverters(ConverterRegistry &registry);
 void registerShapeConverters(ConverterRegistry &registry);
 
-/// Oldest and newest default-domain opsets the importer accepts.
-inline constexpr int64_t kMinOpset = 7;
+/// Oldest and newest default-domain opsets the importer accepts. Old opsets
+/// are safe: an op whose converter starts at a later since-version is
+/// reported as unsupported, never converted with the wrong semantics.
+inline constexpr int64_t kMinOpset = 1;
 inline constexpr int64_t kMaxOpset = 17;
 
 } // namespace kiln::onnx

@@ -7,6 +7,7 @@
 #include "frontend/onnx/ImportContext.h"
 
 #include "dialects/Graph/IR/GraphOps.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Path.h"
@@ -57,6 +58,18 @@ FailureOr<Value> ImportContext::requiredInput(int i, llvm::StringRef what) {
 }
 
 void ImportContext::setOutput(int i, Value value) {
+  // Every value the importer defines has a sound static shape: a dimension
+  // that overflowed or went negative is a malformed model, caught here once
+  // for all converters.
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || !kiln::checkedElementCount(type.getShape()) ||
+      *kiln::checkedElementCount(type.getShape()) > (int64_t(1) << 40)) {
+    if (!hadError_)
+      error() << "output #" << i << " would have the impossible type "
+              << value.getType();
+    hadError_ = true;
+    return;
+  }
   if (i < node_->output_size() && !node_->output(i).empty())
     define(node_->output(i), value);
 }
@@ -115,9 +128,13 @@ FailureOr<DenseElementsAttr> ImportContext::constantInput(int i,
   if (failed(value))
     return failure();
   DenseElementsAttr attr;
-  if (!matchPattern(*value, m_Constant(&attr)))
+  if (!matchPattern(*value, m_Constant(&attr))) {
+    // A valid model Kiln cannot compile as is (--bind can fix the input).
+    markUnsupported();
     return error() << "input #" << i << " (" << what
-                   << ") must be a constant: Kiln compiles static shapes";
+                   << ") must be a constant: Kiln compiles static shapes "
+                      "(bind the input with --bind NAME=FILE.npy)";
+  }
   return attr;
 }
 
@@ -136,6 +153,10 @@ FailureOr<SmallVector<int64_t>> ImportContext::constantInts(int i,
 }
 
 Value ImportContext::finish(Operation *op) {
+  if (failed(verify(op, /*verifyRecursively=*/false))) {
+    hadError_ = true;
+    return op->getResult(0);
+  }
   SmallVector<Value> folded;
   if (succeeded(builder_.tryFold(op, folded)) && !folded.empty()) {
     op->erase();

@@ -102,9 +102,19 @@ public:
   mlir::FailureOr<llvm::SmallVector<int64_t>>
   constantInts(int i, llvm::StringRef what);
 
-  /// Folds `op` if it can (its result becomes a constant or an existing
-  /// value) and returns its first result.
+  /// Verifies `op` (a bad model must not reach a folder), then folds it if
+  /// it can (its result becomes a constant or an existing value) and returns
+  /// its first result. A verification error is reported at the node and
+  /// makes hadError() true; the importer stops after the node.
   mlir::Value finish(mlir::Operation *op);
+
+  /// Whether an error was reported outside a converter's own return value.
+  bool hadError() const { return hadError_; }
+
+  /// Marks the failure as "valid, but not supported" (exit code 3) rather
+  /// than "invalid model".
+  void markUnsupported() { unsupported_ = true; }
+  bool isUnsupported() const { return unsupported_; }
 
   /// An i64 (or other `element`) constant tensor.
   mlir::Value constant(mlir::DenseElementsAttr value);
@@ -117,6 +127,8 @@ private:
   llvm::StringMap<mlir::Value> values_;
   const pb::NodeProto *node_ = nullptr;
   mlir::Location loc_;
+  bool hadError_ = false;
+  bool unsupported_ = false;
 };
 
 /// Shape of a ranked tensor value.

@@ -107,6 +107,8 @@ LogicalResult ModelImporter::checkOpset() {
   if (!found)
     return error() << "the model imports no version of the default ONNX "
                       "operator set";
+  if (opset_ <= 0)
+    return error() << "opset " << opset_ << " does not exist";
   if (opset_ < kMinOpset || opset_ > kMaxOpset) {
     failure_ = ImportFailure::kUnsupported;
     return error() << "the model uses ONNX opset " << opset_
@@ -152,11 +154,22 @@ LogicalResult ModelImporter::reportUnsupportedOperators() {
 
 FailureOr<SmallVector<int>> ModelImporter::orderNodes() {
   const pb::GraphProto &graph = model_.graph();
-  llvm::StringSet<> available;
-  for (const pb::ValueInfoProto &input : graph.input())
+  llvm::StringSet<> available, inputNames, initNames;
+  for (const pb::ValueInfoProto &input : graph.input()) {
+    if (!inputNames.insert(input.name()).second)
+      return error() << "graph input '" << input.name()
+                     << "' is declared twice";
     available.insert(input.name());
-  for (const pb::TensorProto &init : graph.initializer())
+  }
+  for (const pb::TensorProto &init : graph.initializer()) {
+    if (!initNames.insert(init.name()).second)
+      return error() << "initializer '" << init.name() << "' is defined twice";
     available.insert(init.name());
+  }
+  if (graph.sparse_initializer_size() > 0) {
+    failure_ = ImportFailure::kUnsupported;
+    return error() << "sparse initializers are not supported";
+  }
   // Which node produces each value.
   llvm::StringMap<int> producer;
   for (auto [index, node] : llvm::enumerate(graph.node()))
@@ -217,15 +230,22 @@ ModelImporter::importInputType(const pb::ValueInfoProto &info) {
     return error() << "input '" << info.name() << "' is not a tensor";
   const pb::TypeProto::Tensor &tensor = info.type().tensor_type();
   Type element = importElementType(&context_, tensor.elem_type(), fileLoc_);
-  if (!element)
+  if (!element) {
+    if (isUnsupportedOnnxType(tensor.elem_type()))
+      failure_ = ImportFailure::kUnsupported;
     return error() << "input '" << info.name()
                    << "' has an unsupported element type";
+  }
   auto given = options_.inputShapes.find(info.name());
   if (!tensor.has_shape()) {
     if (given == options_.inputShapes.end())
       return error() << "input '" << info.name()
                      << "' has no shape: give one with --input-shape "
                      << info.name() << "=DxDx...";
+    std::optional<int64_t> count = checkedElementCount(given->second);
+    if (!count || *count > (int64_t(1) << 40))
+      return error() << "--input-shape for '" << info.name()
+                     << "' is implausibly large";
     return RankedTensorType::get(given->second, element);
   }
   const auto &dims = tensor.shape().dim();
@@ -261,6 +281,9 @@ ModelImporter::importInputType(const pb::ValueInfoProto &info) {
                      << "=DxDx...";
     shape.push_back(dim.dim_value());
   }
+  std::optional<int64_t> count = checkedElementCount(shape);
+  if (!count || *count > (int64_t(1) << 40))
+    return error() << "input '" << info.name() << "' is implausibly large";
   return RankedTensorType::get(shape, element);
 }
 
@@ -275,6 +298,12 @@ LogicalResult ModelImporter::importGraph(ModuleOp module) {
   llvm::StringSet<> initializerNames;
   for (const pb::TensorProto &init : graph.initializer())
     initializerNames.insert(init.name());
+  for (auto &entry : options_.boundInputs)
+    if (!llvm::any_of(graph.input(), [&](const pb::ValueInfoProto &in) {
+          return in.name() == entry.first;
+        }))
+      return error() << "--bind names '" << entry.first
+                     << "', which is not an input of the model";
   // A misspelt --input-shape is reported before the shapes it would fix.
   for (auto &entry : options_.inputShapes)
     if (!llvm::any_of(graph.input(), [&](const pb::ValueInfoProto &in) {
@@ -286,7 +315,8 @@ LogicalResult ModelImporter::importGraph(ModuleOp module) {
   SmallVector<const pb::ValueInfoProto *> inputs;
   SmallVector<Type> inputTypes;
   for (const pb::ValueInfoProto &input : graph.input()) {
-    if (initializerNames.contains(input.name()))
+    if (initializerNames.contains(input.name()) ||
+        options_.boundInputs.count(input.name()))
       continue;
     FailureOr<RankedTensorType> type = importInputType(input);
     if (failed(type))
@@ -319,9 +349,35 @@ LogicalResult ModelImporter::importGraph(ModuleOp module) {
     Location loc = NameLoc::get(builder.getStringAttr(init.name()), fileLoc_);
     FailureOr<DenseElementsAttr> value =
         importTensor(init, &context_, folder_, loc);
-    if (failed(value))
+    if (failed(value)) {
+      if (isUnsupportedOnnxType(init.data_type()))
+        failure_ = ImportFailure::kUnsupported;
       return failure();
+    }
     ctx.define(init.name(), ConstantOp::create(builder, loc, *value));
+  }
+
+  for (auto &[boundName, value] : options_.boundInputs) {
+    // The bound value must fit what the model declares for the input.
+    const pb::ValueInfoProto *info = nullptr;
+    for (const pb::ValueInfoProto &in : graph.input())
+      if (in.name() == boundName)
+        info = &in;
+    if (info->has_type() && info->type().has_tensor_type()) {
+      Type element = importElementType(
+          &context_, info->type().tensor_type().elem_type(), fileLoc_);
+      if (!element)
+        return failure();
+      if (element != value.getElementType())
+        return error() << "--bind value for '" << boundName << "' has type "
+                       << value.getElementType() << ", the model declares "
+                       << element;
+    }
+    ctx.define(boundName,
+               ConstantOp::create(builder, NameLoc::get(builder.getStringAttr(
+                                                            boundName),
+                                                        fileLoc_),
+                                  value));
   }
 
   const ConverterRegistry &registry = ConverterRegistry::get();
@@ -329,8 +385,11 @@ LogicalResult ModelImporter::importGraph(ModuleOp module) {
     const pb::NodeProto &node = graph.node(index);
     ctx.setNode(node, index);
     Converter convert = registry.lookup(node.op_type(), opset_);
-    if (failed(convert(ctx)))
+    if (failed(convert(ctx)) || ctx.hadError()) {
+      if (ctx.isUnsupported())
+        failure_ = ImportFailure::kUnsupported;
       return failure();
+    }
   }
 
   SmallVector<Value> results;
@@ -339,6 +398,35 @@ LogicalResult ModelImporter::importGraph(ModuleOp module) {
     if (!value)
       return error() << "output '" << output.name()
                      << "' is not computed by the graph";
+    // What the model declares about an output must agree with what it
+    // computes (unknown parts are not checked).
+    if (output.has_type() && output.type().has_tensor_type()) {
+      const pb::TypeProto::Tensor &declared = output.type().tensor_type();
+      auto computed = cast<RankedTensorType>(value.getType());
+      if (declared.elem_type() != 0) {
+        Type element =
+            importElementType(&context_, declared.elem_type(), fileLoc_);
+        if (!element)
+          return failure();
+        if (element != computed.getElementType())
+          return error() << "output '" << output.name() << "' is declared "
+                         << element << " but computes "
+                         << computed.getElementType();
+      }
+      if (declared.has_shape()) {
+        const auto &dims = declared.shape().dim();
+        bool rankMatches = dims.size() == computed.getRank();
+        for (int d = 0; rankMatches && d < dims.size(); ++d)
+          if (dims[d].has_dim_value() &&
+              dims[d].dim_value() != computed.getDimSize(d))
+            rankMatches = false;
+        if (!rankMatches)
+          return error() << "output '" << output.name()
+                         << "' is declared with a shape that differs from "
+                            "the computed "
+                         << computed;
+      }
+    }
     results.push_back(value);
   }
   if (results.empty())
@@ -363,8 +451,10 @@ OwningOpRef<ModuleOp> ModelImporter::run(ImportFailure &failure) {
     return nullptr;
   }
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc_);
-  if (failed(importGraph(*module)))
+  if (failed(importGraph(*module))) {
+    failure = failure_;
     return nullptr;
+  }
   failure = ImportFailure::kNone;
   return module;
 }

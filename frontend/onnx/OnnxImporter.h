@@ -29,6 +29,11 @@ struct ImportOptions {
   /// (`--input-shape ids=1x128`). A given shape must agree with every fixed
   /// dimension of the model.
   std::map<std::string, std::vector<int64_t>> inputShapes;
+  /// Inputs fixed to a value at compile time (`--bind shape=shape.npy`):
+  /// they become constants and leave the compiled model's inputs. This is
+  /// how inputs that feed shapes (Reshape's shape, Slice's bounds...) are
+  /// given to a compiler of static shapes.
+  std::map<std::string, mlir::DenseElementsAttr> boundInputs;
 };
 
 /// Why an import failed (the details were emitted as diagnostics).

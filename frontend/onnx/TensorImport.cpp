@@ -46,6 +46,17 @@ const char *onnxTypeName(int32_t dataType) {
   return "unknown";
 }
 
+bool isUnsupportedOnnxType(int32_t dataType) {
+  switch (dataType) {
+  case kUint8: case kUint16: case kString: case kUint32: case kUint64:
+  case kComplex64: case kComplex128:
+    return true;
+  default:
+    // FLOAT8 variants and 4-bit types of newer ONNX versions.
+    return dataType > kBfloat16 && dataType <= 23;
+  }
+}
+
 Type importElementType(MLIRContext *context, int32_t dataType, Location loc) {
   Builder b(context);
   switch (dataType) {
@@ -68,8 +79,11 @@ Type importElementType(MLIRContext *context, int32_t dataType, Location loc) {
   case kInt64:
     return b.getI64Type();
   default:
-    emitError(loc) << "tensor element type " << onnxTypeName(dataType) << " ("
-                   << dataType << ") is not supported";
+    if (isUnsupportedOnnxType(dataType))
+      emitError(loc) << "tensor element type " << onnxTypeName(dataType)
+                     << " is not supported by Kiln";
+    else
+      emitError(loc) << "invalid tensor element type " << dataType;
     return {};
   }
 }
@@ -90,13 +104,13 @@ FailureOr<std::string> readExternalData(const ::onnx::TensorProto &tensor,
       location = entry.value();
     } else if (entry.key() == "offset") {
       offset = std::strtoull(entry.value().c_str(), &end, 10);
-      if (entry.value().empty() || *end)
+      if (entry.value().empty() || *end || entry.value()[0] == '-')
         return emitError(loc) << "external data offset '" << entry.value()
                               << "' is not a number";
     } else if (entry.key() == "length") {
       length = std::strtoull(entry.value().c_str(), &end, 10);
       hasLength = true;
-      if (entry.value().empty() || *end)
+      if (entry.value().empty() || *end || entry.value()[0] == '-')
         return emitError(loc) << "external data length '" << entry.value()
                               << "' is not a number";
     }
@@ -107,22 +121,37 @@ FailureOr<std::string> readExternalData(const ::onnx::TensorProto &tensor,
     return emitError(loc) << "external data path '" << location
                           << "' is absolute; it must be inside the model's "
                              "folder";
+  llvm::SmallString<256> path(modelFolder);
   for (auto it = llvm::sys::path::begin(location),
             end = llvm::sys::path::end(location);
-       it != end; ++it)
+       it != end; ++it) {
     if (*it == "..")
       return emitError(loc) << "external data path '" << location
                             << "' leaves the model's folder";
-  llvm::SmallString<256> path(modelFolder);
-  llvm::sys::path::append(path, location);
+    // Every component is checked, not just the last: a symbolic link to a
+    // folder would lead outside just as well.
+    llvm::sys::path::append(path, *it);
+    llvm::sys::fs::file_status component;
+    if (llvm::sys::fs::status(path, component, /*follow=*/false))
+      return emitError(loc) << "external data file '" << location
+                            << "' does not exist";
+    if (component.type() == llvm::sys::fs::file_type::symlink_file)
+      return emitError(loc) << "external data path '" << location
+                            << "' goes through a symbolic link; links are "
+                               "refused";
+  }
   llvm::sys::fs::file_status status;
   if (llvm::sys::fs::status(path, status, /*follow=*/false))
     return emitError(loc) << "external data file '" << location
                           << "' does not exist";
   if (status.type() != llvm::sys::fs::file_type::regular_file)
     return emitError(loc) << "external data file '" << location
-                          << "' is not a regular file (symbolic links are "
-                             "refused)";
+                          << "' is not a regular file";
+  // A hard link can name a file anywhere on the same file system.
+  if (status.getLinkCount() > 1)
+    return emitError(loc) << "external data file '" << location
+                          << "' has several hard links; it must be a plain "
+                             "file inside the model's folder";
   uint64_t size = status.getSize();
   if (offset > size || (hasLength && length > size - offset))
     return emitError(loc) << "external data range [" << offset << ", +"

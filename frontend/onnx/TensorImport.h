@@ -21,6 +21,10 @@ namespace kiln::onnx {
 mlir::Type importElementType(mlir::MLIRContext *context, int32_t dataType,
                              mlir::Location loc);
 
+/// Whether `dataType` is a real ONNX data type that Kiln does not support
+/// (a valid model Kiln cannot compile, rather than a malformed one).
+bool isUnsupportedOnnxType(int32_t dataType);
+
 /// Name of an ONNX data type for messages ("FLOAT", "UINT8", ...).
 const char *onnxTypeName(int32_t dataType);
 

@@ -5,14 +5,24 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/Graph/IR/ConstantFolding.h"
+#include "dialects/Graph/IR/TypeInference.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using llvm::APFloat;
 using llvm::APInt;
 
 namespace kiln::folding {
+
+bool exceedsFoldLimit(ShapedType type) {
+  int64_t count = 1;
+  for (int64_t dim : type.getShape())
+    if (dim < 0 || llvm::MulOverflow(count, dim, count))
+      return true;
+  return count > kMaxFoldedElements;
+}
 
 DenseElementsAttr getFoldableConstant(Attribute attr) {
   auto dense = dyn_cast_or_null<DenseElementsAttr>(attr);
@@ -70,9 +80,6 @@ template <typename T> SmallVector<T> valuesOf(DenseElementsAttr attr) {
   return llvm::to_vector(attr.getValues<T>());
 }
 
-bool tooLarge(ShapedType type) {
-  return type.getNumElements() > kMaxFoldedElements;
-}
 
 /// A constant from element bits; one value makes a splat.
 Attribute makeDense(ShapedType type, ArrayRef<APInt> bits) {
@@ -123,7 +130,7 @@ Attribute foldBinary(Attribute lhsAttr, Attribute rhsAttr,
   if ((isFloat && !onFloat) || (!isFloat && !onInt))
     return {};
   bool splat = lhs.isSplat() && rhs.isSplat();
-  if (!splat && tooLarge(resultType))
+  if (!splat && exceedsFoldLimit(resultType))
     return {};
 
   auto compute = [&](auto lhsValues, auto rhsValues,
@@ -170,9 +177,11 @@ Attribute foldBinary(Attribute lhsAttr, Attribute rhsAttr,
 
 Attribute remapElements(DenseElementsAttr source, ShapedType resultType,
                         llvm::function_ref<int64_t(ArrayRef<int64_t>)> sourceIndex) {
-  if (source.isSplat())
+  // A splat stays one value however large its shape, as long as the shape
+  // itself is sound.
+  if (source.isSplat() && checkedElementCount(resultType.getShape()))
     return source.resizeSplat(resultType);
-  if (tooLarge(resultType))
+  if (exceedsFoldLimit(resultType))
     return {};
   SmallVector<Attribute> values(source.getValues<Attribute>());
   SmallVector<Attribute> results;

@@ -23,6 +23,10 @@ namespace kiln::folding {
 /// Largest non-splat constant a folder may read or create.
 constexpr int64_t kMaxFoldedElements = int64_t(1) << 16;
 
+/// Whether a constant of `type` would be too large to create by folding
+/// (element counts are overflow-checked: a wrapped count is "too large").
+bool exceedsFoldLimit(mlir::ShapedType type);
+
 /// `attr` as a dense constant small enough to fold, or null.
 mlir::DenseElementsAttr getFoldableConstant(mlir::Attribute attr);
 

@@ -494,7 +494,7 @@ OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
       return {};
     pieces.push_back(dense);
   }
-  if (getType().getNumElements() > kMaxFoldedElements)
+  if (exceedsFoldLimit(getType()))
     return {};
   int64_t axis = *normalizeAxis(getAxis(), getType().getRank());
   SmallVector<SmallVector<Attribute>> values;
@@ -571,7 +571,7 @@ OpFoldResult PadOp::fold(FoldAdaptor adaptor) {
     return foldToOperand(getInput(), getType(), true);
   auto dense = getFoldableConstant(adaptor.getInput());
   auto resultType = getType();
-  if (!dense || resultType.getNumElements() > kMaxFoldedElements)
+  if (!dense || exceedsFoldLimit(resultType))
     return {};
   auto inputType = getInput().getType();
   Type element = resultType.getElementType();

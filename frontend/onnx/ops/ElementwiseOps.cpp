@@ -174,9 +174,15 @@ LogicalResult convertPow(ImportContext &ctx) {
   FailureOr<Value> b = ctx.requiredInput(1, "Y");
   if (failed(a) || failed(b))
     return failure();
-  // Opset 12+ allows an exponent of another type: compute in the base's.
-  FailureOr<Value> result =
-      buildBroadcast<PowOp>(ctx, *a, castTo(ctx, *b, elementTypeOf(*a)));
+  // Opset 12+ allows an exponent of another type. Float bases compute in
+  // their own type; integer bases in f64, converted back (exact for the
+  // integer powers that fit).
+  Type base = elementTypeOf(*a);
+  Type compute = isa<FloatType>(base) ? base : ctx.builder().getF64Type();
+  FailureOr<Value> result = buildBroadcast<PowOp>(
+      ctx, castTo(ctx, *a, compute), castTo(ctx, *b, compute));
+  if (succeeded(result))
+    result = castTo(ctx, *result, base);
   if (failed(result))
     return failure();
   ctx.setOutput(0, *result);
@@ -240,14 +246,28 @@ LogicalResult convertWhere(ImportContext &ctx) {
   return success();
 }
 
+LogicalResult convertCastLike(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "input");
+  FailureOr<Value> like = ctx.requiredInput(1, "target_type");
+  if (failed(x) || failed(like))
+    return failure();
+  ctx.setOutput(0, castTo(ctx, *x, elementTypeOf(*like)));
+  return success();
+}
+
 LogicalResult convertCast(ImportContext &ctx) {
   FailureOr<Value> x = ctx.requiredInput(0, "input");
   FailureOr<int64_t> to = ctx.intAttr("to", 0);
   if (failed(x) || failed(to))
     return failure();
+  if (*to <= 0 || *to > 1000)
+    return ctx.error() << "invalid target type " << *to;
   Type element = importElementType(ctx.context(), int32_t(*to), ctx.loc());
-  if (!element)
+  if (!element) {
+    if (isUnsupportedOnnxType(int32_t(*to)))
+      ctx.markUnsupported();
     return failure();
+  }
   ctx.setOutput(0, castTo(ctx, *x, element));
   return success();
 }
@@ -297,6 +317,7 @@ void registerElementwiseConverters(ConverterRegistry &r) {
   r.add("GreaterOrEqual", 12, convertCompare<ComparePredicate::ge>);
   r.add("Where", 9, convertWhere);
   r.add("Cast", 6, convertCast);
+  r.add("CastLike", 15, convertCastLike);
   r.add("Identity", 1, forwardInput);
 }
 

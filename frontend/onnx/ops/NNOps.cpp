@@ -28,10 +28,15 @@ struct Window {
 FailureOr<Window> readWindow(ImportContext &ctx, ArrayRef<int64_t> inputShape,
                              std::optional<SmallVector<int64_t>> kernelSpatial) {
   int64_t spatial = int64_t(inputShape.size()) - 2;
-  if (spatial != 1 && spatial != 2)
+  if (spatial < 1)
+    return ctx.error() << "the input must be [N, C, spatial...], it has rank "
+                       << inputShape.size();
+  if (spatial > 2) {
+    ctx.markUnsupported();
     return ctx.error() << "only 1-D and 2-D windows are supported, the input "
                           "has rank "
                        << inputShape.size();
+  }
   auto kernelAttr = ctx.intsAttr("kernel_shape");
   auto stridesAttr = ctx.intsAttr("strides");
   auto dilationsAttr = ctx.intsAttr("dilations");
@@ -100,12 +105,19 @@ LogicalResult convertConv(ImportContext &ctx) {
   FailureOr<int64_t> groups = ctx.intAttr("group", 1);
   if (failed(x) || failed(w) || failed(groups))
     return failure();
-  if (shapeOf(*w).size() != shapeOf(*x).size())
-    return ctx.error() << "W must have the rank of X";
+  if (shapeOf(*w).size() != shapeOf(*x).size() || shapeOf(*x).size() < 3)
+    return ctx.error() << "X and W must be [N, C, spatial...] tensors of one "
+                          "rank";
   SmallVector<int64_t> kernelSpatial(shapeOf(*w).drop_front(2));
   FailureOr<Window> window = readWindow(ctx, shapeOf(*x), kernelSpatial);
   if (failed(window))
     return failure();
+  SmallVector<int64_t> kernel2d(kernelSpatial);
+  if (window->oneDimensional)
+    kernel2d.insert(kernel2d.begin(), 1);
+  if (ArrayRef<int64_t>(window->kernel) != ArrayRef<int64_t>(kernel2d))
+    return ctx.error() << "kernel_shape disagrees with the weight's spatial "
+                          "dimensions";
   Value input = *x, weight = *w;
   if (window->oneDimensional) {
     input = to2d(ctx, input);
@@ -233,10 +245,6 @@ LogicalResult convertLayerNorm(ImportContext &ctx) {
   FailureOr<float> epsilon = ctx.floatAttr("epsilon", 1e-5f);
   if (failed(x) || failed(scale) || failed(axis) || failed(epsilon))
     return failure();
-  for (int i = 1; i < ctx.node().output_size(); ++i)
-    if (!ctx.node().output(i).empty())
-      return ctx.error() << "the Mean and InvStdDev outputs of "
-                            "LayerNormalization are not supported";
   Value bias = ctx.input(2);
   SmallVector<Type> types;
   if (failed(kiln::inferLayerNorm(ctx.loc(), x->getType(), scale->getType(),
@@ -246,14 +254,60 @@ LogicalResult convertLayerNorm(ImportContext &ctx) {
   ctx.setOutput(0, ctx.finish(LayerNormOp::create(
                        ctx.builder(), ctx.loc(), types[0], *x, *scale, bias,
                        *axis, APFloat(double(*epsilon)))));
+  // The optional statistics outputs (training graphs ask for them), with
+  // the normalised dimensions kept as 1.
+  bool wantsStatistics = false;
+  for (int i = 1; i < ctx.node().output_size(); ++i)
+    wantsStatistics |= !ctx.node().output(i).empty();
+  if (!wantsStatistics)
+    return success();
+  int64_t rank = shapeOf(*x).size();
+  int64_t first = *normalizeAxis(*axis, rank);
+  SmallVector<int64_t> axes = llvm::to_vector(llvm::seq<int64_t>(first, rank));
+  OpBuilder &b = ctx.builder();
+  auto mean = [&](Value v) {
+    SmallVector<Type> t;
+    (void)kiln::inferReduce(ctx.loc(), v.getType(), axes, true, t);
+    return ctx.finish(ReduceMeanOp::create(b, ctx.loc(), t[0], v, axes, true));
+  };
+  Value average = mean(*x);
+  FailureOr<Value> centered = buildBroadcast<SubOp>(ctx, *x, average);
+  FailureOr<Value> squares = buildBroadcast<MulOp>(ctx, *centered, *centered);
+  Value variance = mean(*squares);
+  FailureOr<Value> shifted = buildBroadcast<AddOp>(
+      ctx, variance,
+      scalarConstant(ctx, elementTypeOf(variance), double(*epsilon)));
+  Value inverse = ctx.finish(
+      RsqrtOp::create(b, ctx.loc(), shifted->getType(), *shifted));
+  ctx.setOutput(1, average);
+  ctx.setOutput(2, inverse);
   return success();
 }
 
-/// Dropout at inference is the identity; its mask output is not supported.
+/// Dropout at inference is the identity and its mask is all ones (bool from
+/// opset 10, the data type before). Training mode is not supported.
 LogicalResult convertDropout(ImportContext &ctx) {
-  if (ctx.node().output_size() > 1 && !ctx.node().output(1).empty())
-    return ctx.error() << "the mask output of Dropout is not supported";
-  return forwardInput(ctx);
+  FailureOr<Value> x = ctx.requiredInput(0, "data");
+  if (failed(x))
+    return failure();
+  if (ctx.opset() >= 12 && ctx.input(2)) {
+    FailureOr<DenseElementsAttr> training = ctx.constantInput(2, "training_mode");
+    if (failed(training))
+      return failure();
+    if (!training->isSplat() || training->getSplatValue<bool>())
+      return ctx.error() << "training-mode Dropout is not supported";
+  }
+  ctx.setOutput(0, *x);
+  if (ctx.node().output_size() > 1 && !ctx.node().output(1).empty()) {
+    Type element = ctx.opset() >= 10 ? Type(ctx.builder().getI1Type())
+                                     : elementTypeOf(*x);
+    auto type = RankedTensorType::get(shapeOf(*x), element);
+    Attribute one = isa<FloatType>(element)
+                        ? Attribute(FloatAttr::get(element, 1.0))
+                        : Attribute(IntegerAttr::get(element, 1));
+    ctx.setOutput(1, ctx.constant(DenseElementsAttr::get(type, one)));
+  }
+  return success();
 }
 
 } // namespace

@@ -40,11 +40,16 @@ LogicalResult convertConstant(ImportContext &ctx) {
   const pb::AttributeProto &attr = node.attribute(0);
   Builder b(ctx.context());
   DenseElementsAttr value;
-  if (attr.name() == "value" && attr.has_t()) {
+  if (attr.name() == "value") {
+    if (attr.type() != pb::AttributeProto::TENSOR || !attr.has_t())
+      return ctx.error() << "attribute 'value' must be a tensor";
     FailureOr<DenseElementsAttr> tensor =
         importTensor(attr.t(), ctx.context(), ctx.modelFolder(), ctx.loc());
-    if (failed(tensor))
+    if (failed(tensor)) {
+      if (isUnsupportedOnnxType(attr.t().data_type()))
+        ctx.markUnsupported();
       return failure();
+    }
     value = *tensor;
   } else if (attr.name() == "value_float") {
     value = DenseElementsAttr::get(RankedTensorType::get({}, b.getF32Type()),
@@ -62,9 +67,13 @@ LogicalResult convertConstant(ImportContext &ctx) {
     value = DenseElementsAttr::get(
         RankedTensorType::get({int64_t(values.size())}, b.getI64Type()),
         ArrayRef<int64_t>(values));
-  } else {
+  } else if (attr.name() == "sparse_value" || attr.name() == "value_string" ||
+             attr.name() == "value_strings") {
+    ctx.markUnsupported();
     return ctx.error() << "constant attribute '" << attr.name()
                        << "' is not supported (strings and sparse tensors)";
+  } else {
+    return ctx.error() << "unknown constant attribute '" << attr.name() << "'";
   }
   ctx.setOutput(0, ctx.constant(value));
   return success();
@@ -82,6 +91,8 @@ LogicalResult convertConstantOfShape(ImportContext &ctx) {
   Builder b(ctx.context());
   Attribute element = b.getF32FloatAttr(0.0f);
   if (const pb::AttributeProto *attr = ctx.attribute("value")) {
+    if (attr->type() != pb::AttributeProto::TENSOR || !attr->has_t())
+      return ctx.error() << "attribute 'value' must be a tensor";
     FailureOr<DenseElementsAttr> tensor =
         importTensor(attr->t(), ctx.context(), ctx.modelFolder(), ctx.loc());
     if (failed(tensor))
@@ -147,18 +158,32 @@ LogicalResult convertRange(ImportContext &ctx) {
   if (delta == 0)
     return ctx.error() << "delta must not be zero";
   double steps = std::ceil((limit - start) / delta);
+  // Checked in double before converting: a NaN or huge count is an error,
+  // never an undefined conversion.
+  constexpr double kMaxRange = 1 << 20;
+  if (!std::isfinite(steps) || steps > kMaxRange)
+    return ctx.error() << "the range has too many elements (at most "
+                       << int64_t(kMaxRange) << ")";
   int64_t count = steps > 0 ? int64_t(steps) : 0;
-  if (count > (1 << 24))
-    return ctx.error() << "the range has implausibly many elements";
-  SmallVector<Attribute> values;
-  for (int64_t i = 0; i < count; ++i) {
-    double v = start + double(i) * delta;
-    values.push_back(isa<FloatType>(element)
-                         ? Attribute(FloatAttr::get(element, v))
-                         : Attribute(IntegerAttr::get(element, int64_t(v))));
+  auto type = RankedTensorType::get({count}, element);
+  if (isa<FloatType>(element)) {
+    SmallVector<APFloat> values;
+    for (int64_t i = 0; i < count; ++i) {
+      APFloat v(start + double(i) * delta);
+      bool lost;
+      v.convert(cast<FloatType>(element).getFloatSemantics(),
+                APFloat::rmNearestTiesToEven, &lost);
+      values.push_back(v);
+    }
+    ctx.setOutput(0, ctx.constant(DenseElementsAttr::get(type, values)));
+  } else {
+    unsigned width = element.getIntOrFloatBitWidth();
+    SmallVector<APInt> values;
+    for (int64_t i = 0; i < count; ++i)
+      values.push_back(APInt(width, uint64_t(int64_t(start + double(i) * delta)),
+                             /*isSigned=*/true, /*implicitTrunc=*/true));
+    ctx.setOutput(0, ctx.constant(DenseElementsAttr::get(type, values)));
   }
-  ctx.setOutput(0, ctx.constant(DenseElementsAttr::get(
-                       RankedTensorType::get({count}, element), values)));
   return success();
 }
 
@@ -486,6 +511,8 @@ LogicalResult convertGather(ImportContext &ctx) {
   if (failed(kiln::inferGather(ctx.loc(), x->getType(), indices->getType(),
                                *axis, types)))
     return failure();
+  if (!isa<IntegerType>(elementTypeOf(*indices)))
+    return ctx.error() << "indices must be integers";
   // Constant indices are checked here: out of range is a model error.
   DenseElementsAttr constant;
   if (matchPattern(*indices, m_Constant(&constant))) {
@@ -505,6 +532,9 @@ LogicalResult convertExpand(ImportContext &ctx) {
   FailureOr<SmallVector<int64_t>> requested = ctx.constantInts(1, "shape");
   if (failed(x) || failed(requested))
     return failure();
+  for (int64_t dim : *requested)
+    if (dim < 0)
+      return ctx.error() << "shape has a negative dimension " << dim;
   // Expand broadcasts both ways: the result is broadcast(input, shape).
   std::optional<SmallVector<int64_t>> shape =
       broadcastShapes(shapeOf(*x), *requested);

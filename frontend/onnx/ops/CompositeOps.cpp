@@ -1,0 +1,367 @@
+//===- CompositeOps.cpp - ONNX ops expressed with several kiln ops --------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Activations and math that the kiln dialect does not need as ops of their
+// own: each is a short expression of kiln ops (which fusion will put back
+// into one kernel). The Expr helper keeps those expressions readable.
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontend/onnx/ops/Common.h"
+
+#include <cmath>
+
+using namespace mlir;
+
+namespace kiln::onnx {
+
+namespace {
+
+/// Builds elementwise expressions at the current node. Every method
+/// returns null after a failure (reported at the node), and propagates
+/// null inputs, so an expression is checked once at the end.
+class Expr {
+public:
+  explicit Expr(ImportContext &ctx) : ctx_(ctx) {}
+
+  Value c(Value like, double value) {
+    return like ? scalarConstant(ctx_, elementTypeOf(like), value) : Value();
+  }
+  template <typename OpTy> Value unary(Value x) {
+    if (!x)
+      return {};
+    return ctx_.finish(OpTy::create(ctx_.builder(), ctx_.loc(), x.getType(), x));
+  }
+  template <typename OpTy> Value binary(Value a, Value b) {
+    if (!a || !b)
+      return {};
+    FailureOr<Value> r = buildBroadcast<OpTy>(ctx_, a, b);
+    return succeeded(r) ? *r : Value();
+  }
+  Value add(Value a, Value b) { return binary<AddOp>(a, b); }
+  Value sub(Value a, Value b) { return binary<SubOp>(a, b); }
+  Value mul(Value a, Value b) { return binary<MulOp>(a, b); }
+  Value div(Value a, Value b) { return binary<DivOp>(a, b); }
+  Value max(Value a, Value b) { return binary<MaxOp>(a, b); }
+  Value min(Value a, Value b) { return binary<MinOp>(a, b); }
+  Value cmp(ComparePredicate p, Value a, Value b) {
+    if (!a || !b)
+      return {};
+    SmallVector<Type> types;
+    if (failed(kiln::inferBroadcastElementwise(ctx_.loc(), ValueRange{a, b},
+                                               ctx_.builder().getI1Type(),
+                                               types)))
+      return {};
+    return ctx_.finish(
+        CompareOp::create(ctx_.builder(), ctx_.loc(), types[0], p, a, b));
+  }
+  Value select(Value cond, Value a, Value b) {
+    if (!cond || !a || !b)
+      return {};
+    SmallVector<Type> types;
+    if (failed(kiln::inferSelect(ctx_.loc(), cond.getType(), a.getType(),
+                                 b.getType(), types)))
+      return {};
+    return ctx_.finish(
+        SelectOp::create(ctx_.builder(), ctx_.loc(), types[0], cond, a, b));
+  }
+  Value orOf(Value a, Value b) { return binary<OrOp>(a, b); }
+
+  /// Defines output 0 as `result`, or fails if the expression failed.
+  LogicalResult output(Value result) {
+    if (!result)
+      return failure();
+    ctx_.setOutput(0, result);
+    return success();
+  }
+
+private:
+  ImportContext &ctx_;
+};
+
+/// A float attribute, or `fallback`; null Value-style failure is reported.
+double attr(ImportContext &ctx, llvm::StringRef name, double fallback,
+            bool &ok) {
+  FailureOr<float> value = ctx.floatAttr(name, float(fallback));
+  ok &= succeeded(value);
+  return succeeded(value) ? double(*value) : fallback;
+}
+
+LogicalResult convertElu(ImportContext &ctx) {
+  bool ok = true;
+  double alpha = attr(ctx, "alpha", 1.0, ok);
+  FailureOr<Value> x = ctx.requiredInput(0, "X");
+  if (!ok || failed(x))
+    return failure();
+  Expr e(ctx);
+  // x > 0 ? x : alpha * (exp(x) - 1)
+  Value negative = e.mul(e.c(*x, alpha), e.sub(e.unary<ExpOp>(*x), e.c(*x, 1)));
+  return e.output(e.select(e.cmp(ComparePredicate::gt, *x, e.c(*x, 0)), *x,
+                           negative));
+}
+
+LogicalResult convertCelu(ImportContext &ctx) {
+  bool ok = true;
+  double alpha = attr(ctx, "alpha", 1.0, ok);
+  FailureOr<Value> x = ctx.requiredInput(0, "X");
+  if (!ok || failed(x))
+    return failure();
+  Expr e(ctx);
+  // max(0, x) + min(0, alpha * (exp(x / alpha) - 1))
+  Value scaled = e.mul(
+      e.c(*x, alpha),
+      e.sub(e.unary<ExpOp>(e.div(*x, e.c(*x, alpha))), e.c(*x, 1)));
+  return e.output(
+      e.add(e.max(*x, e.c(*x, 0)), e.min(e.c(*x, 0), scaled)));
+}
+
+LogicalResult convertSelu(ImportContext &ctx) {
+  bool ok = true;
+  double alpha = attr(ctx, "alpha", 1.67326319217681884765625, ok);
+  double gamma = attr(ctx, "gamma", 1.05070102214813232421875, ok);
+  FailureOr<Value> x = ctx.requiredInput(0, "X");
+  if (!ok || failed(x))
+    return failure();
+  Expr e(ctx);
+  Value negative =
+      e.mul(e.c(*x, alpha), e.sub(e.unary<ExpOp>(*x), e.c(*x, 1)));
+  return e.output(e.mul(
+      e.c(*x, gamma),
+      e.select(e.cmp(ComparePredicate::gt, *x, e.c(*x, 0)), *x, negative)));
+}
+
+LogicalResult convertThresholdedRelu(ImportContext &ctx) {
+  bool ok = true;
+  double alpha = attr(ctx, "alpha", 1.0, ok);
+  FailureOr<Value> x = ctx.requiredInput(0, "X");
+  if (!ok || failed(x))
+    return failure();
+  Expr e(ctx);
+  return e.output(e.select(e.cmp(ComparePredicate::gt, *x, e.c(*x, alpha)),
+                           *x, e.c(*x, 0)));
+}
+
+LogicalResult convertPRelu(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "X");
+  FailureOr<Value> slope = ctx.requiredInput(1, "slope");
+  if (failed(x) || failed(slope))
+    return failure();
+  Expr e(ctx);
+  return e.output(e.select(e.cmp(ComparePredicate::lt, *x, e.c(*x, 0)),
+                           e.mul(*x, *slope), *x));
+}
+
+/// softplus(x) = log(1 + exp(x)), computed as max(x, 0) + log(1 + exp(-|x|))
+/// so that large inputs do not overflow.
+Value softplus(Expr &e, Value x) {
+  Value negAbs = e.unary<NegOp>(e.unary<AbsOp>(x));
+  return e.add(e.max(x, e.c(x, 0)),
+               e.unary<LogOp>(e.add(e.c(x, 1), e.unary<ExpOp>(negAbs))));
+}
+
+LogicalResult convertSoftplus(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "X");
+  if (failed(x))
+    return failure();
+  Expr e(ctx);
+  return e.output(softplus(e, *x));
+}
+
+LogicalResult convertSoftsign(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "X");
+  if (failed(x))
+    return failure();
+  Expr e(ctx);
+  return e.output(e.div(*x, e.add(e.c(*x, 1), e.unary<AbsOp>(*x))));
+}
+
+LogicalResult convertShrink(ImportContext &ctx) {
+  bool ok = true;
+  double bias = attr(ctx, "bias", 0.0, ok);
+  double lambd = attr(ctx, "lambd", 0.5, ok);
+  FailureOr<Value> x = ctx.requiredInput(0, "input");
+  if (!ok || failed(x))
+    return failure();
+  Expr e(ctx);
+  Value low = e.cmp(ComparePredicate::lt, *x, e.c(*x, -lambd));
+  Value high = e.cmp(ComparePredicate::gt, *x, e.c(*x, lambd));
+  return e.output(e.select(
+      low, e.add(*x, e.c(*x, bias)),
+      e.select(high, e.sub(*x, e.c(*x, bias)), e.c(*x, 0))));
+}
+
+LogicalResult convertTan(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "input");
+  if (failed(x))
+    return failure();
+  Expr e(ctx);
+  return e.output(e.div(e.unary<SinOp>(*x), e.unary<CosOp>(*x)));
+}
+
+/// sinh and cosh from exp.
+template <bool IsSinh> LogicalResult convertHyperbolic(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "input");
+  if (failed(x))
+    return failure();
+  Expr e(ctx);
+  Value up = e.unary<ExpOp>(*x), down = e.unary<ExpOp>(e.unary<NegOp>(*x));
+  Value sum = IsSinh ? e.sub(up, down) : e.add(up, down);
+  return e.output(e.mul(sum, e.c(*x, 0.5)));
+}
+
+LogicalResult convertIsNaN(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "X");
+  if (failed(x))
+    return failure();
+  Expr e(ctx);
+  // Only NaN is unequal to itself.
+  return e.output(e.cmp(ComparePredicate::ne, *x, *x));
+}
+
+LogicalResult convertIsInf(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "X");
+  FailureOr<int64_t> negative = ctx.intAttr("detect_negative", 1);
+  FailureOr<int64_t> positive = ctx.intAttr("detect_positive", 1);
+  if (failed(x) || failed(negative) || failed(positive))
+    return failure();
+  Expr e(ctx);
+  Value plus = e.cmp(ComparePredicate::eq, *x, e.c(*x, INFINITY));
+  Value minus = e.cmp(ComparePredicate::eq, *x, e.c(*x, -INFINITY));
+  Value result = *positive && *negative ? e.orOf(plus, minus)
+                 : *positive             ? plus
+                 : *negative             ? minus
+                                         // Neither: false everywhere.
+                                         : e.cmp(ComparePredicate::ne,
+                                                 e.c(*x, 0), e.c(*x, 0));
+  return e.output(result);
+}
+
+/// Round half to even: floor(x), then up when the fraction is above one half,
+/// or exactly one half with an odd floor.
+LogicalResult convertRound(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "X");
+  if (failed(x))
+    return failure();
+  Expr e(ctx);
+  Value floor = e.unary<FloorOp>(*x);
+  Value fraction = e.sub(*x, floor);
+  Value half = e.c(*x, 0.5);
+  // floor is odd when floor - 2 * floor(floor / 2) == 1.
+  Value parity = e.sub(floor, e.mul(e.c(*x, 2),
+                                    e.unary<FloorOp>(e.mul(floor, half))));
+  Value up = e.orOf(e.cmp(ComparePredicate::gt, fraction, half),
+                    e.binary<AndOp>(e.cmp(ComparePredicate::eq, fraction, half),
+                                    e.cmp(ComparePredicate::eq, parity,
+                                          e.c(*x, 1))));
+  return e.output(e.select(up, e.add(floor, e.c(*x, 1)), floor));
+}
+
+/// InstanceNormalization: per sample and channel over the spatial
+/// dimensions, then per-channel scale and bias.
+LogicalResult convertInstanceNorm(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "input");
+  FailureOr<Value> scale = ctx.requiredInput(1, "scale");
+  FailureOr<Value> bias = ctx.requiredInput(2, "B");
+  bool ok = true;
+  double epsilon = attr(ctx, "epsilon", 1e-5, ok);
+  if (failed(x) || failed(scale) || failed(bias) || !ok)
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(*x);
+  if (shape.size() < 3)
+    return ctx.error() << "input must have rank >= 3 ([N, C, ...])";
+  for (Value parameter : {*scale, *bias})
+    if (shapeOf(parameter) != ArrayRef<int64_t>{shape[1]})
+      return ctx.error() << "scale and B must have one value per channel ("
+                         << shape[1] << ")";
+  SmallVector<int64_t> axes = llvm::to_vector(llvm::seq<int64_t>(2, shape.size()));
+  Expr e(ctx);
+  auto mean = [&](Value v) -> Value {
+    if (!v)
+      return {};
+    SmallVector<Type> types;
+    if (failed(kiln::inferReduce(ctx.loc(), v.getType(), axes, true, types)))
+      return {};
+    return ctx.finish(ReduceMeanOp::create(ctx.builder(), ctx.loc(), types[0],
+                                           v, axes, true));
+  };
+  Value centered = e.sub(*x, mean(*x));
+  Value variance = mean(e.mul(centered, centered));
+  Value normalized = e.div(
+      centered, e.unary<SqrtOp>(e.add(variance, e.c(*x, epsilon))));
+  // [C] -> [C, 1, ...] to broadcast along channels.
+  SmallVector<int64_t> channel(shape.size() - 1, 1);
+  channel[0] = shape[1];
+  return e.output(e.add(e.mul(normalized, reshapeTo(ctx, *scale, channel)),
+                        reshapeTo(ctx, *bias, channel)));
+}
+
+/// DepthToSpace / SpaceToDepth are a reshape, a transpose and a reshape.
+template <bool ToSpace> LogicalResult convertDepthSpace(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "input");
+  FailureOr<int64_t> block = ctx.intAttr("blocksize", 0);
+  FailureOr<std::string> mode = ctx.stringAttr("mode", "DCR");
+  if (failed(x) || failed(block) || failed(mode))
+    return failure();
+  ArrayRef<int64_t> s = shapeOf(*x);
+  int64_t b = *block;
+  // b * b must not overflow: no real blocksize is anywhere near this.
+  if (s.size() != 4 || b <= 0 || b > (1 << 16))
+    return ctx.error() << "expects a 4-D input and a blocksize in [1, 65536]";
+  if (*mode != "DCR" && *mode != "CRD")
+    return ctx.error() << "unknown mode '" << *mode << "' (DCR or CRD)";
+  if (!ToSpace && *mode != "DCR")
+    return ctx.error() << "SpaceToDepth has no mode";
+  int64_t n = s[0], c = s[1], h = s[2], w = s[3];
+  SmallVector<int64_t> split, perm, result;
+  if (ToSpace) {
+    if (c % (b * b) != 0)
+      return ctx.error() << "channels must be divisible by blocksize^2";
+    if (*mode == "CRD") {
+      split = {n, c / (b * b), b, b, h, w};
+      perm = {0, 1, 4, 2, 5, 3};
+    } else {
+      split = {n, b, b, c / (b * b), h, w};
+      perm = {0, 3, 4, 1, 5, 2};
+    }
+    result = {n, c / (b * b), h * b, w * b};
+  } else {
+    if (h % b != 0 || w % b != 0)
+      return ctx.error() << "height and width must be divisible by blocksize";
+    split = {n, c, h / b, b, w / b, b};
+    perm = {0, 3, 5, 1, 2, 4};
+    result = {n, c * b * b, h / b, w / b};
+  }
+  Value spread = reshapeTo(ctx, *x, split);
+  SmallVector<Type> types;
+  if (failed(kiln::inferTranspose(ctx.loc(), spread.getType(), perm, types)))
+    return failure();
+  Value moved = ctx.finish(
+      TransposeOp::create(ctx.builder(), ctx.loc(), types[0], spread, perm));
+  ctx.setOutput(0, reshapeTo(ctx, moved, result));
+  return success();
+}
+
+} // namespace
+
+void registerCompositeConverters(ConverterRegistry &r) {
+  r.add("Elu", 6, convertElu);
+  r.add("Celu", 12, convertCelu);
+  r.add("Selu", 6, convertSelu);
+  r.add("ThresholdedRelu", 10, convertThresholdedRelu);
+  r.add("PRelu", 7, convertPRelu);
+  r.add("Softplus", 1, convertSoftplus);
+  r.add("Softsign", 1, convertSoftsign);
+  r.add("Shrink", 9, convertShrink);
+  r.add("Tan", 7, convertTan);
+  r.add("Sinh", 9, convertHyperbolic<true>);
+  r.add("Cosh", 9, convertHyperbolic<false>);
+  r.add("IsNaN", 9, convertIsNaN);
+  r.add("IsInf", 10, convertIsInf);
+  r.add("Round", 11, convertRound);
+  r.add("InstanceNormalization", 6, convertInstanceNorm);
+  r.add("DepthToSpace", 1, convertDepthSpace<true>);
+  r.add("SpaceToDepth", 1, convertDepthSpace<false>);
+}
+
+} // namespace kiln::onnx

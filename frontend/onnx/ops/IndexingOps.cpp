@@ -1,0 +1,388 @@
+//===- IndexingOps.cpp - One-hot style ONNX ops -> kiln -------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Hardmax, OneHot, GatherElements, CumSum and the NLL / softmax
+// cross-entropy losses, expressed with kiln ops: a comparison against an
+// index ramp gives one-hot masks; selects and sums pick or gather; a
+// triangular matrix product gives cumulative sums. These are the shapes of
+// classification heads and losses, not hot loops, so clarity wins here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontend/onnx/ops/Common.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+
+namespace kiln::onnx {
+
+namespace {
+
+Type i64(ImportContext &ctx) { return ctx.builder().getI64Type(); }
+
+/// 0, 1, ..., n-1 along dimension `axis` of a rank-`rank` tensor (other
+/// dimensions 1), as i64.
+Value ramp(ImportContext &ctx, int64_t n, int64_t axis, int64_t rank) {
+  SmallVector<int64_t> shape(rank, 1);
+  shape[axis] = n;
+  SmallVector<int64_t> values = llvm::to_vector(llvm::seq<int64_t>(0, n));
+  auto type = RankedTensorType::get(shape, i64(ctx));
+  return ctx.constant(DenseElementsAttr::get(type, ArrayRef<int64_t>(values)));
+}
+
+/// `shape` with a 1 inserted at `axis`.
+SmallVector<int64_t> insertUnit(ArrayRef<int64_t> shape, int64_t axis) {
+  SmallVector<int64_t> result(shape);
+  result.insert(result.begin() + axis, 1);
+  return result;
+}
+
+FailureOr<Value> compareEq(ImportContext &ctx, Value a, Value b) {
+  SmallVector<Type> types;
+  if (failed(kiln::inferBroadcastElementwise(
+          ctx.loc(), ValueRange{a, b}, ctx.builder().getI1Type(), types)))
+    return failure();
+  return ctx.finish(CompareOp::create(ctx.builder(), ctx.loc(), types[0],
+                                      ComparePredicate::eq, a, b));
+}
+
+FailureOr<Value> select(ImportContext &ctx, Value c, Value a, Value b) {
+  SmallVector<Type> types;
+  if (failed(kiln::inferSelect(ctx.loc(), c.getType(), a.getType(),
+                               b.getType(), types)))
+    return failure();
+  return ctx.finish(
+      SelectOp::create(ctx.builder(), ctx.loc(), types[0], c, a, b));
+}
+
+Value reduceSum(ImportContext &ctx, Value v, ArrayRef<int64_t> axes,
+                bool keep) {
+  SmallVector<Type> types;
+  (void)kiln::inferReduce(ctx.loc(), v.getType(), axes, keep, types);
+  return ctx.finish(
+      ReduceSumOp::create(ctx.builder(), ctx.loc(), types[0], v, axes, keep));
+}
+
+Value transpose(ImportContext &ctx, Value v, ArrayRef<int64_t> perm) {
+  SmallVector<Type> types;
+  (void)kiln::inferTranspose(ctx.loc(), v.getType(), perm, types);
+  return ctx.finish(
+      TransposeOp::create(ctx.builder(), ctx.loc(), types[0], v, perm));
+}
+
+/// Hardmax: 1 at the (first) maximum along the axis, 0 elsewhere. Before
+/// opset 13 the input is flattened into rows at `axis`, as for Softmax.
+template <bool Coerced2d> LogicalResult convertHardmax(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "input");
+  FailureOr<int64_t> axisAttr = ctx.intAttr("axis", Coerced2d ? 1 : -1);
+  if (failed(x) || failed(axisAttr))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(*x);
+  FailureOr<int64_t> axis = normalizeAxisAt(ctx, *axisAttr, shape.size());
+  if (failed(axis))
+    return failure();
+  Value input = *x;
+  int64_t along = *axis;
+  if (Coerced2d) {
+    int64_t outer = 1, inner = 1;
+    for (int64_t d = 0; d < int64_t(shape.size()); ++d)
+      (d < along ? outer : inner) *= shape[d];
+    input = reshapeTo(ctx, input, {outer, inner});
+    along = 1;
+  }
+  SmallVector<Type> types;
+  if (failed(kiln::inferArgReduce(ctx.loc(), input.getType(), along, true,
+                                  types)))
+    return failure();
+  Value best = ctx.finish(ArgMaxOp::create(ctx.builder(), ctx.loc(), types[0],
+                                           input, along, true, false));
+  int64_t rank = shapeOf(input).size();
+  FailureOr<Value> hot =
+      compareEq(ctx, ramp(ctx, shapeOf(input)[along], along, rank), best);
+  if (failed(hot))
+    return failure();
+  ctx.setOutput(0, reshapeTo(ctx, castTo(ctx, *hot, elementTypeOf(*x)), shape));
+  return success();
+}
+
+LogicalResult convertOneHot(ImportContext &ctx) {
+  FailureOr<Value> indices = ctx.requiredInput(0, "indices");
+  FailureOr<DenseElementsAttr> depthAttr = ctx.constantInput(1, "depth");
+  FailureOr<Value> values = ctx.requiredInput(2, "values");
+  FailureOr<int64_t> axisAttr = ctx.intAttr("axis", -1);
+  if (failed(indices) || failed(depthAttr) || failed(values) ||
+      failed(axisAttr))
+    return failure();
+  if (depthAttr->getNumElements() != 1 || shapeOf(*values) != ArrayRef<int64_t>{2})
+    return ctx.error() << "depth must be a scalar and values a pair";
+  double depthValue =
+      isa<FloatType>(depthAttr->getElementType())
+          ? (*depthAttr->getValues<APFloat>().begin()).convertToDouble()
+          : double((*depthAttr->getValues<APInt>().begin()).getSExtValue());
+  int64_t depth = int64_t(depthValue);
+  if (depth <= 0 || depth > (1 << 24))
+    return ctx.error() << "depth must be positive";
+  int64_t rank = shapeOf(*indices).size() + 1;
+  FailureOr<int64_t> axis = normalizeAxisAt(ctx, *axisAttr, rank);
+  if (failed(axis))
+    return failure();
+  // Negative indices count from the end of the depth.
+  Value index = castTo(ctx, *indices, i64(ctx));
+  Value zero = scalarConstant(ctx, i64(ctx), 0);
+  SmallVector<Type> t;
+  (void)kiln::inferBroadcastElementwise(ctx.loc(), ValueRange{index, zero},
+                                        ctx.builder().getI1Type(), t);
+  Value negative = ctx.finish(CompareOp::create(
+      ctx.builder(), ctx.loc(), t[0], ComparePredicate::lt, index, zero));
+  FailureOr<Value> wrapped =
+      buildBroadcast<AddOp>(ctx, index, scalarConstant(ctx, i64(ctx), depth));
+  FailureOr<Value> normalized = select(ctx, negative, *wrapped, index);
+  Value expanded =
+      reshapeTo(ctx, *normalized, insertUnit(shapeOf(*normalized), *axis));
+  FailureOr<Value> hot = compareEq(ctx, ramp(ctx, depth, *axis, rank), expanded);
+  if (failed(hot))
+    return failure();
+  Type element = elementTypeOf(*values);
+  auto scalarType = RankedTensorType::get({}, element);
+  auto pick = [&](int64_t i) {
+    SmallVector<Type> types;
+    (void)kiln::inferSlice(ctx.loc(), values->getType(), {i}, {i + 1}, {1},
+                           types);
+    Value one = ctx.finish(SliceOp::create(ctx.builder(), ctx.loc(), types[0],
+                                           *values, ArrayRef<int64_t>{i},
+                                           ArrayRef<int64_t>{i + 1},
+                                           ArrayRef<int64_t>{1}));
+    return reshapeTo(ctx, one, scalarType.getShape());
+  };
+  FailureOr<Value> result = select(ctx, *hot, pick(1), pick(0));
+  if (failed(result))
+    return failure();
+  ctx.setOutput(0, *result);
+  return success();
+}
+
+LogicalResult convertGatherElements(ImportContext &ctx) {
+  FailureOr<Value> data = ctx.requiredInput(0, "data");
+  FailureOr<Value> indices = ctx.requiredInput(1, "indices");
+  FailureOr<int64_t> axisAttr = ctx.intAttr("axis", 0);
+  if (failed(data) || failed(indices) || failed(axisAttr))
+    return failure();
+  ArrayRef<int64_t> dataShape = shapeOf(*data), indexShape = shapeOf(*indices);
+  int64_t rank = dataShape.size();
+  if (int64_t(indexShape.size()) != rank || rank == 0)
+    return ctx.error() << "data and indices must have the same rank";
+  FailureOr<int64_t> axis = normalizeAxisAt(ctx, *axisAttr, rank);
+  if (failed(axis))
+    return failure();
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != *axis && indexShape[d] != dataShape[d])
+      return ctx.error() << "indices must match data outside the axis";
+  int64_t n = dataShape[*axis];
+  // One-hot over a new last dimension: hot[p, k] = (idx[p] mod n == k), and
+  // data moved so that its axis lines up with k.
+  Value index = castTo(ctx, *indices, i64(ctx));
+  FailureOr<Value> wrapped =
+      buildBroadcast<AddOp>(ctx, index, scalarConstant(ctx, i64(ctx), n));
+  Value zero = scalarConstant(ctx, i64(ctx), 0);
+  SmallVector<Type> t;
+  (void)kiln::inferBroadcastElementwise(ctx.loc(), ValueRange{index, zero},
+                                        ctx.builder().getI1Type(), t);
+  Value negative = ctx.finish(CompareOp::create(
+      ctx.builder(), ctx.loc(), t[0], ComparePredicate::lt, index, zero));
+  FailureOr<Value> normalized = select(ctx, negative, *wrapped, index);
+  SmallVector<int64_t> hotShape(indexShape);
+  hotShape.push_back(1);
+  FailureOr<Value> hot = compareEq(ctx, reshapeTo(ctx, *normalized, hotShape),
+                                   ramp(ctx, n, rank, rank + 1));
+  // data[..., axis -> 1, ..., n]: move the axis to the end, keep a unit
+  // dimension in its place.
+  SmallVector<int64_t> perm;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != *axis)
+      perm.push_back(d);
+  perm.push_back(*axis);
+  Value moved = transpose(ctx, *data, perm);
+  SmallVector<int64_t> spread(shapeOf(moved));
+  spread.insert(spread.begin() + *axis, 1);
+  Value aligned = reshapeTo(ctx, moved, spread);
+  if (failed(hot))
+    return failure();
+  FailureOr<Value> picked = select(
+      ctx, *hot, aligned, scalarConstant(ctx, elementTypeOf(*data), 0));
+  if (failed(picked))
+    return failure();
+  ctx.setOutput(0, reduceSum(ctx, *picked, {rank}, false));
+  return success();
+}
+
+LogicalResult convertCumSum(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "x");
+  FailureOr<SmallVector<int64_t>> axisValue = ctx.constantInts(1, "axis");
+  FailureOr<int64_t> exclusive = ctx.intAttr("exclusive", 0);
+  FailureOr<int64_t> reverse = ctx.intAttr("reverse", 0);
+  if (failed(x) || failed(axisValue) || failed(exclusive) || failed(reverse))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(*x);
+  int64_t rank = shape.size();
+  if (axisValue->size() != 1 || rank == 0)
+    return ctx.error() << "axis must be a scalar and x a tensor";
+  FailureOr<int64_t> axis = normalizeAxisAt(ctx, (*axisValue)[0], rank);
+  if (failed(axis))
+    return failure();
+  int64_t n = shape[*axis];
+  if (n > 4096)
+    return ctx.error() << "CumSum along an axis of " << n
+                       << " elements is not supported";
+  // y[..., j] = sum_i x[..., i] * M[i, j] with a triangular 0/1 matrix.
+  Type element = elementTypeOf(*x);
+  SmallVector<Attribute> entries;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      bool take = *reverse ? (*exclusive ? i > j : i >= j)
+                           : (*exclusive ? i < j : i <= j);
+      entries.push_back(isa<FloatType>(element)
+                            ? Attribute(FloatAttr::get(element, take))
+                            : Attribute(IntegerAttr::get(element, take)));
+    }
+  Value matrix = ctx.constant(
+      DenseElementsAttr::get(RankedTensorType::get({n, n}, element), entries));
+  SmallVector<int64_t> perm;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != *axis)
+      perm.push_back(d);
+  perm.push_back(*axis);
+  Value moved = transpose(ctx, *x, perm);
+  if (rank == 1)
+    moved = reshapeTo(ctx, moved, {1, n});
+  SmallVector<Type> types;
+  if (failed(kiln::inferMatmul(ctx.loc(), moved.getType(), matrix.getType(),
+                               types)))
+    return failure();
+  Value summed = ctx.finish(
+      MatmulOp::create(ctx.builder(), ctx.loc(), types[0], moved, matrix));
+  if (rank == 1) {
+    ctx.setOutput(0, reshapeTo(ctx, summed, {n}));
+    return success();
+  }
+  SmallVector<int64_t> inverse(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    inverse[perm[d]] = d;
+  ctx.setOutput(0, transpose(ctx, summed, inverse));
+  return success();
+}
+
+/// NegativeLogLikelihoodLoss on log-probabilities [N, C, d...] and targets
+/// [N, d...]; shared with SoftmaxCrossEntropyLoss.
+FailureOr<Value> negativeLogLikelihood(ImportContext &ctx, Value logProb,
+                                       Value target, Value weight) {
+  FailureOr<std::string> reduction = ctx.stringAttr("reduction", "mean");
+  const pb::AttributeProto *ignoreAttr = ctx.attribute("ignore_index");
+  FailureOr<int64_t> ignore = ctx.intAttr("ignore_index", 0);
+  if (failed(reduction) || failed(ignore))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(logProb);
+  int64_t rank = shape.size();
+  if (rank < 2 || int64_t(shapeOf(target).size()) != rank - 1)
+    return ctx.error() << "expects input [N, C, ...] and target [N, ...]";
+  int64_t classes = shape[1];
+  Type element = elementTypeOf(logProb);
+  Value labels = castTo(ctx, target, i64(ctx));
+  Value expanded = reshapeTo(ctx, labels, insertUnit(shapeOf(labels), 1));
+  FailureOr<Value> hot = compareEq(ctx, ramp(ctx, classes, 1, rank), expanded);
+  if (failed(hot))
+    return failure();
+  Value zero = scalarConstant(ctx, element, 0);
+  FailureOr<Value> chosen = select(ctx, *hot, logProb, zero);
+  if (failed(chosen))
+    return failure();
+  Value picked = reduceSum(ctx, *chosen, {1}, false);
+  // Per-element weight: weight[target] (1 without weights), 0 when ignored.
+  Value perElement;
+  if (weight) {
+    SmallVector<int64_t> channel(rank, 1);
+    channel[1] = classes;
+    FailureOr<Value> w =
+        select(ctx, *hot, reshapeTo(ctx, weight, channel), zero);
+    if (failed(w))
+      return failure();
+    perElement = reduceSum(ctx, *w, {1}, false);
+  } else {
+    // Without weights every target weighs 1 (unless ignored below).
+    auto type = RankedTensorType::get(shapeOf(labels), element);
+    perElement = ctx.finish(BroadcastOp::create(
+        ctx.builder(), ctx.loc(), type, scalarConstant(ctx, element, 1)));
+  }
+  if (ignoreAttr) {
+    SmallVector<Type> t;
+    Value ignored = scalarConstant(ctx, i64(ctx), *ignore);
+    (void)kiln::inferBroadcastElementwise(ctx.loc(), ValueRange{labels, ignored},
+                                          ctx.builder().getI1Type(), t);
+    Value keep = ctx.finish(CompareOp::create(
+        ctx.builder(), ctx.loc(), t[0], ComparePredicate::ne, labels, ignored));
+    FailureOr<Value> masked = select(ctx, keep, perElement, zero);
+    if (failed(masked))
+      return failure();
+    perElement = *masked;
+  }
+  FailureOr<Value> weighted = buildBroadcast<MulOp>(ctx, picked, perElement);
+  if (failed(weighted))
+    return failure();
+  Value loss = ctx.finish(
+      NegOp::create(ctx.builder(), ctx.loc(), weighted->getType(), *weighted));
+  SmallVector<int64_t> all = llvm::to_vector(llvm::seq<int64_t>(0, rank - 1));
+  if (*reduction == "none")
+    return loss;
+  Value total = reduceSum(ctx, loss, all, false);
+  if (*reduction == "sum")
+    return total;
+  if (*reduction != "mean")
+    return ctx.error() << "unknown reduction '" << *reduction << "'";
+  return buildBroadcast<DivOp>(ctx, total, reduceSum(ctx, perElement, all, false));
+}
+
+LogicalResult convertNllLoss(ImportContext &ctx) {
+  FailureOr<Value> input = ctx.requiredInput(0, "input");
+  FailureOr<Value> target = ctx.requiredInput(1, "target");
+  if (failed(input) || failed(target))
+    return failure();
+  FailureOr<Value> loss =
+      negativeLogLikelihood(ctx, *input, *target, ctx.input(2));
+  if (failed(loss))
+    return failure();
+  ctx.setOutput(0, *loss);
+  return success();
+}
+
+LogicalResult convertSoftmaxCrossEntropy(ImportContext &ctx) {
+  FailureOr<Value> scores = ctx.requiredInput(0, "scores");
+  FailureOr<Value> labels = ctx.requiredInput(1, "labels");
+  if (failed(scores) || failed(labels))
+    return failure();
+  if (shapeOf(*scores).size() < 2)
+    return ctx.error() << "scores must be [N, C, ...]";
+  Value logProb = ctx.finish(LogSoftmaxOp::create(
+      ctx.builder(), ctx.loc(), scores->getType(), *scores, 1));
+  FailureOr<Value> loss =
+      negativeLogLikelihood(ctx, logProb, *labels, ctx.input(2));
+  if (failed(loss))
+    return failure();
+  ctx.setOutput(0, *loss);
+  ctx.setOutput(1, logProb);
+  return success();
+}
+
+} // namespace
+
+void registerIndexingConverters(ConverterRegistry &r) {
+  r.add("Hardmax", 1, convertHardmax<true>);
+  r.add("Hardmax", 13, convertHardmax<false>);
+  r.add("OneHot", 9, convertOneHot);
+  r.add("GatherElements", 11, convertGatherElements);
+  r.add("CumSum", 11, convertCumSum);
+  r.add("NegativeLogLikelihoodLoss", 12, convertNllLoss);
+  r.add("SoftmaxCrossEntropyLoss", 12, convertSoftmaxCrossEntropy);
+}
+
+} // namespace kiln::onnx
