@@ -12,6 +12,7 @@
 #include "compiler/Target/CpuArtifact.h"
 #include "dialects/InitAllDialects.h"
 #include "frontend/onnx/OnnxImporter.h"
+#include "kiln/runtime/Npy.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
@@ -88,6 +89,50 @@ DriverError parseInputShape(const std::string &spec, LoadOptions &options) {
   return {};
 }
 
+DriverError parseBinding(const std::string &spec, LoadOptions &options) {
+  auto [name, file] = StringRef(spec).split('=');
+  if (name.empty() || file.empty())
+    return {ErrorKind::kUsage,
+            "--bind expects NAME=FILE.npy, got '" + spec + "'"};
+  options.boundInputs[name.str()] = file.str();
+  return {};
+}
+
+namespace {
+/// The contents of a .npy file as a constant attribute.
+DriverError readBinding(MLIRContext &context, const std::string &path,
+                        DenseElementsAttr &value) {
+  rt::StatusOr<rt::HostTensor> tensor = rt::readNpyFile(path);
+  if (!tensor.isOk())
+    return {ErrorKind::kInvalidInput, tensor.status().message()};
+  Builder b(&context);
+  Type element;
+  switch (tensor->dtype) {
+  case rt::DType::kF32: element = b.getF32Type(); break;
+  case rt::DType::kF16: element = b.getF16Type(); break;
+  case rt::DType::kF64: element = b.getF64Type(); break;
+  case rt::DType::kI1: element = b.getI1Type(); break;
+  case rt::DType::kI8: element = b.getI8Type(); break;
+  case rt::DType::kI16: element = b.getI16Type(); break;
+  case rt::DType::kI32: element = b.getI32Type(); break;
+  case rt::DType::kI64: element = b.getI64Type(); break;
+  default:
+    return {ErrorKind::kInvalidInput,
+            path + ": --bind supports float, int and bool arrays"};
+  }
+  auto type = RankedTensorType::get(tensor->shape, element);
+  if (tensor->dtype == rt::DType::kI1) {
+    SmallVector<bool> bits(tensor->data.begin(), tensor->data.end());
+    value = DenseElementsAttr::get(type, ArrayRef<bool>(bits));
+    return {};
+  }
+  ArrayRef<char> raw(reinterpret_cast<const char *>(tensor->data.data()),
+                     tensor->data.size());
+  value = DenseElementsAttr::getFromRawBuffer(type, raw);
+  return {};
+}
+} // namespace
+
 DriverError loadModel(MLIRContext &context, const std::string &path,
                       OwningOpRef<ModuleOp> &module,
                       const LoadOptions &options) {
@@ -97,6 +142,10 @@ DriverError loadModel(MLIRContext &context, const std::string &path,
   if (name.ends_with(".onnx")) {
     onnx::ImportOptions importOptions;
     importOptions.inputShapes = options.inputShapes;
+    for (auto &[name, file] : options.boundInputs)
+      if (DriverError error =
+              readBinding(context, file, importOptions.boundInputs[name]))
+        return error;
     onnx::ImportFailure failure;
     module = onnx::importOnnxFile(context, path, importOptions, failure);
     if (module)
@@ -106,8 +155,9 @@ DriverError loadModel(MLIRContext &context, const std::string &path,
                 : ErrorKind::kInvalidInput,
             path + ": cannot import the ONNX model"};
   }
-  if (!options.inputShapes.empty())
-    return {ErrorKind::kUsage, "--input-shape applies to ONNX models only"};
+  if (!options.inputShapes.empty() || !options.boundInputs.empty())
+    return {ErrorKind::kUsage,
+            "--input-shape and --bind apply to ONNX models only"};
   if (!name.ends_with(".mlir"))
     return {ErrorKind::kInvalidInput,
             path + ": unknown model format (expected .mlir or .onnx)"};

@@ -71,6 +71,8 @@ std::unique_ptr<mlir::MLIRContext> createContext();
 struct LoadOptions {
   /// Shapes for ONNX inputs with symbolic dimensions, by input name.
   std::map<std::string, std::vector<int64_t>> inputShapes;
+  /// ONNX inputs fixed at compile time to the contents of a .npy file.
+  std::map<std::string, std::string> boundInputs;
 };
 
 /// Parses `path` (.mlir, or .onnx through the ONNX importer) into `module`;
@@ -81,6 +83,9 @@ DriverError loadModel(mlir::MLIRContext &context, const std::string &path,
 
 /// Parses "NAME=2x3x4" (a --input-shape value) into `options`.
 DriverError parseInputShape(const std::string &spec, LoadOptions &options);
+
+/// Parses "NAME=FILE.npy" (a --bind value) into `options`.
+DriverError parseBinding(const std::string &spec, LoadOptions &options);
 
 /// Lowers `module` in place to `stage`.
 DriverError lowerTo(mlir::ModuleOp module, Stage stage);

@@ -62,6 +62,12 @@ cl::list<std::string> inputShapes(
     cl::desc("Shape of an ONNX input with symbolic dimensions, NAME=DxDx..."),
     cl::value_desc("name=2x128"), cl::sub(compileCommand), cl::sub(runCommand),
     cl::sub(benchCommand), cl::sub(inspectCommand));
+cl::list<std::string> bindings(
+    "bind",
+    cl::desc("Fix an ONNX input to the contents of a .npy file at compile "
+             "time (for inputs that feed shapes), NAME=FILE.npy"),
+    cl::value_desc("name=file.npy"), cl::sub(compileCommand),
+    cl::sub(runCommand), cl::sub(benchCommand), cl::sub(inspectCommand));
 cl::opt<std::string> target("target", cl::desc("Target device (cpu)"),
                             cl::init("cpu"), cl::sub(compileCommand),
                             cl::sub(runCommand), cl::sub(benchCommand));
@@ -137,6 +143,9 @@ DriverError load(mlir::MLIRContext &context,
   LoadOptions options;
   for (const std::string &spec : inputShapes)
     if (DriverError error = parseInputShape(spec, options))
+      return error;
+  for (const std::string &spec : bindings)
+    if (DriverError error = parseBinding(spec, options))
       return error;
   return loadModel(context, modelPath, module, options);
 }
