@@ -144,6 +144,12 @@ Value emitUnary(OpBuilder &b, Location loc, Operation *op, Value x) {
       .Case([&](CeilOp) { return math::CeilOp::create(b, loc, x); })
       .Case([&](SinOp) { return math::SinOp::create(b, loc, x); })
       .Case([&](CosOp) { return math::CosOp::create(b, loc, x); })
+      .Case([&](AcosOp) { return math::AcosOp::create(b, loc, x); })
+      .Case([&](AsinOp) { return math::AsinOp::create(b, loc, x); })
+      .Case([&](AtanOp) { return math::AtanOp::create(b, loc, x); })
+      .Case([&](AcoshOp) { return math::AcoshOp::create(b, loc, x); })
+      .Case([&](AsinhOp) { return math::AsinhOp::create(b, loc, x); })
+      .Case([&](AtanhOp) { return math::AtanhOp::create(b, loc, x); })
       .Case([&](HardSwishOp) {
         Value gate = emitClamp(
             b, loc,

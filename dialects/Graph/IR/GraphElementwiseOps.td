@@ -50,6 +50,12 @@ def Kiln_FloorOp : Kiln_UnaryOp<"floor", Kiln_FloatTensor, "floor(x)">;
 def Kiln_CeilOp : Kiln_UnaryOp<"ceil", Kiln_FloatTensor, "ceil(x)">;
 def Kiln_SinOp : Kiln_UnaryOp<"sin", Kiln_FloatTensor, "sin(x)">;
 def Kiln_CosOp : Kiln_UnaryOp<"cos", Kiln_FloatTensor, "cos(x)">;
+def Kiln_AcosOp : Kiln_UnaryOp<"acos", Kiln_FloatTensor, "arccos(x)">;
+def Kiln_AsinOp : Kiln_UnaryOp<"asin", Kiln_FloatTensor, "arcsin(x)">;
+def Kiln_AtanOp : Kiln_UnaryOp<"atan", Kiln_FloatTensor, "arctan(x)">;
+def Kiln_AcoshOp : Kiln_UnaryOp<"acosh", Kiln_FloatTensor, "arcosh(x)">;
+def Kiln_AsinhOp : Kiln_UnaryOp<"asinh", Kiln_FloatTensor, "arsinh(x)">;
+def Kiln_AtanhOp : Kiln_UnaryOp<"atanh", Kiln_FloatTensor, "artanh(x)">;
 def Kiln_HardSwishOp : Kiln_UnaryOp<"hardswish", Kiln_FloatTensor,
                                     "x * max(0, min(1, x / 6 + 1 / 2))">;
 def Kiln_NotOp : Kiln_UnaryOp<"not", Kiln_BoolTensor, "logical not">;

@@ -106,6 +106,12 @@ KILN_FOLD_FLOAT_UNARY(FloorOp, std::floor)
 KILN_FOLD_FLOAT_UNARY(CeilOp, std::ceil)
 KILN_FOLD_FLOAT_UNARY(SinOp, std::sin)
 KILN_FOLD_FLOAT_UNARY(CosOp, std::cos)
+KILN_FOLD_FLOAT_UNARY(AcosOp, std::acos)
+KILN_FOLD_FLOAT_UNARY(AsinOp, std::asin)
+KILN_FOLD_FLOAT_UNARY(AtanOp, std::atan)
+KILN_FOLD_FLOAT_UNARY(AcoshOp, std::acosh)
+KILN_FOLD_FLOAT_UNARY(AsinhOp, std::asinh)
+KILN_FOLD_FLOAT_UNARY(AtanhOp, std::atanh)
 KILN_FOLD_FLOAT_UNARY(HardSwishOp, hardswish)
 #undef KILN_FOLD_FLOAT_UNARY
 

@@ -290,6 +290,12 @@ void registerElementwiseConverters(ConverterRegistry &r) {
   r.add("Ceil", 6, convertUnary<CeilOp>);
   r.add("Sin", 7, convertUnary<SinOp>);
   r.add("Cos", 7, convertUnary<CosOp>);
+  r.add("Acos", 7, convertUnary<AcosOp>);
+  r.add("Asin", 7, convertUnary<AsinOp>);
+  r.add("Atan", 7, convertUnary<AtanOp>);
+  r.add("Acosh", 9, convertUnary<AcoshOp>);
+  r.add("Asinh", 9, convertUnary<AsinhOp>);
+  r.add("Atanh", 9, convertUnary<AtanhOp>);
   r.add("HardSwish", 14, convertUnary<HardSwishOp>);
   r.add("Not", 1, convertUnary<NotOp>);
   r.add("LeakyRelu", 6, convertLeakyRelu);

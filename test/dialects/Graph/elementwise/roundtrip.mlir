@@ -267,3 +267,21 @@ func.func @cast(%f: tensor<2x3xf32>, %b: tensor<2x3xi1>, %i: tensor<2x3xi8>, %l:
   %9 = kiln.cast %f : tensor<2x3xf32> -> tensor<2x3xf32>
   return
 }
+
+// The inverse trigonometric and hyperbolic functions.
+// CHECK-LABEL: func @inverse_trig
+func.func @inverse_trig(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: kiln.acos %{{.*}} : tensor<4xf32>
+  // CHECK: kiln.asin
+  // CHECK: kiln.atan
+  // CHECK: kiln.acosh
+  // CHECK: kiln.asinh
+  // CHECK: kiln.atanh
+  %0 = kiln.acos %x : tensor<4xf32>
+  %1 = kiln.asin %0 : tensor<4xf32>
+  %2 = kiln.atan %1 : tensor<4xf32>
+  %3 = kiln.acosh %2 : tensor<4xf32>
+  %4 = kiln.asinh %3 : tensor<4xf32>
+  %5 = kiln.atanh %4 : tensor<4xf32>
+  return %5 : tensor<4xf32>
+}
