@@ -21,6 +21,9 @@ scripts/build.sh --target check-kiln
 stage "The runtime builds on its own, without MLIR/LLVM"
 scripts/check-runtime-standalone.sh
 
+stage "ASan/UBSan build of kilnc on the malformed-ONNX corpus"
+scripts/check-sanitizers.sh
+
 stage "Code-health checks"
 scripts/check-code-health.sh
 

@@ -10,6 +10,8 @@
 
 #include "frontend/onnx/ops/Common.h"
 
+#include "llvm/Support/MathExtras.h"
+
 using namespace mlir;
 
 namespace kiln::onnx {
@@ -62,11 +64,21 @@ FailureOr<Window> readWindow(ImportContext &ctx, ArrayRef<int64_t> inputShape,
   if (*autoPad == "SAME_UPPER" || *autoPad == "SAME_LOWER") {
     for (int64_t d = 0; d < spatial; ++d) {
       int64_t in = inputShape[2 + d], s = w.strides[d];
-      if (s <= 0)
-        return ctx.error() << "strides must be positive";
-      int64_t out = (in + s - 1) / s;
-      int64_t total = std::max<int64_t>(
-          0, (out - 1) * s + (w.kernel[d] - 1) * w.dilations[d] + 1 - in);
+      if (s <= 0 || w.dilations[d] <= 0 || w.kernel[d] <= 0)
+        return ctx.error() << "kernel_shape, strides and dilations must be "
+                              "positive";
+      int64_t out = in / s + (in % s != 0);
+      // (out - 1) * s + (k - 1) * d + 1 - in, overflow-checked: the
+      // attributes are untrusted.
+      int64_t covered, span, total;
+      if (llvm::MulOverflow(out > 0 ? out - 1 : 0, s, covered) ||
+          llvm::MulOverflow(w.kernel[d] - 1, w.dilations[d], span) ||
+          llvm::AddOverflow(covered, span, total) ||
+          llvm::AddOverflow(total, int64_t(1) - in, total))
+        return ctx.error() << "window arithmetic overflows for spatial "
+                              "dimension "
+                           << d;
+      total = std::max<int64_t>(0, total);
       int64_t small = total / 2, large = total - small;
       w.pads[d] = *autoPad == "SAME_UPPER" ? small : large;
       w.pads[spatial + d] = *autoPad == "SAME_UPPER" ? large : small;

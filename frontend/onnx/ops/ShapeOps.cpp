@@ -559,9 +559,12 @@ LogicalResult convertTile(ImportContext &ctx) {
   for (auto [dim, repeat] : llvm::zip(shape, *repeats)) {
     if (repeat < 0)
       return ctx.error() << "repeats must be non-negative";
+    int64_t tiled;
+    if (llvm::MulOverflow(repeat, dim, tiled))
+      return ctx.error() << "the tiled tensor is implausibly large";
     interleaved.append({1, dim});
     broadcast.append({repeat, dim});
-    result.push_back(repeat * dim);
+    result.push_back(tiled);
   }
   if (!checkedElementCount(broadcast) ||
       *checkedElementCount(broadcast) > (int64_t(1) << 32))
@@ -626,6 +629,13 @@ LogicalResult convertPad(ImportContext &ctx) {
       high(rank);
   bool crop = false;
   for (int64_t d = 0; d < rank; ++d) {
+    // A crop larger than the dimension (or INT64_MIN, which cannot even be
+    // negated) is malformed.
+    if (pads[d] < -shape[d] || pads[rank + d] < -shape[d] ||
+        (pads[d] < 0 && pads[rank + d] < 0 &&
+         pads[d] + pads[rank + d] < -shape[d]))
+      return ctx.error() << "pads of dimension " << d
+                         << " crop more than its " << shape[d] << " elements";
     if (pads[d] < 0) {
       starts[d] = -pads[d];
       crop = true;
