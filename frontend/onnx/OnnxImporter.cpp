@@ -104,9 +104,13 @@ LogicalResult ModelImporter::checkOpset() {
       found = true;
     }
   }
-  if (!found)
+  if (!found) {
+    // Models made only of other domains' ops (training, ML) are valid.
+    if (model_.opset_import_size() > 0)
+      failure_ = ImportFailure::kUnsupported;
     return error() << "the model imports no version of the default ONNX "
                       "operator set";
+  }
   if (opset_ <= 0)
     return error() << "opset " << opset_ << " does not exist";
   if (opset_ < kMinOpset || opset_ > kMaxOpset) {
@@ -226,8 +230,15 @@ FailureOr<SmallVector<int>> ModelImporter::orderNodes() {
 
 FailureOr<RankedTensorType>
 ModelImporter::importInputType(const pb::ValueInfoProto &info) {
-  if (!info.has_type() || !info.type().has_tensor_type())
-    return error() << "input '" << info.name() << "' is not a tensor";
+  if (!info.has_type())
+    return error() << "input '" << info.name() << "' has no type";
+  if (!info.type().has_tensor_type()) {
+    // Sequences, maps and optionals are valid ONNX that Kiln does not run.
+    failure_ = ImportFailure::kUnsupported;
+    return error() << "input '" << info.name()
+                   << "' is not a tensor (sequences, maps and optionals are "
+                      "not supported)";
+  }
   const pb::TypeProto::Tensor &tensor = info.type().tensor_type();
   Type element = importElementType(&context_, tensor.elem_type(), fileLoc_);
   if (!element) {

@@ -339,7 +339,10 @@ int runModel(mlir::MLIRContext &context) {
     if (rt::Status status =
             rt::writeOutputs(outputDir, model->outputs(), outputs);
         !status.isOk())
-      return fail(ErrorKind::kUsage, status.message());
+      return fail(status.code() == rt::StatusCode::kUnimplemented
+                      ? ErrorKind::kUnsupported
+                      : ErrorKind::kUsage,
+                  status.message());
   llvm::outs() << llvm::format("ran in %.3f ms\n", latency);
   return 0;
 }

@@ -130,6 +130,8 @@ struct ConcatToInsertSlices : OpRewritePattern<ConcatOp> {
     int64_t offset = 0;
     for (Value input : op.getInputs()) {
       auto inputType = cast<RankedTensorType>(input.getType());
+      if (inputType.getNumElements() == 0)
+        continue; // Nothing to insert (and its offset may be out of range).
       SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
       offsets[axis] = rewriter.getIndexAttr(offset);
       SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
@@ -157,7 +159,9 @@ struct SplitToExtractSlices : OpRewritePattern<SplitOp> {
     for (Value result : op.getResults()) {
       auto pieceType = cast<RankedTensorType>(result.getType());
       SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
-      offsets[axis] = rewriter.getIndexAttr(offset);
+      // Empty pieces may sit at the end of the axis: offset 0 is as good.
+      offsets[axis] = rewriter.getIndexAttr(
+          pieceType.getNumElements() == 0 ? 0 : offset);
       SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
       for (int64_t size : pieceType.getShape())
         sizes.push_back(rewriter.getIndexAttr(size));
@@ -181,7 +185,9 @@ struct SliceToTensor : OpRewritePattern<SliceOp> {
       SmallVector<OpFoldResult> offsets, sizes, strides;
       for (auto [start, size, step] :
            llvm::zip(starts, resultType.getShape(), steps)) {
-        offsets.push_back(rewriter.getIndexAttr(start));
+        // An empty result may start at the dimension's end, which
+        // extract_slice rejects; where it starts does not matter.
+        offsets.push_back(rewriter.getIndexAttr(size == 0 ? 0 : start));
         sizes.push_back(rewriter.getIndexAttr(size));
         strides.push_back(rewriter.getIndexAttr(step));
       }

@@ -155,8 +155,10 @@ template <typename OpTy, bool IsMax> LogicalResult convertPool(ImportContext &ct
   FailureOr<int64_t> includePad = ctx.intAttr("count_include_pad", 0);
   if (failed(x) || failed(ceilMode) || failed(includePad))
     return failure();
-  if (IsMax && ctx.node().output_size() > 1 && !ctx.node().output(1).empty())
+  if (IsMax && ctx.node().output_size() > 1 && !ctx.node().output(1).empty()) {
+    ctx.markUnsupported();
     return ctx.error() << "the Indices output of MaxPool is not supported";
+  }
   if (!ctx.attribute("kernel_shape"))
     return ctx.error() << "missing attribute 'kernel_shape'";
   FailureOr<Window> window = readWindow(ctx, shapeOf(*x), std::nullopt);
@@ -210,9 +212,11 @@ LogicalResult convertBatchNorm(ImportContext &ctx) {
   bool statisticsUsed = false;
   for (int i = 1; i < ctx.node().output_size(); ++i)
     statisticsUsed |= !ctx.node().output(i).empty();
-  if (*training != 0 || statisticsUsed)
+  if (*training != 0 || statisticsUsed) {
+    ctx.markUnsupported();
     return ctx.error() << "training-mode BatchNormalization is not supported "
                           "(inference only)";
+  }
   SmallVector<Type> types;
   if (failed(kiln::inferBatchNorm(ctx.loc(), operands, types)))
     return failure();
@@ -306,8 +310,10 @@ LogicalResult convertDropout(ImportContext &ctx) {
     FailureOr<DenseElementsAttr> training = ctx.constantInput(2, "training_mode");
     if (failed(training))
       return failure();
-    if (!training->isSplat() || training->getSplatValue<bool>())
+    if (!training->isSplat() || training->getSplatValue<bool>()) {
+      ctx.markUnsupported();
       return ctx.error() << "training-mode Dropout is not supported";
+    }
   }
   ctx.setOutput(0, *x);
   if (ctx.node().output_size() > 1 && !ctx.node().output(1).empty()) {

@@ -1228,10 +1228,24 @@ def main():
         "range_16m_elements.onnx": "the range has too many elements",
         "range_huge_count.onnx": "the range has too many elements",
         "range_infinite.onnx": "the range has too many elements",
+        "conv_same_upper_huge_stride.onnx": "must be positive",
+        "pad_int64_min.onnx": "crop more than its",
+        "pad_negative_beyond_size.onnx": "crop more than its",
     }
+    # Cases that turned out to be valid models once the arithmetic was
+    # right (a single window with stride INT64_MAX is well defined).
+    valid = {"maxpool_same_upper_int64_max_stride.onnx"}
+    # Valid ONNX that Kiln does not run: "unsupported" (3), not "invalid".
+    unsupported = {"input_sequence_type.onnx", "opset_only_custom_domain.onnx"}
+    reworded["input_without_type.onnx"] = "input 'x' has no type"
     expectations = {}
     for rel, exit_code, message, args, why in CASES:
+        if rel in valid:
+            os.remove(os.path.join(out, rel))
+            continue
         message = reworded.get(rel, message)
+        if rel in unsupported:
+            exit_code = 3
         assert rel not in expectations, rel
         entry = {"exit": exit_code, "message": message, "why": why}
         if args:
