@@ -158,10 +158,13 @@ struct SplitToExtractSlices : OpRewritePattern<SplitOp> {
     int64_t offset = 0;
     for (Value result : op.getResults()) {
       auto pieceType = cast<RankedTensorType>(result.getType());
+      if (pieceType.getNumElements() == 0) {
+        // Nothing to read (extract_slice rejects offsets into empty dims).
+        pieces.push_back(emptyTensor(rewriter, loc, pieceType));
+        continue;
+      }
       SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
-      // Empty pieces may sit at the end of the axis: offset 0 is as good.
-      offsets[axis] = rewriter.getIndexAttr(
-          pieceType.getNumElements() == 0 ? 0 : offset);
+      offsets[axis] = rewriter.getIndexAttr(offset);
       SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
       for (int64_t size : pieceType.getShape())
         sizes.push_back(rewriter.getIndexAttr(size));
@@ -181,13 +184,17 @@ struct SliceToTensor : OpRewritePattern<SliceOp> {
     Location loc = op.getLoc();
     auto resultType = op.getType();
     ArrayRef<int64_t> starts = op.getStarts(), steps = op.getSteps();
+    // No elements: nothing to read (extract_slice rejects any offset into
+    // an empty dimension).
+    if (resultType.getNumElements() == 0) {
+      rewriter.replaceOp(op, emptyTensor(rewriter, loc, resultType));
+      return success();
+    }
     if (llvm::all_of(steps, [](int64_t s) { return s > 0; })) {
       SmallVector<OpFoldResult> offsets, sizes, strides;
       for (auto [start, size, step] :
            llvm::zip(starts, resultType.getShape(), steps)) {
-        // An empty result may start at the dimension's end, which
-        // extract_slice rejects; where it starts does not matter.
-        offsets.push_back(rewriter.getIndexAttr(size == 0 ? 0 : start));
+        offsets.push_back(rewriter.getIndexAttr(start));
         sizes.push_back(rewriter.getIndexAttr(size));
         strides.push_back(rewriter.getIndexAttr(step));
       }
