@@ -197,20 +197,32 @@ DriverError lowerTo(ModuleOp module, Stage stage) {
                      [](OpPassManager &pm) { buildCpuCodegenPipeline(pm); });
 }
 
-DriverError compileForCpu(ModuleOp module, const std::string &entry,
-                          std::unique_ptr<CpuJitExecutable> &executable) {
-  // The signature must be read at the graph level: afterwards only raw
-  // buffers remain.
-  FailureOr<EntrySignature> signature = getEntrySignature(module, entry);
-  if (failed(signature))
+namespace {
+/// Lowers `module` to the LLVM dialect and describes its entry point. The
+/// signature must be read at the graph level (afterwards only raw buffers
+/// remain), the arena size after lowering.
+DriverError lowerForCpu(ModuleOp module, const std::string &entry,
+                        EntrySignature &signature) {
+  FailureOr<EntrySignature> graphSignature = getEntrySignature(module, entry);
+  if (failed(graphSignature))
     return {ErrorKind::kInvalidInput, "the model has no usable entry point"};
   if (DriverError error = lowerTo(module, Stage::kLLVM))
     return error;
   FailureOr<uint64_t> arena = readArenaBytes(module);
   if (failed(arena))
     return {ErrorKind::kInternal, "lowering lost the arena size"};
-  signature->arenaBytes = *arena;
-  auto compiled = CpuJitExecutable::create(module, std::move(*signature));
+  signature = std::move(*graphSignature);
+  signature.arenaBytes = *arena;
+  return {};
+}
+} // namespace
+
+DriverError compileForCpu(ModuleOp module, const std::string &entry,
+                          std::unique_ptr<CpuJitExecutable> &executable) {
+  EntrySignature signature;
+  if (DriverError error = lowerForCpu(module, entry, signature))
+    return error;
+  auto compiled = CpuJitExecutable::create(module, std::move(signature));
   if (!compiled.isOk())
     return {ErrorKind::kInternal, compiled.status().message()};
   executable = std::move(*compiled);
@@ -219,16 +231,10 @@ DriverError compileForCpu(ModuleOp module, const std::string &entry,
 
 DriverError compileToArtifact(ModuleOp module, const std::string &entry,
                               rt::Artifact &artifact, const std::string &cpu) {
-  FailureOr<EntrySignature> signature = getEntrySignature(module, entry);
-  if (failed(signature))
-    return {ErrorKind::kInvalidInput, "the model has no usable entry point"};
-  if (DriverError error = lowerTo(module, Stage::kLLVM))
+  EntrySignature signature;
+  if (DriverError error = lowerForCpu(module, entry, signature))
     return error;
-  FailureOr<uint64_t> arena = readArenaBytes(module);
-  if (failed(arena))
-    return {ErrorKind::kInternal, "lowering lost the arena size"};
-  signature->arenaBytes = *arena;
-  auto built = buildCpuArtifact(module, *signature, cpu);
+  auto built = buildCpuArtifact(module, signature, cpu);
   if (!built.isOk())
     return {built.status().code() == rt::StatusCode::kInvalidArgument
                 ? ErrorKind::kUsage

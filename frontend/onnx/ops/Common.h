@@ -42,6 +42,10 @@ mlir::Value castTo(ImportContext &ctx, mlir::Value value, mlir::Type element);
 mlir::FailureOr<int64_t> normalizeAxisAt(ImportContext &ctx, int64_t axis,
                                          int64_t rank);
 
+/// `value` flattened into [prod(dims before axis), prod(dims from axis)]:
+/// how opset-1..12 Softmax, LogSoftmax and Hardmax see their input.
+mlir::Value flattenAt(ImportContext &ctx, mlir::Value value, int64_t axis);
+
 /// A scalar constant of `element` type (rank 0).
 mlir::Value scalarConstant(ImportContext &ctx, mlir::Type element,
                            double value);

@@ -43,6 +43,14 @@ FailureOr<int64_t> normalizeAxisAt(ImportContext &ctx, int64_t axis,
                      << rank;
 }
 
+Value flattenAt(ImportContext &ctx, Value value, int64_t axis) {
+  ArrayRef<int64_t> shape = shapeOf(value);
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < int64_t(shape.size()); ++d)
+    (d < axis ? outer : inner) *= shape[d];
+  return reshapeTo(ctx, value, {outer, inner});
+}
+
 Value scalarConstant(ImportContext &ctx, Type element, double value) {
   auto type = RankedTensorType::get({}, element);
   Attribute scalar =

@@ -72,6 +72,23 @@ Value transpose(ImportContext &ctx, Value v, ArrayRef<int64_t> perm) {
       TransposeOp::create(ctx.builder(), ctx.loc(), types[0], v, perm));
 }
 
+/// Indices with negative values counted from the end of a dimension of
+/// `size` (as i64).
+FailureOr<Value> wrapNegative(ImportContext &ctx, Value indices, int64_t size) {
+  Value index = castTo(ctx, indices, i64(ctx));
+  Value zero = scalarConstant(ctx, i64(ctx), 0);
+  SmallVector<Type> t;
+  (void)kiln::inferBroadcastElementwise(ctx.loc(), ValueRange{index, zero},
+                                        ctx.builder().getI1Type(), t);
+  Value negative = ctx.finish(CompareOp::create(
+      ctx.builder(), ctx.loc(), t[0], ComparePredicate::lt, index, zero));
+  FailureOr<Value> wrapped =
+      buildBroadcast<AddOp>(ctx, index, scalarConstant(ctx, i64(ctx), size));
+  if (failed(wrapped))
+    return failure();
+  return select(ctx, negative, *wrapped, index);
+}
+
 /// Hardmax: 1 at the (first) maximum along the axis, 0 elsewhere. Before
 /// opset 13 the input is flattened into rows at `axis`, as for Softmax.
 template <bool Coerced2d> LogicalResult convertHardmax(ImportContext &ctx) {
@@ -86,10 +103,7 @@ template <bool Coerced2d> LogicalResult convertHardmax(ImportContext &ctx) {
   Value input = *x;
   int64_t along = *axis;
   if (Coerced2d) {
-    int64_t outer = 1, inner = 1;
-    for (int64_t d = 0; d < int64_t(shape.size()); ++d)
-      (d < along ? outer : inner) *= shape[d];
-    input = reshapeTo(ctx, input, {outer, inner});
+    input = flattenAt(ctx, input, along);
     along = 1;
   }
   SmallVector<Type> types;
@@ -129,16 +143,9 @@ LogicalResult convertOneHot(ImportContext &ctx) {
   if (failed(axis))
     return failure();
   // Negative indices count from the end of the depth.
-  Value index = castTo(ctx, *indices, i64(ctx));
-  Value zero = scalarConstant(ctx, i64(ctx), 0);
-  SmallVector<Type> t;
-  (void)kiln::inferBroadcastElementwise(ctx.loc(), ValueRange{index, zero},
-                                        ctx.builder().getI1Type(), t);
-  Value negative = ctx.finish(CompareOp::create(
-      ctx.builder(), ctx.loc(), t[0], ComparePredicate::lt, index, zero));
-  FailureOr<Value> wrapped =
-      buildBroadcast<AddOp>(ctx, index, scalarConstant(ctx, i64(ctx), depth));
-  FailureOr<Value> normalized = select(ctx, negative, *wrapped, index);
+  FailureOr<Value> normalized = wrapNegative(ctx, *indices, depth);
+  if (failed(normalized))
+    return failure();
   Value expanded =
       reshapeTo(ctx, *normalized, insertUnit(shapeOf(*normalized), *axis));
   FailureOr<Value> hot = compareEq(ctx, ramp(ctx, depth, *axis, rank), expanded);
@@ -182,16 +189,9 @@ LogicalResult convertGatherElements(ImportContext &ctx) {
   int64_t n = dataShape[*axis];
   // One-hot over a new last dimension: hot[p, k] = (idx[p] mod n == k), and
   // data moved so that its axis lines up with k.
-  Value index = castTo(ctx, *indices, i64(ctx));
-  FailureOr<Value> wrapped =
-      buildBroadcast<AddOp>(ctx, index, scalarConstant(ctx, i64(ctx), n));
-  Value zero = scalarConstant(ctx, i64(ctx), 0);
-  SmallVector<Type> t;
-  (void)kiln::inferBroadcastElementwise(ctx.loc(), ValueRange{index, zero},
-                                        ctx.builder().getI1Type(), t);
-  Value negative = ctx.finish(CompareOp::create(
-      ctx.builder(), ctx.loc(), t[0], ComparePredicate::lt, index, zero));
-  FailureOr<Value> normalized = select(ctx, negative, *wrapped, index);
+  FailureOr<Value> normalized = wrapNegative(ctx, *indices, n);
+  if (failed(normalized))
+    return failure();
   SmallVector<int64_t> hotShape(indexShape);
   hotShape.push_back(1);
   FailureOr<Value> hot = compareEq(ctx, reshapeTo(ctx, *normalized, hotShape),

@@ -241,12 +241,8 @@ LogicalResult convertSoftmax(ImportContext &ctx) {
   if (failed(axis))
     return failure();
   Value input = *x;
-  if (Coerced2d && *axis != int64_t(shape.size()) - 1) {
-    int64_t outer = 1, inner = 1;
-    for (int64_t d = 0; d < int64_t(shape.size()); ++d)
-      (d < *axis ? outer : inner) *= shape[d];
-    input = reshapeTo(ctx, input, {outer, inner});
-  }
+  if (Coerced2d && *axis != int64_t(shape.size()) - 1)
+    input = flattenAt(ctx, input, *axis);
   Value result = ctx.finish(OpTy::create(ctx.builder(), ctx.loc(),
                                          input.getType(), input,
                                          Coerced2d ? -1 : *axis));
