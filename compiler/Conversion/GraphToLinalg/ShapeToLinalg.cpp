@@ -57,6 +57,21 @@ Value clampIndex(OpBuilder &b, Location loc, Value v, int64_t lo, int64_t hi) {
   return arith::MinSIOp::create(b, loc, low, indexConstant(b, loc, hi));
 }
 
+/// Offsets, sizes and unit strides of a `pieceShape` block that starts at
+/// `offset` along `axis` (and at 0 elsewhere): a concat input or a split
+/// result.
+struct AxisSlice {
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+  AxisSlice(OpBuilder &b, ArrayRef<int64_t> pieceShape, int64_t axis,
+            int64_t offset)
+      : offsets(pieceShape.size(), b.getIndexAttr(0)),
+        strides(pieceShape.size(), b.getIndexAttr(1)) {
+    offsets[axis] = b.getIndexAttr(offset);
+    for (int64_t size : pieceShape)
+      sizes.push_back(b.getIndexAttr(size));
+  }
+};
+
 struct ConstantToArith : OpRewritePattern<ConstantOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ConstantOp op,
@@ -132,13 +147,10 @@ struct ConcatToInsertSlices : OpRewritePattern<ConcatOp> {
       auto inputType = cast<RankedTensorType>(input.getType());
       if (inputType.getNumElements() == 0)
         continue; // Nothing to insert (and its offset may be out of range).
-      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
-      offsets[axis] = rewriter.getIndexAttr(offset);
-      SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
-      for (int64_t size : inputType.getShape())
-        sizes.push_back(rewriter.getIndexAttr(size));
+      AxisSlice slice(rewriter, inputType.getShape(), axis, offset);
       result = tensor::InsertSliceOp::create(rewriter, loc, input, result,
-                                             offsets, sizes, strides);
+                                             slice.offsets, slice.sizes,
+                                             slice.strides);
       offset += inputType.getDimSize(axis);
     }
     rewriter.replaceOp(op, result);
@@ -163,13 +175,10 @@ struct SplitToExtractSlices : OpRewritePattern<SplitOp> {
         pieces.push_back(emptyTensor(rewriter, loc, pieceType));
         continue;
       }
-      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
-      offsets[axis] = rewriter.getIndexAttr(offset);
-      SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
-      for (int64_t size : pieceType.getShape())
-        sizes.push_back(rewriter.getIndexAttr(size));
+      AxisSlice slice(rewriter, pieceType.getShape(), axis, offset);
       pieces.push_back(tensor::ExtractSliceOp::create(
-          rewriter, loc, pieceType, op.getInput(), offsets, sizes, strides));
+          rewriter, loc, pieceType, op.getInput(), slice.offsets, slice.sizes,
+          slice.strides));
       offset += pieceType.getDimSize(axis);
     }
     rewriter.replaceOp(op, pieces);
