@@ -79,30 +79,23 @@ CpuJitExecutable::create(ModuleOp loweredModule, EntrySignature signature) {
 
 rt::Status CpuJitExecutable::run(const std::vector<rt::HostTensor> &inputs,
                                  std::vector<rt::HostTensor> &outputs) {
-  if (inputs.size() != signature_.inputs.size())
-    return rt::invalidArgument(
-        "the model takes " + std::to_string(signature_.inputs.size()) +
-        " inputs, got " + std::to_string(inputs.size()));
+  // Outputs are only allocated for a valid call.
+  KILN_RETURN_IF_ERROR(rt::checkBindings(rt::refsOf(inputs),
+                                         signature_.inputs, {}, {}));
   for (size_t i = 0; i < inputs.size(); ++i)
     KILN_RETURN_IF_ERROR(rt::checkTensor(inputs[i], signature_.inputs[i]));
+  std::vector<rt::TensorRef> outputRefs =
+      rt::allocateOutputs(signature_.outputs, outputs);
+  return run(rt::refsOf(inputs), outputRefs);
+}
 
-  outputs.resize(signature_.outputs.size());
+rt::Status CpuJitExecutable::run(const std::vector<rt::TensorRef> &inputs,
+                                 const std::vector<rt::TensorRef> &outputs) {
+  KILN_RETURN_IF_ERROR(rt::checkBindings(inputs, signature_.inputs, outputs,
+                                         signature_.outputs));
   rt::PackedArguments arguments;
-  for (const rt::HostTensor &input : inputs)
-    // The model never writes its inputs; the calling convention is not
-    // const-aware.
-    arguments.addTensor(const_cast<uint8_t *>(input.data.data()), input.shape);
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    const rt::TensorSpec &expected = signature_.outputs[i];
-    rt::HostTensor &output = outputs[i];
-    output.dtype = expected.dtype;
-    output.shape = expected.shape;
-    output.data.assign(size_t(output.numElements()) *
-                           rt::dtypeSize(output.dtype),
-                       0);
-    arguments.addTensor(output.data.data(), output.shape);
-  }
-  arguments.addTensor(arena_.data(), {int64_t(arena_.size())});
+  rt::packModelArguments(arguments, inputs, outputs, arena_.data(),
+                         arena_.size());
   entry_(arguments.data());
   return rt::Status::ok();
 }

@@ -40,6 +40,10 @@ public:
   rt::Status run(const std::vector<rt::HostTensor> &inputs,
                  std::vector<rt::HostTensor> &outputs);
 
+  /// Runs on caller-owned buffers, checked first. One run at a time.
+  rt::Status run(const std::vector<rt::TensorRef> &inputs,
+                 const std::vector<rt::TensorRef> &outputs);
+
 private:
   CpuJitExecutable(std::unique_ptr<mlir::ExecutionEngine> engine,
                    EntrySignature signature, void (*entry)(void **));

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/runtime/CpuExecutable.h"
+#include "kiln/runtime/Bindings.h"
 
 #include <cstring>
 #include <dlfcn.h>
@@ -19,13 +20,6 @@
 namespace kiln::rt {
 
 namespace {
-std::string describeShape(const std::vector<int64_t> &shape) {
-  std::string out = "[";
-  for (size_t i = 0; i < shape.size(); ++i)
-    out += (i ? ", " : "") + std::to_string(shape[i]);
-  return out + "]";
-}
-
 Status checkElf(const std::vector<uint8_t> &image, const std::string &name) {
   // e_ident: magic, class 2 (64-bit), data 1 (little-endian); e_machine 62
   // (x86-64) at offset 18.
@@ -39,23 +33,6 @@ Status checkElf(const std::vector<uint8_t> &image, const std::string &name) {
   return Status::ok();
 }
 } // namespace
-
-Status checkTensor(const HostTensor &tensor, const TensorSpec &spec) {
-  if (tensor.dtype != spec.dtype)
-    return invalidArgument("input '" + spec.name + "' must be " +
-                           dtypeName(spec.dtype) + ", got " +
-                           dtypeName(tensor.dtype));
-  if (tensor.shape != spec.shape)
-    return invalidArgument("input '" + spec.name + "' must have shape " +
-                           describeShape(spec.shape) + ", got " +
-                           describeShape(tensor.shape));
-  size_t bytes = size_t(tensor.numElements()) * dtypeSize(tensor.dtype);
-  if (tensor.data.size() != bytes)
-    return invalidArgument("input '" + spec.name + "' holds " +
-                           std::to_string(tensor.data.size()) +
-                           " bytes, its shape needs " + std::to_string(bytes));
-  return Status::ok();
-}
 
 CpuExecutable::CpuExecutable(Program program, void *library,
                              std::vector<PackedKernel> kernels)
@@ -119,32 +96,26 @@ CpuExecutable::load(Artifact artifact, const std::string &name) {
 
 Status CpuExecutable::run(const std::vector<HostTensor> &inputs,
                           std::vector<HostTensor> &outputs) {
-  if (inputs.size() != program_.inputs.size())
-    return invalidArgument("the model takes " +
-                           std::to_string(program_.inputs.size()) +
-                           " inputs, got " + std::to_string(inputs.size()));
+  // Outputs are only allocated for a valid call.
+  KILN_RETURN_IF_ERROR(checkBindings(refsOf(inputs), program_.inputs,
+                                     std::vector<TensorRef>(), {}));
   for (size_t i = 0; i < inputs.size(); ++i)
     KILN_RETURN_IF_ERROR(checkTensor(inputs[i], program_.inputs[i]));
-  outputs.resize(program_.outputs.size());
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    const TensorSpec &spec = program_.outputs[i];
-    outputs[i].dtype = spec.dtype;
-    outputs[i].shape = spec.shape;
-    outputs[i].data.assign(size_t(outputs[i].numElements()) *
-                               dtypeSize(spec.dtype),
-                           0);
-  }
+  std::vector<TensorRef> outputRefs =
+      allocateOutputs(program_.outputs, outputs);
+  return run(refsOf(inputs), outputRefs);
+}
+
+Status CpuExecutable::run(const std::vector<TensorRef> &inputs,
+                          const std::vector<TensorRef> &outputs) {
+  KILN_RETURN_IF_ERROR(
+      checkBindings(inputs, program_.inputs, outputs, program_.outputs));
   // Today every step is a whole-model kernel on the model's inputs and
-  // outputs; memory planning will give steps their own buffers.
+  // outputs; the memory plan places everything else in the arena.
   for (PackedKernel kernel : kernels_) {
     PackedArguments arguments;
-    for (const HostTensor &input : inputs)
-      // Kernels never write their inputs; the convention is not const-aware.
-      arguments.addTensor(const_cast<uint8_t *>(input.data.data()),
-                          input.shape);
-    for (HostTensor &output : outputs)
-      arguments.addTensor(output.data.data(), output.shape);
-    arguments.addTensor(arena_.data(), {int64_t(arena_.size())});
+    packModelArguments(arguments, inputs, outputs, arena_.data(),
+                       arena_.size());
     kernel(arguments.data());
   }
   return Status::ok();

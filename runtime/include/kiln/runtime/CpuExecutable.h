@@ -9,6 +9,7 @@
 
 #include "kiln/runtime/Arena.h"
 #include "kiln/runtime/Artifact.h"
+#include "kiln/runtime/Bindings.h"
 #include "kiln/runtime/CpuCallingConvention.h"
 #include "kiln/runtime/HostTensor.h"
 #include "kiln/runtime/Status.h"
@@ -16,10 +17,6 @@
 #include <memory>
 
 namespace kiln::rt {
-
-/// Checks `tensor` against `spec` (dtype, shape, byte size); the message
-/// names the input.
-Status checkTensor(const HostTensor &tensor, const TensorSpec &spec);
 
 /// An artifact's CPU program, loaded and ready to run. Owns the loaded
 /// kernel library. Thread-compatible: one run at a time.
@@ -40,6 +37,12 @@ public:
   /// and allocated to the program's output shapes.
   Status run(const std::vector<HostTensor> &inputs,
              std::vector<HostTensor> &outputs);
+
+  /// Runs on caller-owned buffers: checks count, dtype, shape and size of
+  /// every input and output first. Not thread-safe (one arena per
+  /// executable): callers serialise runs of one executable.
+  Status run(const std::vector<TensorRef> &inputs,
+             const std::vector<TensorRef> &outputs);
 
 private:
   CpuExecutable(Program program, void *library,

@@ -1,0 +1,110 @@
+//===- Bindings.cpp - Check a call's tensors against a signature ----------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/runtime/Bindings.h"
+
+namespace kiln::rt {
+
+std::string describeShape(const std::vector<int64_t> &shape) {
+  std::string out = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    out += (i ? ", " : "") + std::to_string(shape[i]);
+  return out + "]";
+}
+
+namespace {
+size_t bytesOf(const TensorSpec &spec) {
+  size_t count = 1;
+  for (int64_t dim : spec.shape)
+    count *= size_t(dim);
+  return count * dtypeSize(spec.dtype);
+}
+
+/// `role` is "input" or "output".
+Status checkRef(const TensorRef &ref, const TensorSpec &spec,
+                const char *role) {
+  std::string what = std::string(role) + " '" + spec.name + "'";
+  if (ref.dtype != spec.dtype)
+    return invalidArgument(what + " must be " + dtypeName(spec.dtype) +
+                           ", got " + dtypeName(ref.dtype));
+  if (ref.shape != spec.shape)
+    return invalidArgument(what + " must have shape " +
+                           describeShape(spec.shape) + ", got " +
+                           describeShape(ref.shape));
+  size_t bytes = bytesOf(spec);
+  if (ref.bytes < bytes)
+    return invalidArgument(what + " has a buffer of " +
+                           std::to_string(ref.bytes) +
+                           " bytes, its shape needs " + std::to_string(bytes));
+  if (bytes != 0 && ref.data == nullptr)
+    return invalidArgument(what + " has no buffer (null data)");
+  return Status::ok();
+}
+
+Status checkCount(size_t given, size_t expected, const char *role) {
+  if (given == expected)
+    return Status::ok();
+  return invalidArgument("the model takes " + std::to_string(expected) + " " +
+                         role + "s, got " + std::to_string(given));
+}
+} // namespace
+
+Status checkTensor(const HostTensor &tensor, const TensorSpec &spec) {
+  KILN_RETURN_IF_ERROR(checkRef(TensorRef::of(tensor), spec, "input"));
+  if (tensor.data.size() != bytesOf(spec))
+    return invalidArgument("input '" + spec.name + "' holds " +
+                           std::to_string(tensor.data.size()) +
+                           " bytes, its shape needs " +
+                           std::to_string(bytesOf(spec)));
+  return Status::ok();
+}
+
+Status checkBindings(const std::vector<TensorRef> &inputs,
+                     const std::vector<TensorSpec> &inputSpecs,
+                     const std::vector<TensorRef> &outputs,
+                     const std::vector<TensorSpec> &outputSpecs) {
+  KILN_RETURN_IF_ERROR(checkCount(inputs.size(), inputSpecs.size(), "input"));
+  KILN_RETURN_IF_ERROR(
+      checkCount(outputs.size(), outputSpecs.size(), "output"));
+  for (size_t i = 0; i < inputs.size(); ++i)
+    KILN_RETURN_IF_ERROR(checkRef(inputs[i], inputSpecs[i], "input"));
+  for (size_t i = 0; i < outputs.size(); ++i)
+    KILN_RETURN_IF_ERROR(checkRef(outputs[i], outputSpecs[i], "output"));
+  return Status::ok();
+}
+
+std::vector<TensorRef> allocateOutputs(const std::vector<TensorSpec> &specs,
+                                       std::vector<HostTensor> &outputs) {
+  outputs.resize(specs.size());
+  std::vector<TensorRef> refs;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    outputs[i].dtype = specs[i].dtype;
+    outputs[i].shape = specs[i].shape;
+    outputs[i].data.assign(bytesOf(specs[i]), 0);
+    refs.push_back(TensorRef::of(outputs[i]));
+  }
+  return refs;
+}
+
+std::vector<TensorRef> refsOf(const std::vector<HostTensor> &tensors) {
+  std::vector<TensorRef> refs;
+  for (const HostTensor &tensor : tensors)
+    refs.push_back(TensorRef::of(tensor));
+  return refs;
+}
+
+void packModelArguments(PackedArguments &arguments,
+                        const std::vector<TensorRef> &inputs,
+                        const std::vector<TensorRef> &outputs, void *arena,
+                        size_t arenaBytes) {
+  for (const TensorRef &input : inputs)
+    arguments.addTensor(input.data, input.shape);
+  for (const TensorRef &output : outputs)
+    arguments.addTensor(output.data, output.shape);
+  arguments.addTensor(arena, {int64_t(arenaBytes)});
+}
+
+} // namespace kiln::rt
