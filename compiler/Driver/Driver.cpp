@@ -26,8 +26,12 @@ using namespace mlir;
 namespace kiln::compiler {
 
 ModelDiagnosticPrinter::ModelDiagnosticPrinter(MLIRContext &context)
+    : ModelDiagnosticPrinter(context, llvm::errs()) {}
+
+ModelDiagnosticPrinter::ModelDiagnosticPrinter(MLIRContext &context,
+                                               llvm::raw_ostream &os)
     : context_(context) {
-  id_ = context.getDiagEngine().registerHandler([](Diagnostic &diag) {
+  id_ = context.getDiagEngine().registerHandler([&os](Diagnostic &diag) {
     // Model-level (file:0:0) and node-level (NameLoc in file:0:0) locations
     // of imported models; anything with a real line goes to the next
     // handler, which shows the source line.
@@ -38,11 +42,10 @@ ModelDiagnosticPrinter::ModelDiagnosticPrinter(MLIRContext &context)
       return failure();
     auto print = [&](Diagnostic &d, StringRef severity) {
       std::string message = d.str();
-      llvm::errs() << file.getFilename().getValue() << ": " << severity
-                   << ": ";
+      os << file.getFilename().getValue() << ": " << severity << ": ";
       if (name && !StringRef(message).starts_with("node '"))
-        llvm::errs() << "node '" << name.getName().getValue() << "': ";
-      llvm::errs() << message << "\n";
+        os << "node '" << name.getName().getValue() << "': ";
+      os << message << "\n";
     };
     const char *severity = diag.getSeverity() == DiagnosticSeverity::Error
                                ? "error"
@@ -94,17 +97,18 @@ DriverError parseBinding(const std::string &spec, LoadOptions &options) {
   if (name.empty() || file.empty())
     return {ErrorKind::kUsage,
             "--bind expects NAME=FILE.npy, got '" + spec + "'"};
-  options.boundInputs[name.str()] = file.str();
+  rt::StatusOr<rt::HostTensor> tensor = rt::readNpyFile(file.str());
+  if (!tensor.isOk())
+    return {ErrorKind::kInvalidInput, tensor.status().message()};
+  options.boundInputs[name.str()] = std::move(*tensor);
   return {};
 }
 
 namespace {
-/// The contents of a .npy file as a constant attribute.
-DriverError readBinding(MLIRContext &context, const std::string &path,
+/// A bound input's value as a constant attribute.
+DriverError readBinding(MLIRContext &context, const std::string &name,
+                        const rt::HostTensor *tensor,
                         DenseElementsAttr &value) {
-  rt::StatusOr<rt::HostTensor> tensor = rt::readNpyFile(path);
-  if (!tensor.isOk())
-    return {ErrorKind::kInvalidInput, tensor.status().message()};
   Builder b(&context);
   Type element;
   switch (tensor->dtype) {
@@ -118,7 +122,8 @@ DriverError readBinding(MLIRContext &context, const std::string &path,
   case rt::DType::kI64: element = b.getI64Type(); break;
   default:
     return {ErrorKind::kInvalidInput,
-            path + ": --bind supports float, int and bool arrays"};
+            "bound input '" + name + "': only float, int and bool values "
+            "can be bound"};
   }
   auto type = RankedTensorType::get(tensor->shape, element);
   if (tensor->dtype == rt::DType::kI1) {
@@ -133,6 +138,41 @@ DriverError readBinding(MLIRContext &context, const std::string &path,
 }
 } // namespace
 
+namespace {
+/// The importer's options: shapes as given, bound inputs read from .npy.
+DriverError makeImportOptions(MLIRContext &context, const LoadOptions &options,
+                              onnx::ImportOptions &importOptions) {
+  importOptions.inputShapes = options.inputShapes;
+  for (auto &[name, tensor] : options.boundInputs) {
+    if (tensor.data.size() !=
+        size_t(tensor.numElements()) * rt::dtypeSize(tensor.dtype))
+      return {ErrorKind::kInvalidInput,
+              "bound input '" + name + "': its bytes do not match its shape"};
+    if (DriverError error = readBinding(context, name, &tensor,
+                                        importOptions.boundInputs[name]))
+      return error;
+  }
+  return {};
+}
+
+DriverError importResult(const OwningOpRef<ModuleOp> &module,
+                         onnx::ImportFailure failure, const std::string &name) {
+  if (module)
+    return {};
+  return {failure == onnx::ImportFailure::kUnsupported
+              ? ErrorKind::kUnsupported
+              : ErrorKind::kInvalidInput,
+          name + ": cannot import the ONNX model"};
+}
+
+DriverError onlyForOnnx(const LoadOptions &options) {
+  if (!options.inputShapes.empty() || !options.boundInputs.empty())
+    return {ErrorKind::kUsage,
+            "--input-shape and --bind apply to ONNX models only"};
+  return {};
+}
+} // namespace
+
 DriverError loadModel(MLIRContext &context, const std::string &path,
                       OwningOpRef<ModuleOp> &module,
                       const LoadOptions &options) {
@@ -141,29 +181,40 @@ DriverError loadModel(MLIRContext &context, const std::string &path,
     return {ErrorKind::kInvalidInput, path + ": no such file"};
   if (name.ends_with(".onnx")) {
     onnx::ImportOptions importOptions;
-    importOptions.inputShapes = options.inputShapes;
-    for (auto &[name, file] : options.boundInputs)
-      if (DriverError error =
-              readBinding(context, file, importOptions.boundInputs[name]))
-        return error;
+    if (DriverError error = makeImportOptions(context, options, importOptions))
+      return error;
     onnx::ImportFailure failure;
     module = onnx::importOnnxFile(context, path, importOptions, failure);
-    if (module)
-      return {};
-    return {failure == onnx::ImportFailure::kUnsupported
-                ? ErrorKind::kUnsupported
-                : ErrorKind::kInvalidInput,
-            path + ": cannot import the ONNX model"};
+    return importResult(module, failure, path);
   }
-  if (!options.inputShapes.empty() || !options.boundInputs.empty())
-    return {ErrorKind::kUsage,
-            "--input-shape and --bind apply to ONNX models only"};
+  if (DriverError error = onlyForOnnx(options))
+    return error;
   if (!name.ends_with(".mlir"))
     return {ErrorKind::kInvalidInput,
             path + ": unknown model format (expected .mlir or .onnx)"};
   module = parseSourceFile<ModuleOp>(path, &context);
   if (!module)
     return {ErrorKind::kInvalidInput, path + ": cannot parse the model"};
+  return {};
+}
+
+DriverError loadModelFromMemory(MLIRContext &context, ModelFormat format,
+                                StringRef bytes, const std::string &name,
+                                OwningOpRef<ModuleOp> &module,
+                                const LoadOptions &options) {
+  if (format == ModelFormat::kOnnx) {
+    onnx::ImportOptions importOptions;
+    if (DriverError error = makeImportOptions(context, options, importOptions))
+      return error;
+    onnx::ImportFailure failure;
+    module = onnx::importOnnxBytes(context, bytes, name, importOptions, failure);
+    return importResult(module, failure, name);
+  }
+  if (DriverError error = onlyForOnnx(options))
+    return error;
+  module = parseSourceString<ModuleOp>(bytes, ParserConfig(&context), name);
+  if (!module)
+    return {ErrorKind::kInvalidInput, name + ": cannot parse the model"};
   return {};
 }
 
@@ -179,12 +230,31 @@ DriverError runPipeline(ModuleOp module, ErrorKind kind, const char *what,
 }
 } // namespace
 
-DriverError lowerTo(ModuleOp module, Stage stage) {
+DriverError lowerTo(ModuleOp module, Stage stage,
+                    const PipelineExtensions *extensions) {
+  PipelineExtensions none;
+  const PipelineExtensions &ext = extensions ? *extensions : none;
+  auto runPoint = [&](PipelinePoint point) -> DriverError {
+    if (!ext.has(point))
+      return {};
+    std::string what =
+        std::string("plugin passes at ") + pipelinePointName(point);
+    return runPipeline(module, ErrorKind::kInvalidInput, what.c_str(),
+                       [&](OpPassManager &pm) { ext.build(point, pm); });
+  };
+  if (DriverError error = runPoint(PipelinePoint::kAfterImport))
+    return error;
   // Invalid models fail here, at the graph contract, with located errors.
   if (DriverError error =
           runPipeline(module, ErrorKind::kInvalidInput, "checking the model",
                       [](OpPassManager &pm) { buildCleanupPipeline(pm); }))
     return error;
+  // No fusion pass runs yet, so the two fusion points are adjacent.
+  for (PipelinePoint point :
+       {PipelinePoint::kBeforeFusion, PipelinePoint::kAfterFusion,
+        PipelinePoint::kBeforeCodegen})
+    if (DriverError error = runPoint(point))
+      return error;
   if (stage == Stage::kKiln)
     return {};
   if (stage == Stage::kLinalg)
@@ -202,11 +272,12 @@ namespace {
 /// signature must be read at the graph level (afterwards only raw buffers
 /// remain), the arena size after lowering.
 DriverError lowerForCpu(ModuleOp module, const std::string &entry,
-                        EntrySignature &signature) {
+                        EntrySignature &signature,
+                        const PipelineExtensions *extensions) {
   FailureOr<EntrySignature> graphSignature = getEntrySignature(module, entry);
   if (failed(graphSignature))
     return {ErrorKind::kInvalidInput, "the model has no usable entry point"};
-  if (DriverError error = lowerTo(module, Stage::kLLVM))
+  if (DriverError error = lowerTo(module, Stage::kLLVM, extensions))
     return error;
   FailureOr<uint64_t> arena = readArenaBytes(module);
   if (failed(arena))
@@ -218,9 +289,10 @@ DriverError lowerForCpu(ModuleOp module, const std::string &entry,
 } // namespace
 
 DriverError compileForCpu(ModuleOp module, const std::string &entry,
-                          std::unique_ptr<CpuJitExecutable> &executable) {
+                          std::unique_ptr<CpuJitExecutable> &executable,
+                          const PipelineExtensions *extensions) {
   EntrySignature signature;
-  if (DriverError error = lowerForCpu(module, entry, signature))
+  if (DriverError error = lowerForCpu(module, entry, signature, extensions))
     return error;
   auto compiled = CpuJitExecutable::create(module, std::move(signature));
   if (!compiled.isOk())
@@ -230,9 +302,10 @@ DriverError compileForCpu(ModuleOp module, const std::string &entry,
 }
 
 DriverError compileToArtifact(ModuleOp module, const std::string &entry,
-                              rt::Artifact &artifact, const std::string &cpu) {
+                              rt::Artifact &artifact, const std::string &cpu,
+                              const PipelineExtensions *extensions) {
   EntrySignature signature;
-  if (DriverError error = lowerForCpu(module, entry, signature))
+  if (DriverError error = lowerForCpu(module, entry, signature, extensions))
     return error;
   auto built = buildCpuArtifact(module, signature, cpu);
   if (!built.isOk())

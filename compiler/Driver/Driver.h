@@ -13,7 +13,9 @@
 #define KILN_COMPILER_DRIVER_DRIVER_H
 
 #include "compiler/Codegen/CPU/CpuJit.h"
+#include "compiler/Pipelines/PipelineExtensions.h"
 #include "kiln/runtime/Artifact.h"
+#include "kiln/runtime/HostTensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -57,6 +59,7 @@ enum class Stage {
 class ModelDiagnosticPrinter {
 public:
   explicit ModelDiagnosticPrinter(mlir::MLIRContext &context);
+  ModelDiagnosticPrinter(mlir::MLIRContext &context, llvm::raw_ostream &os);
   ~ModelDiagnosticPrinter();
 
 private:
@@ -71,8 +74,8 @@ std::unique_ptr<mlir::MLIRContext> createContext();
 struct LoadOptions {
   /// Shapes for ONNX inputs with symbolic dimensions, by input name.
   std::map<std::string, std::vector<int64_t>> inputShapes;
-  /// ONNX inputs fixed at compile time to the contents of a .npy file.
-  std::map<std::string, std::string> boundInputs;
+  /// ONNX inputs fixed at compile time to a value (see --bind).
+  std::map<std::string, rt::HostTensor> boundInputs;
 };
 
 /// Parses `path` (.mlir, or .onnx through the ONNX importer) into `module`;
@@ -81,25 +84,41 @@ DriverError loadModel(mlir::MLIRContext &context, const std::string &path,
                       mlir::OwningOpRef<mlir::ModuleOp> &module,
                       const LoadOptions &options = {});
 
+/// What an in-memory model is.
+enum class ModelFormat { kOnnx, kMlir };
+
+/// Parses a model held in memory; `name` stands for its file in messages
+/// (and, for ONNX, its folder is where external data is looked up).
+DriverError loadModelFromMemory(mlir::MLIRContext &context,
+                                ModelFormat format, llvm::StringRef bytes,
+                                const std::string &name,
+                                mlir::OwningOpRef<mlir::ModuleOp> &module,
+                                const LoadOptions &options = {});
+
 /// Parses "NAME=2x3x4" (a --input-shape value) into `options`.
 DriverError parseInputShape(const std::string &spec, LoadOptions &options);
 
-/// Parses "NAME=FILE.npy" (a --bind value) into `options`.
+/// Parses "NAME=FILE.npy" (a --bind value) and reads the file into
+/// `options`.
 DriverError parseBinding(const std::string &spec, LoadOptions &options);
 
-/// Lowers `module` in place to `stage`.
-DriverError lowerTo(mlir::ModuleOp module, Stage stage);
+/// Lowers `module` in place to `stage`, running `extensions`' passes at
+/// their points on the way.
+DriverError lowerTo(mlir::ModuleOp module, Stage stage,
+                    const PipelineExtensions *extensions = nullptr);
 
 /// Cleans up, lowers and JIT-compiles `module` (consumed) for this CPU.
 DriverError compileForCpu(mlir::ModuleOp module, const std::string &entry,
-                          std::unique_ptr<CpuJitExecutable> &executable);
+                          std::unique_ptr<CpuJitExecutable> &executable,
+                          const PipelineExtensions *extensions = nullptr);
 
 /// Cleans up and lowers `module` (consumed), then compiles it ahead of time
 /// into a .kiln artifact for this CPU.
 /// `cpu` is as for buildCpuArtifact ("native", "x86-64", ...).
 DriverError compileToArtifact(mlir::ModuleOp module, const std::string &entry,
                               rt::Artifact &artifact,
-                              const std::string &cpu = "native");
+                              const std::string &cpu = "native",
+                              const PipelineExtensions *extensions = nullptr);
 
 } // namespace kiln::compiler
 

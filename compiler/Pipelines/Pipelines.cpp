@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Pipelines/Pipelines.h"
+#include "kiln/PassPlugin.h"
 
 #include "compiler/Contracts/Passes.h"
 #include "mlir/Pass/PassManager.h"
@@ -27,4 +28,18 @@ void kiln::compiler::registerPipelines() {
       "kiln-cleanup-pipeline",
       "Check the graph contract, fold constants and remove duplicates",
       [](OpPassManager &pm) { buildCleanupPipeline(pm); });
+}
+
+const char *kiln::pipelinePointName(PipelinePoint point) {
+  switch (point) {
+  case PipelinePoint::kAfterImport:
+    return "after-import";
+  case PipelinePoint::kBeforeFusion:
+    return "before-fusion";
+  case PipelinePoint::kAfterFusion:
+    return "after-fusion";
+  case PipelinePoint::kBeforeCodegen:
+    return "before-codegen";
+  }
+  return "unknown";
 }

@@ -51,6 +51,9 @@ public:
     folder_ = folder.empty() ? "." : std::string(folder);
   }
 
+  /// Reads the model from `bytes` instead of the file at `path`.
+  void setBytes(llvm::StringRef bytes) { bytes_ = bytes; }
+
   OwningOpRef<ModuleOp> run(ImportFailure &failure);
 
 private:
@@ -68,17 +71,23 @@ private:
   std::string folder_;
   const ImportOptions &options_;
   Location fileLoc_;
+  std::optional<llvm::StringRef> bytes_;
   pb::ModelProto model_;
   int64_t opset_ = 0;
   ImportFailure failure_ = ImportFailure::kInvalidModel;
 };
 
 LogicalResult ModelImporter::parse() {
-  auto buffer = llvm::MemoryBuffer::getFile(path_, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (!buffer)
-    return error() << "cannot read the model: " << buffer.getError().message();
-  llvm::StringRef bytes = (*buffer)->getBuffer();
+  std::unique_ptr<llvm::MemoryBuffer> file;
+  if (!bytes_) {
+    auto buffer = llvm::MemoryBuffer::getFile(
+        path_, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+    if (!buffer)
+      return error() << "cannot read the model: "
+                     << buffer.getError().message();
+    file = std::move(*buffer);
+  }
+  llvm::StringRef bytes = bytes_ ? *bytes_ : file->getBuffer();
   if (bytes.size() > size_t(kMaxModelBytes))
     return error() << "the model is larger than 2 GiB; store its weights as "
                       "external data";
@@ -478,6 +487,17 @@ OwningOpRef<ModuleOp> importOnnxFile(MLIRContext &context,
                                      ImportFailure &failure) {
   context.loadDialect<KilnDialect, func::FuncDialect>();
   return ModelImporter(context, path, options).run(failure);
+}
+
+OwningOpRef<ModuleOp> importOnnxBytes(MLIRContext &context,
+                                      llvm::StringRef bytes,
+                                      const std::string &name,
+                                      const ImportOptions &options,
+                                      ImportFailure &failure) {
+  context.loadDialect<KilnDialect, func::FuncDialect>();
+  ModelImporter importer(context, name, options);
+  importer.setBytes(bytes);
+  return importer.run(failure);
 }
 
 void registerOnnxImportDialects(DialectRegistry &registry) {

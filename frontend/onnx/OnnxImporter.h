@@ -50,6 +50,15 @@ mlir::OwningOpRef<mlir::ModuleOp> importOnnxFile(mlir::MLIRContext &context,
                                                  ImportFailure &failure);
 
 /// Registers the dialects an imported module contains.
+/// Imports a serialised ModelProto held in memory. `name` stands for the
+/// model file in locations and messages; external data is looked up in its
+/// folder (the current directory when it has none).
+mlir::OwningOpRef<mlir::ModuleOp> importOnnxBytes(mlir::MLIRContext &context,
+                                                  llvm::StringRef bytes,
+                                                  const std::string &name,
+                                                  const ImportOptions &options,
+                                                  ImportFailure &failure);
+
 void registerOnnxImportDialects(mlir::DialectRegistry &registry);
 
 } // namespace kiln::onnx
