@@ -29,11 +29,12 @@ endfunction()
 
 # kiln_add_library(<name> SRCS... [DEPENDS ...] [MLIR_LIBS ...] [LINK_LIBS ...])
 # A static library of ours. MLIR_LIBS are MLIR components, satisfied by
-# libMLIR.so; LINK_LIBS are our own libraries.
+# libMLIR.so; LINK_LIBS are our own libraries. Its objects (obj.<name>) also
+# go into libKiln.so (compiler/API).
 function(kiln_add_library name)
   cmake_parse_arguments(ARG "" "" "DEPENDS;MLIR_LIBS;LINK_LIBS" ${ARGN})
   add_mlir_library(${name} ${ARG_UNPARSED_ARGUMENTS}
-    DISABLE_INSTALL EXCLUDE_FROM_LIBMLIR
+    OBJECT DISABLE_INSTALL EXCLUDE_FROM_LIBMLIR
     DEPENDS ${ARG_DEPENDS}
     LINK_LIBS PUBLIC ${ARG_LINK_LIBS})
   if(ARG_MLIR_LIBS)

@@ -34,7 +34,9 @@ add_definitions(${KILN_LLVM_DEFINITIONS})
 include_directories(SYSTEM ${LLVM_INCLUDE_DIRS} ${MLIR_INCLUDE_DIRS})
 # The include root is the repository root; generated .inc files land at the
 # same relative path under the build tree.
-include_directories(${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR})
+# compiler/API/include holds the public headers (kiln/kiln.h, ...).
+include_directories(${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR}
+                    ${PROJECT_SOURCE_DIR}/compiler/API/include)
 
 set(KILN_TOOLS_DIR ${CMAKE_BINARY_DIR}/bin)
 

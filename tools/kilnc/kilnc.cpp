@@ -2,19 +2,18 @@
 //
 // SPDX-License-Identifier: Apache-2.0
 //
-// `kilnc compile | run | bench`: a thin command line over compiler/Driver.
+// `kilnc compile | run | bench | inspect`: a thin command line over the
+// public C++ API (kiln/kiln.h); it sees no MLIR.
 // Exit codes (documented in the README and `kilnc --help`):
 //   0 success, 1 usage error, 2 invalid model or inputs, 3 model uses
 //   something Kiln cannot compile yet, 4 internal error.
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/Driver/Driver.h"
-#include "kiln/runtime/CpuExecutable.h"
+#include "kiln/kiln.h"
 #include "kiln/runtime/ModelIO.h"
+#include "kiln/runtime/Npy.h"
 
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -23,6 +22,7 @@
 #include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -30,7 +30,6 @@
 #include <cmath>
 
 using namespace kiln;
-using namespace kiln::compiler;
 namespace cl = llvm::cl;
 
 namespace {
@@ -46,11 +45,11 @@ cl::SubCommand benchCommand("bench", "Measure a model's latency");
 cl::SubCommand inspectCommand("inspect",
                               "Show a model's or an artifact's contents");
 
-cl::opt<std::string> modelPath(cl::Positional,
-                               cl::desc("<model.onnx | model.mlir | model.kiln>"),
-                               cl::Required, cl::sub(compileCommand),
-                               cl::sub(runCommand), cl::sub(benchCommand),
-                               cl::sub(inspectCommand));
+cl::opt<std::string>
+    modelPath(cl::Positional,
+              cl::desc("<model.onnx | model.mlir | model.kiln>"), cl::Required,
+              cl::sub(compileCommand), cl::sub(runCommand),
+              cl::sub(benchCommand), cl::sub(inspectCommand));
 cl::opt<std::string> entryName("entry",
                                cl::desc("Function to compile (default: the "
                                         "only public one)"),
@@ -71,17 +70,23 @@ cl::list<std::string> bindings(
 cl::opt<std::string> target("target", cl::desc("Target device (cpu)"),
                             cl::init("cpu"), cl::sub(compileCommand),
                             cl::sub(runCommand), cl::sub(benchCommand));
+cl::list<std::string> passPlugins(
+    "load-pass-plugin",
+    cl::desc("Load a Kiln pass plugin (a shared library; see "
+             "kiln/PassPlugin.h) whose passes run at its pipeline points"),
+    cl::value_desc("path"), cl::sub(compileCommand), cl::sub(runCommand),
+    cl::sub(benchCommand), cl::sub(inspectCommand));
 
 enum class Emit { Kiln, Linalg, LLVM };
-cl::opt<Emit> emit(
-    "emit", cl::desc("What to write"), cl::init(Emit::LLVM),
-    cl::values(clEnumValN(Emit::Kiln, "mlir",
-                          "the cleaned-up kiln dialect (contract checked, "
-                          "constants folded)"),
-               clEnumValN(Emit::Linalg, "linalg",
-                          "linalg/tensor IR before bufferisation"),
-               clEnumValN(Emit::LLVM, "llvm", "the LLVM dialect")),
-    cl::sub(compileCommand));
+cl::opt<Emit>
+    emit("emit", cl::desc("What to write"), cl::init(Emit::LLVM),
+         cl::values(clEnumValN(Emit::Kiln, "mlir",
+                               "the cleaned-up kiln dialect (contract checked, "
+                               "constants folded)"),
+                    clEnumValN(Emit::Linalg, "linalg",
+                               "linalg/tensor IR before bufferisation"),
+                    clEnumValN(Emit::LLVM, "llvm", "the LLVM dialect")),
+         cl::sub(compileCommand));
 cl::opt<std::string> targetCpu(
     "target-cpu",
     cl::desc("Instruction set of the artifact: native (this CPU, e.g. "
@@ -96,19 +101,20 @@ cl::opt<std::string> outputPath("o", cl::desc("Output file (default: stdout)"),
                                 cl::value_desc("file"), cl::init("-"),
                                 cl::sub(compileCommand));
 
-cl::list<std::string> inputFiles(
-    "input", cl::desc("An input as NAME=FILE.npy (NAME is the model's input "
-                      "name, or argN)"),
-    cl::value_desc("name=file.npy"), cl::sub(runCommand),
-    cl::sub(benchCommand));
+cl::list<std::string>
+    inputFiles("input",
+               cl::desc("An input as NAME=FILE.npy (NAME is the model's input "
+                        "name, or argN)"),
+               cl::value_desc("name=file.npy"), cl::sub(runCommand),
+               cl::sub(benchCommand));
 cl::opt<std::string> outputDir("output-dir",
                                cl::desc("Folder for <output name>.npy files"),
                                cl::value_desc("dir"), cl::init(""),
                                cl::sub(runCommand));
-cl::opt<unsigned> warmup("warmup", cl::desc("Untimed runs first"),
-                         cl::init(3), cl::sub(benchCommand));
-cl::opt<unsigned> iterations("iterations", cl::desc("Timed runs"),
-                             cl::init(20), cl::sub(benchCommand));
+cl::opt<unsigned> warmup("warmup", cl::desc("Untimed runs first"), cl::init(3),
+                         cl::sub(benchCommand));
+cl::opt<unsigned> iterations("iterations", cl::desc("Timed runs"), cl::init(20),
+                             cl::sub(benchCommand));
 cl::opt<unsigned> threads("threads",
                           cl::desc("Worker threads (generated code is "
                                    "single-threaded for now: only 1)"),
@@ -129,25 +135,75 @@ constexpr const char *kOverview =
     "Exit codes: 0 success, 1 usage error, 2 invalid model or inputs,\n"
     "3 model uses something Kiln cannot compile yet, 4 internal error.\n";
 
-int fail(ErrorKind kind, const std::string &message) {
+/// Exit codes (the API's exitCodeFor gives the same for its Statuses).
+enum ExitCode { kSuccess = 0, kUsage = 1, kInvalid = 2 };
+
+int fail(int code, const std::string &message) {
   if (!message.empty())
     llvm::errs() << "kilnc: error: " << message << "\n";
-  return static_cast<int>(kind);
+  return code;
 }
 
-int fail(const DriverError &error) { return fail(error.kind, error.message); }
+/// Prints an API error: its diagnostics as they are, then the summary line.
+int fail(const Status &status) {
+  llvm::StringRef message = status.message();
+  auto [diagnostics, summary] = message.rsplit('\n');
+  if (summary.empty() || diagnostics == message) {
+    summary = message;
+    diagnostics = "";
+  }
+  if (!diagnostics.empty())
+    llvm::errs() << diagnostics << "\n";
+  if (summary.contains(": error: "))
+    llvm::errs() << summary << "\n";
+  else
+    llvm::errs() << "kilnc: error: " << summary << "\n";
+  return exitCodeFor(status);
+}
 
-/// Reads the model named on the command line, with --input-shape applied.
-DriverError load(mlir::MLIRContext &context,
-                 mlir::OwningOpRef<mlir::ModuleOp> &module) {
-  LoadOptions options;
-  for (const std::string &spec : inputShapes)
-    if (DriverError error = parseInputShape(spec, options))
-      return error;
-  for (const std::string &spec : bindings)
-    if (DriverError error = parseBinding(spec, options))
-      return error;
-  return loadModel(context, modelPath, module, options);
+/// The compile options given on the command line.
+StatusOr<CompileOptions> compileOptions() {
+  CompileOptions options;
+  options.target = target;
+  options.targetCpu = targetCpu;
+  options.entry = entryName;
+  options.passPlugins.assign(passPlugins.begin(), passPlugins.end());
+  for (const std::string &spec : inputShapes) {
+    auto [name, dims] = llvm::StringRef(spec).split('=');
+    std::vector<int64_t> shape;
+    llvm::SmallVector<llvm::StringRef> parts;
+    dims.split(parts, 'x');
+    bool ok = !name.empty() && !dims.empty();
+    for (llvm::StringRef part : parts) {
+      int64_t dim;
+      ok = ok && !part.getAsInteger(10, dim) && dim >= 0;
+      shape.push_back(ok ? dim : 0);
+    }
+    if (!ok)
+      return Status(StatusCode::kFailedPrecondition,
+                    "--input-shape expects NAME=DxDx... with non-negative "
+                    "integer dimensions, got '" +
+                        spec + "'");
+    options.inputShapes[name.str()] = shape;
+  }
+  for (const std::string &spec : bindings) {
+    auto [name, file] = llvm::StringRef(spec).split('=');
+    if (name.empty() || file.empty())
+      return Status(StatusCode::kFailedPrecondition,
+                    "--bind expects NAME=FILE.npy, got '" + spec + "'");
+    StatusOr<Tensor> tensor = rt::readNpyFile(file.str());
+    if (!tensor.isOk())
+      return Status(StatusCode::kInvalidArgument, tensor.status().message());
+    options.boundInputs[name.str()] = std::move(*tensor);
+  }
+  return options;
+}
+
+StatusOr<std::unique_ptr<Compiler>> makeCompiler() {
+  StatusOr<CompileOptions> options = compileOptions();
+  if (!options.isOk())
+    return options.status();
+  return Compiler::create(std::move(*options));
 }
 
 //===----------------------------------------------------------------------===//
@@ -155,88 +211,24 @@ DriverError load(mlir::MLIRContext &context,
 //===----------------------------------------------------------------------===//
 
 /// Parses --input and loads the files for a model with `inputs`.
-DriverError loadInputs(const std::vector<rt::TensorSpec> &inputs,
-                       std::vector<rt::HostTensor> &tensors,
-                       bool synthesizeMissing) {
+Status loadInputs(const std::vector<TensorInfo> &inputs,
+                  std::vector<Tensor> &tensors, bool synthesizeMissing) {
   std::vector<rt::InputFile> files;
   for (const std::string &spec : inputFiles) {
     rt::StatusOr<rt::InputFile> file = rt::parseInputSpec(spec);
     if (!file.isOk())
-      return {ErrorKind::kUsage, file.status().message()};
+      return Status(StatusCode::kFailedPrecondition, file.status().message());
     files.push_back(*file);
   }
-  rt::StatusOr<std::vector<rt::HostTensor>> loaded =
+  rt::StatusOr<std::vector<Tensor>> loaded =
       rt::loadInputs(files, inputs, synthesizeMissing);
   if (!loaded.isOk())
-    return {ErrorKind::kInvalidInput, loaded.status().message()};
+    return Status(StatusCode::kInvalidArgument, loaded.status().message());
   tensors = std::move(*loaded);
-  return {};
+  return Status::ok();
 }
-
-/// A model ready to run: JIT-compiled from MLIR, or loaded from an artifact
-/// by the runtime (exactly as kiln-run does).
-class Runnable {
-public:
-  virtual ~Runnable() = default;
-  virtual const std::vector<rt::TensorSpec> &inputs() const = 0;
-  virtual const std::vector<rt::TensorSpec> &outputs() const = 0;
-  virtual rt::Status run(const std::vector<rt::HostTensor> &inputs,
-                         std::vector<rt::HostTensor> &outputs) = 0;
-};
-
-class JitRunnable : public Runnable {
-public:
-  explicit JitRunnable(std::unique_ptr<CpuJitExecutable> executable)
-      : executable_(std::move(executable)) {}
-  const std::vector<rt::TensorSpec> &inputs() const override {
-    return executable_->signature().inputs;
-  }
-  const std::vector<rt::TensorSpec> &outputs() const override {
-    return executable_->signature().outputs;
-  }
-  rt::Status run(const std::vector<rt::HostTensor> &in,
-                 std::vector<rt::HostTensor> &out) override {
-    return executable_->run(in, out);
-  }
-
-private:
-  std::unique_ptr<CpuJitExecutable> executable_;
-};
-
-class ArtifactRunnable : public Runnable {
-public:
-  explicit ArtifactRunnable(std::unique_ptr<rt::CpuExecutable> executable)
-      : executable_(std::move(executable)) {}
-  const std::vector<rt::TensorSpec> &inputs() const override {
-    return executable_->program().inputs;
-  }
-  const std::vector<rt::TensorSpec> &outputs() const override {
-    return executable_->program().outputs;
-  }
-  rt::Status run(const std::vector<rt::HostTensor> &in,
-                 std::vector<rt::HostTensor> &out) override {
-    return executable_->run(in, out);
-  }
-
-private:
-  std::unique_ptr<rt::CpuExecutable> executable_;
-};
 
 bool isArtifactPath(llvm::StringRef path) { return path.ends_with(".kiln"); }
-
-/// Maps a runtime loading error to an exit code: corrupt or malformed files
-/// are invalid input, newer formats or other targets are unsupported.
-ErrorKind classify(const rt::Status &status) {
-  switch (status.code()) {
-  case rt::StatusCode::kUnimplemented:
-  case rt::StatusCode::kUnavailable:
-    return ErrorKind::kUnsupported;
-  case rt::StatusCode::kInternal:
-    return ErrorKind::kInternal;
-  default:
-    return ErrorKind::kInvalidInput;
-  }
-}
 
 using Clock = std::chrono::steady_clock;
 double millisecondsSince(Clock::time_point start) {
@@ -244,130 +236,121 @@ double millisecondsSince(Clock::time_point start) {
       .count();
 }
 
-/// Loads the model (JIT-compiling MLIR, or loading an artifact); prints how
+/// Loads the model (JIT-compiling it, or loading an artifact); prints how
 /// long that took.
-DriverError prepare(mlir::MLIRContext &context,
-                    std::unique_ptr<Runnable> &runnable) {
+StatusOr<std::unique_ptr<Executable>> prepare() {
   if (target != "cpu")
-    return {ErrorKind::kUnsupported,
-            "target '" + target + "' is not supported yet (only cpu)"};
+    return Status(StatusCode::kUnimplemented,
+                  "target '" + target + "' is not supported yet (only cpu)");
   auto start = Clock::now();
   if (isArtifactPath(modelPath)) {
-    rt::StatusOr<rt::Artifact> artifact = rt::readArtifactFile(modelPath);
-    if (!artifact.isOk())
-      return {classify(artifact.status()), artifact.status().message()};
-    auto executable = rt::CpuExecutable::load(std::move(*artifact), modelPath);
-    if (!executable.isOk())
-      return {classify(executable.status()), executable.status().message()};
-    runnable = std::make_unique<ArtifactRunnable>(std::move(*executable));
-    llvm::outs() << llvm::format("loaded %s in %.1f ms\n", modelPath.c_str(),
-                                 millisecondsSince(start));
-    return {};
+    auto executable = Executable::loadArtifact(modelPath);
+    if (executable.isOk())
+      llvm::outs() << llvm::format("loaded %s in %.1f ms\n", modelPath.c_str(),
+                                   millisecondsSince(start));
+    return executable;
   }
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  if (DriverError error = load(context, module))
-    return error;
-  std::unique_ptr<CpuJitExecutable> executable;
-  if (DriverError error = compileForCpu(*module, entryName, executable))
-    return error;
-  runnable = std::make_unique<JitRunnable>(std::move(executable));
-  llvm::outs() << llvm::format("compiled %s in %.1f ms\n", modelPath.c_str(),
-                               millisecondsSince(start));
-  return {};
+  auto compiler = makeCompiler();
+  if (!compiler.isOk())
+    return compiler.status();
+  auto executable = (*compiler)->compile(ModelSource::file(modelPath));
+  if (executable.isOk())
+    llvm::outs() << llvm::format("compiled %s in %.1f ms\n", modelPath.c_str(),
+                                 millisecondsSince(start));
+  return executable;
 }
 
 //===----------------------------------------------------------------------===//
 // Commands
 //===----------------------------------------------------------------------===//
 
-int compileModel(mlir::MLIRContext &context) {
-  if (target != "cpu")
-    return fail(ErrorKind::kUnsupported,
-                "target '" + target + "' is not supported yet (only cpu)");
+int compileModel() {
   bool wantsArtifact = emit.getNumOccurrences() == 0;
   if (wantsArtifact && !isArtifactPath(outputPath))
-    return fail(ErrorKind::kUsage,
+    return fail(kUsage,
                 "give -o OUT.kiln for an artifact, or --emit=... for IR");
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  if (DriverError error = load(context, module))
-    return fail(error);
+  auto compiler = makeCompiler();
+  if (!compiler.isOk())
+    return fail(compiler.status());
+  ModelSource source = ModelSource::file(modelPath);
   if (wantsArtifact) {
     auto start = Clock::now();
-    rt::Artifact artifact;
-    if (DriverError error =
-            compileToArtifact(*module, entryName, artifact, targetCpu))
-      return fail(error);
-    if (rt::Status status = rt::writeArtifactFile(outputPath, artifact);
+    Compiler::ArtifactReport report;
+    if (Status status =
+            (*compiler)->compileToArtifact(source, outputPath, &report);
         !status.isOk())
-      return fail(ErrorKind::kUsage, status.message());
-    llvm::outs() << llvm::format("wrote %s (%zu bytes of kernels) in %.1f ms\n",
-                                 outputPath.c_str(), artifact.cpuKernels.size(),
-                                 millisecondsSince(start));
-    return 0;
+      return fail(status);
+    llvm::outs() << llvm::format(
+        "wrote %s (%llu bytes of kernels) in %.1f ms\n", outputPath.c_str(),
+        (unsigned long long)report.kernelBytes, millisecondsSince(start));
+    return kSuccess;
   }
-  Stage stage = emit == Emit::Kiln     ? Stage::kKiln
-                : emit == Emit::Linalg ? Stage::kLinalg
-                                       : Stage::kLLVM;
-  if (DriverError error = lowerTo(*module, stage))
-    return fail(error);
-  std::string message;
-  auto output = mlir::openOutputFile(outputPath, &message);
-  if (!output)
-    return fail(ErrorKind::kUsage, message);
-  mlir::OpPrintingFlags flags;
-  if (printLocations)
-    flags.enableDebugInfo();
-  module->print(output->os(), flags);
-  output->keep();
-  return 0;
+  Compiler::IRStage stage = emit == Emit::Kiln     ? Compiler::IRStage::kGraph
+                            : emit == Emit::Linalg ? Compiler::IRStage::kLinalg
+                                                   : Compiler::IRStage::kLLVM;
+  StatusOr<std::string> text =
+      (*compiler)->emitIR(source, stage, printLocations);
+  if (!text.isOk())
+    return fail(text.status());
+  std::error_code error;
+  llvm::ToolOutputFile output(outputPath, error, llvm::sys::fs::OF_None);
+  if (error)
+    return fail(kUsage,
+                "cannot write '" + outputPath + "': " + error.message());
+  output.os() << *text;
+  output.keep();
+  return kSuccess;
 }
 
-int runModel(mlir::MLIRContext &context) {
-  std::unique_ptr<Runnable> model;
-  if (DriverError error = prepare(context, model))
-    return fail(error);
-  std::vector<rt::HostTensor> inputs, outputs;
-  if (DriverError error =
-          loadInputs(model->inputs(), inputs, /*synthesizeMissing=*/false))
-    return fail(error);
+int runModel() {
+  auto model = prepare();
+  if (!model.isOk())
+    return fail(model.status());
+  std::vector<Tensor> inputs, outputs;
+  if (Status status =
+          loadInputs((*model)->inputs(), inputs, /*synthesizeMissing=*/false);
+      !status.isOk())
+    return fail(status);
   auto start = Clock::now();
-  if (rt::Status status = model->run(inputs, outputs); !status.isOk())
-    return fail(ErrorKind::kInternal, status.message());
+  if (Status status = (*model)->run(inputs, outputs); !status.isOk())
+    return fail(status);
   double latency = millisecondsSince(start);
-  llvm::outs() << rt::summarizeOutputs(model->outputs(), outputs);
+  llvm::outs() << rt::summarizeOutputs((*model)->outputs(), outputs);
   if (!outputDir.empty())
-    if (rt::Status status =
-            rt::writeOutputs(outputDir, model->outputs(), outputs);
+    if (Status status =
+            rt::writeOutputs(outputDir, (*model)->outputs(), outputs);
         !status.isOk())
-      return fail(status.code() == rt::StatusCode::kUnimplemented
-                      ? ErrorKind::kUnsupported
-                      : ErrorKind::kUsage,
+      return fail(status.code() == StatusCode::kUnimplemented
+                      ? exitCodeFor(status)
+                      : int(kUsage),
                   status.message());
   llvm::outs() << llvm::format("ran in %.3f ms\n", latency);
-  return 0;
+  return kSuccess;
 }
 
-int benchModel(mlir::MLIRContext &context) {
+int benchModel() {
   if (threads != 1)
-    return fail(ErrorKind::kUnsupported,
-                "--threads: generated CPU code is single-threaded for now");
+    return fail(Status(StatusCode::kUnimplemented,
+                       "--threads: generated CPU code is single-threaded for "
+                       "now"));
   if (iterations == 0)
-    return fail(ErrorKind::kUsage, "--iterations must be at least 1");
-  std::unique_ptr<Runnable> model;
-  if (DriverError error = prepare(context, model))
-    return fail(error);
-  std::vector<rt::HostTensor> inputs, outputs;
-  if (DriverError error =
-          loadInputs(model->inputs(), inputs, /*synthesizeMissing=*/true))
-    return fail(error);
+    return fail(kUsage, "--iterations must be at least 1");
+  auto model = prepare();
+  if (!model.isOk())
+    return fail(model.status());
+  std::vector<Tensor> inputs, outputs;
+  if (Status status =
+          loadInputs((*model)->inputs(), inputs, /*synthesizeMissing=*/true);
+      !status.isOk())
+    return fail(status);
   for (unsigned i = 0; i < warmup; ++i)
-    if (rt::Status status = model->run(inputs, outputs); !status.isOk())
-      return fail(ErrorKind::kInternal, status.message());
+    if (Status status = (*model)->run(inputs, outputs); !status.isOk())
+      return fail(status);
   std::vector<double> times;
   for (unsigned i = 0; i < iterations; ++i) {
     auto start = Clock::now();
-    if (rt::Status status = model->run(inputs, outputs); !status.isOk())
-      return fail(ErrorKind::kInternal, status.message());
+    if (Status status = (*model)->run(inputs, outputs); !status.isOk())
+      return fail(status);
     times.push_back(millisecondsSince(start));
   }
   std::sort(times.begin(), times.end());
@@ -379,11 +362,11 @@ int benchModel(mlir::MLIRContext &context) {
       "latency over %u runs (1 thread): median %.4f ms, p10 %.4f ms, p90 "
       "%.4f ms\n",
       unsigned(iterations), percentile(0.5), percentile(0.1), percentile(0.9));
-  return 0;
+  return kSuccess;
 }
 
-void printTensors(const char *what, const std::vector<rt::TensorSpec> &specs) {
-  for (const rt::TensorSpec &spec : specs) {
+void printTensors(const char *what, const std::vector<TensorInfo> &specs) {
+  for (const TensorInfo &spec : specs) {
     llvm::outs() << "  " << what << " '" << spec.name
                  << "': " << rt::dtypeName(spec.dtype) << "[";
     llvm::interleaveComma(spec.shape, llvm::outs());
@@ -391,40 +374,38 @@ void printTensors(const char *what, const std::vector<rt::TensorSpec> &specs) {
   }
 }
 
-int inspectModel(mlir::MLIRContext &context) {
+int inspectModel() {
   if (!isArtifactPath(modelPath)) {
     // A model file: its interface, before any compilation.
-    mlir::OwningOpRef<mlir::ModuleOp> module;
-    if (DriverError error = load(context, module))
-      return fail(error);
-    mlir::FailureOr<EntrySignature> signature =
-        getEntrySignature(*module, entryName);
-    if (mlir::failed(signature))
-      return fail(ErrorKind::kInvalidInput, "");
-    llvm::outs() << "model " << modelPath << "\n  entry @"
-                 << signature->function << "\n";
-    printTensors("input", signature->inputs);
-    printTensors("output", signature->outputs);
-    return 0;
+    auto compiler = makeCompiler();
+    if (!compiler.isOk())
+      return fail(compiler.status());
+    auto interface = (*compiler)->inspect(ModelSource::file(modelPath));
+    if (!interface.isOk())
+      return fail(interface.status());
+    llvm::outs() << "model " << modelPath << "\n  entry @" << interface->entry
+                 << "\n";
+    printTensors("input", interface->inputs);
+    printTensors("output", interface->outputs);
+    return kSuccess;
   }
   rt::StatusOr<rt::Artifact> artifact = rt::readArtifactFile(modelPath);
   if (!artifact.isOk())
-    return fail(classify(artifact.status()), artifact.status().message());
+    return fail(artifact.status());
   llvm::outs() << "artifact " << modelPath << " (format version "
-               << rt::kArtifactFormatVersion << ")\n  target: "
-               << artifact->target << "\n";
+               << rt::kArtifactFormatVersion
+               << ")\n  target: " << artifact->target << "\n";
   printTensors("input", artifact->program.inputs);
   printTensors("output", artifact->program.outputs);
   for (auto [index, device] : llvm::enumerate(artifact->program.devices)) {
-    llvm::outs() << "  device " << index << " (cpu): "
-                 << device.steps.size() << " step(s), arena "
-                 << device.arenaBytes << " bytes\n";
+    llvm::outs() << "  device " << index << " (cpu): " << device.steps.size()
+                 << " step(s), arena " << device.arenaBytes << " bytes\n";
     for (const rt::Step &step : device.steps)
       llvm::outs() << "    call kernel " << step.kernel << "\n";
   }
   llvm::outs() << "  kernels: " << artifact->cpuKernels.size()
                << " bytes (ELF shared object)\n";
-  return 0;
+  return kSuccess;
 }
 
 } // namespace
@@ -434,21 +415,15 @@ int main(int argc, char **argv) {
   llvm::setBugReportMsg("PLEASE report this Kiln crash with the model and the "
                         "command line above.\n");
   if (!cl::ParseCommandLineOptions(argc, argv, kOverview, &llvm::errs()))
-    return static_cast<int>(ErrorKind::kUsage);
-
-  auto context = createContext();
-  llvm::SourceMgr sourceMgr;
-  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, context.get());
-  ModelDiagnosticPrinter modelDiagnostics(*context);
-
+    return kUsage;
   if (compileCommand)
-    return compileModel(*context);
+    return compileModel();
   if (runCommand)
-    return runModel(*context);
+    return runModel();
   if (benchCommand)
-    return benchModel(*context);
+    return benchModel();
   if (inspectCommand)
-    return inspectModel(*context);
+    return inspectModel();
   llvm::errs() << kOverview;
-  return static_cast<int>(ErrorKind::kUsage);
+  return kUsage;
 }

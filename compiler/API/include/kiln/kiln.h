@@ -1,0 +1,209 @@
+//===- kiln.h - Kiln's C++ API ----------------------------------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Compile a model (an ONNX file or bytes, MLIR text, or a kiln::Graph built
+// in C++) and run it many times from host code:
+//
+//   auto compiler = kiln::Compiler::create();
+//   auto model = (*compiler)->compile(kiln::ModelSource::file("mlp.onnx"));
+//   if (!model.isOk()) { std::cerr << model.status().message(); return 1; }
+//   std::vector<kiln::Tensor> outputs;
+//   kiln::Status status = (*model)->run(inputs, outputs);
+//
+// Nothing here throws and nothing exposes MLIR or LLVM: every fallible call
+// returns a Status (or StatusOr) whose message is what kilnc would print,
+// located at the model file and node ("mlp.onnx: error: node 'fc1': ...").
+// exitCodeFor() maps a Status to kilnc's documented exit codes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_KILN_H
+#define KILN_KILN_H
+
+#include "kiln/runtime/Artifact.h"
+#include "kiln/runtime/DType.h"
+#include "kiln/runtime/HostTensor.h"
+#include "kiln/runtime/Status.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kiln {
+
+using rt::DType;
+using rt::Status;
+using rt::StatusCode;
+using rt::StatusOr;
+using rt::TensorRef;
+/// A dense row-major tensor owning its bytes (dtype, shape, data).
+using Tensor = rt::HostTensor;
+
+class Graph;
+
+/// kilnc's exit code for `status`: 0 OK, 1 usage (kFailedPrecondition: an
+/// option that does not apply), 2 invalid model or inputs (kInvalidArgument,
+/// kNotFound, kDataLoss), 3 unsupported (kUnimplemented, kUnavailable),
+/// 4 internal (kInternal).
+int exitCodeFor(const Status &status);
+
+/// The API version of these headers (also KILN_PLUGIN_API_VERSION's home).
+const char *versionString();
+
+/// The name, element type and shape of a model input or output.
+using TensorInfo = rt::TensorSpec;
+
+/// How to compile. A plain value; copy it freely.
+struct CompileOptions {
+  /// Device to compile for. Only "cpu" today.
+  std::string target = "cpu";
+  /// Instruction set of ahead-of-time artifacts: "native" (this CPU),
+  /// "x86-64" (portable), "x86-64-v3" (AVX2), or any LLVM CPU name. The
+  /// in-process JIT always uses this CPU.
+  std::string targetCpu = "native";
+  /// Function to compile; empty means the model's only public function.
+  std::string entry;
+  /// Shapes for ONNX inputs with symbolic dimensions, by input name.
+  std::map<std::string, std::vector<int64_t>> inputShapes;
+  /// ONNX inputs fixed at compile time (inputs that feed shapes, such as
+  /// Reshape's shape): they become constants and leave the model's inputs.
+  std::map<std::string, Tensor> boundInputs;
+  /// Pass plugins to load (see kiln/PassPlugin.h); their passes run at
+  /// their pipeline points in every compilation of this Compiler.
+  std::vector<std::string> passPlugins;
+};
+
+/// Where a model comes from. A plain value; the bytes are copied in.
+class ModelSource {
+public:
+  enum class Kind { kFile, kOnnxBytes, kMlirText };
+
+  /// A .onnx or .mlir file, chosen by extension.
+  static ModelSource file(std::string path);
+  /// A serialised ONNX ModelProto; `name` stands for the file in messages
+  /// (external data is looked up in its folder).
+  static ModelSource onnxBytes(std::string bytes,
+                               std::string name = "model.onnx");
+  /// Kiln-dialect MLIR, as text or bytecode.
+  static ModelSource mlirText(std::string text,
+                              std::string name = "model.mlir");
+  /// A graph built in C++ (its state is captured now; later changes to the
+  /// graph do not affect this source). Fails if the graph has an error.
+  static StatusOr<ModelSource> graph(const Graph &graph);
+
+  Kind kind() const { return kind_; }
+  /// The path, or the name given for in-memory sources.
+  const std::string &name() const { return name_; }
+  const std::string &bytes() const { return bytes_; }
+
+private:
+  ModelSource(Kind kind, std::string name, std::string bytes)
+      : kind_(kind), name_(std::move(name)), bytes_(std::move(bytes)) {}
+  Kind kind_;
+  std::string name_;
+  std::string bytes_;
+};
+
+/// A compiled model, ready to run many times.
+///
+/// Ownership: owns its machine code and its working memory (one arena).
+/// Thread safety: run() is not reentrant, because every run uses the same
+/// arena; serialise the runs of one Executable (or make one per thread).
+/// Distinct Executables are independent.
+class Executable {
+public:
+  /// Loads an ahead-of-time artifact written by Compiler::compileToArtifact
+  /// or `kilnc compile -o X.kiln`, validating it first.
+  static StatusOr<std::unique_ptr<Executable>>
+  loadArtifact(const std::string &path);
+
+  ~Executable();
+  Executable(const Executable &) = delete;
+  Executable &operator=(const Executable &) = delete;
+
+  const std::vector<TensorInfo> &inputs() const;
+  const std::vector<TensorInfo> &outputs() const;
+  /// "cpu (jit)" or "cpu (artifact)".
+  const std::string &description() const;
+
+  /// Checks `inputs` (count, dtype, shape, size) and runs the model;
+  /// `outputs` is resized and allocated to the output shapes.
+  Status run(const std::vector<Tensor> &inputs, std::vector<Tensor> &outputs);
+  /// The same, returning fresh outputs.
+  StatusOr<std::vector<Tensor>> run(const std::vector<Tensor> &inputs);
+  /// Runs on buffers the caller owns (no copies): `outputs` must already
+  /// have the output dtypes and shapes and large enough buffers.
+  Status run(const std::vector<TensorRef> &inputs,
+             const std::vector<TensorRef> &outputs);
+
+  /// Implementation (a JIT-compiled module or a loaded artifact).
+  class Impl;
+  explicit Executable(std::unique_ptr<Impl> impl);
+
+private:
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Compiles models with fixed options.
+///
+/// Ownership: owns its options and the loaded plugins (plugins stay loaded
+/// for the life of the process).
+/// Thread safety: compile calls may run concurrently on one Compiler; each
+/// uses its own MLIR context.
+class Compiler {
+public:
+  /// Validates `options` and loads their pass plugins.
+  static StatusOr<std::unique_ptr<Compiler>>
+  create(CompileOptions options = {});
+
+  ~Compiler();
+  Compiler(const Compiler &) = delete;
+  Compiler &operator=(const Compiler &) = delete;
+
+  const CompileOptions &options() const;
+
+  /// Compiles `source` in-process (JIT) for this machine.
+  StatusOr<std::unique_ptr<Executable>> compile(const ModelSource &source);
+
+  /// What compileToArtifact produced.
+  struct ArtifactReport {
+    /// Size of the machine code (an ELF shared object) in the artifact.
+    uint64_t kernelBytes = 0;
+  };
+  /// Compiles `source` ahead of time into a .kiln artifact at `path`, which
+  /// Executable::loadArtifact and the runtime-only `kiln-run` load.
+  Status compileToArtifact(const ModelSource &source, const std::string &path,
+                           ArtifactReport *report = nullptr);
+
+  /// How far emitIR lowers.
+  enum class IRStage {
+    kGraph,  ///< The kiln dialect after cleanup (and graph-level plugins).
+    kLinalg, ///< linalg/tensor, before bufferisation.
+    kLLVM,   ///< The LLVM dialect.
+  };
+  /// The model's IR at `stage`, as MLIR text (with each op's location when
+  /// `withLocations`).
+  StatusOr<std::string> emitIR(const ModelSource &source, IRStage stage,
+                               bool withLocations = false);
+
+  /// The model's entry point, inputs and outputs, without compiling it.
+  struct Interface {
+    std::string entry;
+    std::vector<TensorInfo> inputs;
+    std::vector<TensorInfo> outputs;
+  };
+  StatusOr<Interface> inspect(const ModelSource &source);
+
+  class Impl;
+
+private:
+  explicit Compiler(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace kiln
+
+#endif // KILN_KILN_H

@@ -1,0 +1,249 @@
+//===- Compiler.cpp - kiln::Compiler over the driver ----------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Every call compiles in a fresh MLIRContext whose diagnostics are captured
+// as text, formatted exactly as kilnc prints them, and returned in the
+// Status: the API and the CLI report the same located errors.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ExecutableImpl.h"
+#include "PassPlugins.h"
+
+#include "compiler/Driver/Driver.h"
+#include "kiln/Graph.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using kiln::compiler::DriverError;
+using kiln::compiler::ErrorKind;
+
+namespace kiln {
+
+//===----------------------------------------------------------------------===//
+// ModelSource
+//===----------------------------------------------------------------------===//
+
+ModelSource ModelSource::file(std::string path) {
+  return ModelSource(Kind::kFile, std::move(path), "");
+}
+
+ModelSource ModelSource::onnxBytes(std::string bytes, std::string name) {
+  return ModelSource(Kind::kOnnxBytes, std::move(name), std::move(bytes));
+}
+
+ModelSource ModelSource::mlirText(std::string text, std::string name) {
+  return ModelSource(Kind::kMlirText, std::move(name), std::move(text));
+}
+
+StatusOr<ModelSource> ModelSource::graph(const Graph &graph) {
+  StatusOr<std::string> bytes = graph.toBytecode();
+  if (!bytes.isOk())
+    return bytes.status();
+  return ModelSource(Kind::kMlirText, graph.name(), std::move(*bytes));
+}
+
+//===----------------------------------------------------------------------===//
+// A compilation
+//===----------------------------------------------------------------------===//
+
+namespace {
+StatusCode statusCodeOf(ErrorKind kind) {
+  switch (kind) {
+  case ErrorKind::kNone:
+    return StatusCode::kOk;
+  case ErrorKind::kUsage:
+    return StatusCode::kFailedPrecondition;
+  case ErrorKind::kInvalidInput:
+    return StatusCode::kInvalidArgument;
+  case ErrorKind::kUnsupported:
+    return StatusCode::kUnimplemented;
+  case ErrorKind::kInternal:
+    return StatusCode::kInternal;
+  }
+  return StatusCode::kInternal;
+}
+
+/// One MLIRContext with diagnostics captured as kilnc would print them.
+class Session {
+public:
+  Session()
+      : context_(compiler::createContext()),
+        sourceHandler_(sourceMgr_, context_.get(), stream_),
+        modelHandler_(*context_, stream_) {}
+
+  MLIRContext &context() { return *context_; }
+
+  /// The failure as a Status: the diagnostics printed so far, one per line,
+  /// then the driver's one-line summary.
+  Status fail(const DriverError &error) {
+    stream_.flush();
+    std::string message = text_;
+    if (!error.message.empty())
+      message += error.message;
+    while (!message.empty() && message.back() == '\n')
+      message.pop_back();
+    if (message.empty())
+      message = "compilation failed";
+    return Status(statusCodeOf(error.kind), message);
+  }
+
+  DriverError load(const ModelSource &source, const CompileOptions &options,
+                   OwningOpRef<ModuleOp> &module) {
+    compiler::LoadOptions load;
+    load.inputShapes = options.inputShapes;
+    load.boundInputs = options.boundInputs;
+    switch (source.kind()) {
+    case ModelSource::Kind::kFile:
+      return compiler::loadModel(*context_, source.name(), module, load);
+    case ModelSource::Kind::kOnnxBytes:
+      return compiler::loadModelFromMemory(
+          *context_, compiler::ModelFormat::kOnnx, source.bytes(),
+          source.name(), module, load);
+    case ModelSource::Kind::kMlirText:
+      return compiler::loadModelFromMemory(
+          *context_, compiler::ModelFormat::kMlir, source.bytes(),
+          source.name(), module, load);
+    }
+    return {ErrorKind::kInternal, "unknown model source"};
+  }
+
+private:
+  std::unique_ptr<MLIRContext> context_;
+  std::string text_;
+  llvm::raw_string_ostream stream_{text_};
+  llvm::SourceMgr sourceMgr_;
+  // Registered first, so it runs last: everything with a source line.
+  SourceMgrDiagnosticHandler sourceHandler_;
+  // Imported models (no source text): "model.onnx: error: node 'n': ...".
+  compiler::ModelDiagnosticPrinter modelHandler_;
+};
+
+/// A module JIT-compiled in-process.
+class JitExecutable : public Executable::Impl {
+public:
+  explicit JitExecutable(std::unique_ptr<compiler::CpuJitExecutable> jit)
+      : jit_(std::move(jit)) {}
+  const std::vector<TensorInfo> &inputs() const override {
+    return jit_->signature().inputs;
+  }
+  const std::vector<TensorInfo> &outputs() const override {
+    return jit_->signature().outputs;
+  }
+  const std::string &description() const override { return description_; }
+  Status run(const std::vector<Tensor> &inputs,
+             std::vector<Tensor> &outputs) override {
+    return jit_->run(inputs, outputs);
+  }
+  Status run(const std::vector<TensorRef> &inputs,
+             const std::vector<TensorRef> &outputs) override {
+    return jit_->run(inputs, outputs);
+  }
+
+private:
+  std::unique_ptr<compiler::CpuJitExecutable> jit_;
+  std::string description_ = "cpu (jit)";
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Compiler
+//===----------------------------------------------------------------------===//
+
+class Compiler::Impl {
+public:
+  CompileOptions options;
+  compiler::PipelineExtensions extensions;
+};
+
+StatusOr<std::unique_ptr<Compiler>> Compiler::create(CompileOptions options) {
+  if (options.target != "cpu")
+    return Status(StatusCode::kUnimplemented,
+                  "target '" + options.target +
+                      "' is not supported yet (only cpu)");
+  auto impl = std::make_unique<Impl>();
+  for (const std::string &path : options.passPlugins)
+    KILN_RETURN_IF_ERROR(compiler::loadPassPlugin(path, impl->extensions));
+  impl->options = std::move(options);
+  return std::unique_ptr<Compiler>(new Compiler(std::move(impl)));
+}
+
+Compiler::Compiler(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Compiler::~Compiler() = default;
+
+const CompileOptions &Compiler::options() const { return impl_->options; }
+
+StatusOr<std::unique_ptr<Executable>>
+Compiler::compile(const ModelSource &source) {
+  Session session;
+  OwningOpRef<ModuleOp> module;
+  if (DriverError error = session.load(source, impl_->options, module))
+    return session.fail(error);
+  std::unique_ptr<compiler::CpuJitExecutable> jit;
+  if (DriverError error = compiler::compileForCpu(*module, impl_->options.entry,
+                                                  jit, &impl_->extensions))
+    return session.fail(error);
+  return std::make_unique<Executable>(
+      std::make_unique<JitExecutable>(std::move(jit)));
+}
+
+Status Compiler::compileToArtifact(const ModelSource &source,
+                                   const std::string &path,
+                                   ArtifactReport *report) {
+  Session session;
+  OwningOpRef<ModuleOp> module;
+  if (DriverError error = session.load(source, impl_->options, module))
+    return session.fail(error);
+  rt::Artifact artifact;
+  if (DriverError error = compiler::compileToArtifact(
+          *module, impl_->options.entry, artifact, impl_->options.targetCpu,
+          &impl_->extensions))
+    return session.fail(error);
+  if (Status status = rt::writeArtifactFile(path, artifact); !status.isOk())
+    // Where to write is the caller's choice: a usage error.
+    return Status(StatusCode::kFailedPrecondition, status.message());
+  if (report)
+    report->kernelBytes = artifact.cpuKernels.size();
+  return Status::ok();
+}
+
+StatusOr<std::string> Compiler::emitIR(const ModelSource &source, IRStage stage,
+                                       bool withLocations) {
+  Session session;
+  OwningOpRef<ModuleOp> module;
+  if (DriverError error = session.load(source, impl_->options, module))
+    return session.fail(error);
+  compiler::Stage driverStage =
+      stage == IRStage::kGraph    ? compiler::Stage::kKiln
+      : stage == IRStage::kLinalg ? compiler::Stage::kLinalg
+                                  : compiler::Stage::kLLVM;
+  if (DriverError error =
+          compiler::lowerTo(*module, driverStage, &impl_->extensions))
+    return session.fail(error);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  OpPrintingFlags flags;
+  if (withLocations)
+    flags.enableDebugInfo();
+  module->print(os, flags);
+  os.flush();
+  return text;
+}
+
+StatusOr<Compiler::Interface> Compiler::inspect(const ModelSource &source) {
+  Session session;
+  OwningOpRef<ModuleOp> module;
+  if (DriverError error = session.load(source, impl_->options, module))
+    return session.fail(error);
+  FailureOr<compiler::EntrySignature> signature =
+      compiler::getEntrySignature(*module, impl_->options.entry);
+  if (failed(signature))
+    return session.fail({ErrorKind::kInvalidInput, ""});
+  return Interface{signature->function, signature->inputs, signature->outputs};
+}
+
+} // namespace kiln

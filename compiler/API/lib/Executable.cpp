@@ -1,0 +1,106 @@
+//===- Executable.cpp - Run compiled models -------------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "ExecutableImpl.h"
+
+#include "kiln/runtime/CpuExecutable.h"
+
+namespace kiln {
+
+namespace {
+/// An artifact loaded by the runtime, exactly as kiln-run runs it.
+class ArtifactExecutable : public Executable::Impl {
+public:
+  explicit ArtifactExecutable(std::unique_ptr<rt::CpuExecutable> executable)
+      : executable_(std::move(executable)) {}
+  const std::vector<TensorInfo> &inputs() const override {
+    return executable_->program().inputs;
+  }
+  const std::vector<TensorInfo> &outputs() const override {
+    return executable_->program().outputs;
+  }
+  const std::string &description() const override { return description_; }
+  Status run(const std::vector<Tensor> &inputs,
+             std::vector<Tensor> &outputs) override {
+    return executable_->run(inputs, outputs);
+  }
+  Status run(const std::vector<TensorRef> &inputs,
+             const std::vector<TensorRef> &outputs) override {
+    return executable_->run(inputs, outputs);
+  }
+
+private:
+  std::unique_ptr<rt::CpuExecutable> executable_;
+  std::string description_ = "cpu (artifact)";
+};
+} // namespace
+
+StatusOr<std::unique_ptr<Executable>>
+Executable::loadArtifact(const std::string &path) {
+  rt::StatusOr<rt::Artifact> artifact = rt::readArtifactFile(path);
+  if (!artifact.isOk())
+    return artifact.status();
+  auto executable = rt::CpuExecutable::load(std::move(*artifact), path);
+  if (!executable.isOk())
+    return executable.status();
+  return std::make_unique<Executable>(
+      std::make_unique<ArtifactExecutable>(std::move(*executable)));
+}
+
+Executable::Executable(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Executable::~Executable() = default;
+
+const std::vector<TensorInfo> &Executable::inputs() const {
+  return impl_->inputs();
+}
+const std::vector<TensorInfo> &Executable::outputs() const {
+  return impl_->outputs();
+}
+const std::string &Executable::description() const {
+  return impl_->description();
+}
+
+Status Executable::run(const std::vector<Tensor> &inputs,
+                       std::vector<Tensor> &outputs) {
+  return impl_->run(inputs, outputs);
+}
+
+StatusOr<std::vector<Tensor>>
+Executable::run(const std::vector<Tensor> &inputs) {
+  std::vector<Tensor> outputs;
+  Status status = impl_->run(inputs, outputs);
+  if (!status.isOk())
+    return status;
+  return outputs;
+}
+
+Status Executable::run(const std::vector<TensorRef> &inputs,
+                       const std::vector<TensorRef> &outputs) {
+  return impl_->run(inputs, outputs);
+}
+
+int exitCodeFor(const Status &status) {
+  switch (status.code()) {
+  case StatusCode::kOk:
+    return 0;
+  case StatusCode::kFailedPrecondition:
+    return 1;
+  case StatusCode::kInvalidArgument:
+  case StatusCode::kNotFound:
+  case StatusCode::kDataLoss:
+    return 2;
+  case StatusCode::kUnimplemented:
+  case StatusCode::kUnavailable:
+    return 3;
+  case StatusCode::kInternal:
+    return 4;
+  }
+  return 4;
+}
+
+const char *versionString() { return "0.1.0"; }
+
+} // namespace kiln

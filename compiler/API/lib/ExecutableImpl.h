@@ -1,0 +1,29 @@
+//===- ExecutableImpl.h - What a kiln::Executable runs ----------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_COMPILER_API_EXECUTABLEIMPL_H
+#define KILN_COMPILER_API_EXECUTABLEIMPL_H
+
+#include "kiln/kiln.h"
+
+namespace kiln {
+
+/// A JIT-compiled module or a loaded artifact; both check every call.
+class Executable::Impl {
+public:
+  virtual ~Impl() = default;
+  virtual const std::vector<TensorInfo> &inputs() const = 0;
+  virtual const std::vector<TensorInfo> &outputs() const = 0;
+  virtual const std::string &description() const = 0;
+  virtual Status run(const std::vector<Tensor> &inputs,
+                     std::vector<Tensor> &outputs) = 0;
+  virtual Status run(const std::vector<TensorRef> &inputs,
+                     const std::vector<TensorRef> &outputs) = 0;
+};
+
+} // namespace kiln
+
+#endif // KILN_COMPILER_API_EXECUTABLEIMPL_H
