@@ -18,6 +18,9 @@ echo "build took $(( $(date +%s) - start )) s"
 stage "check-kiln: lit (IR, passes, tools) + gtest"
 scripts/build.sh --target check-kiln
 
+stage "The installed package: find_package(Kiln) examples build and run"
+scripts/check-install.sh
+
 stage "The runtime builds on its own, without MLIR/LLVM"
 scripts/check-runtime-standalone.sh
 
