@@ -8,6 +8,7 @@
 
 #include "compiler/Codegen/CPU/CpuCodegen.h"
 #include "compiler/Contracts/Passes.h"
+#include "compiler/Fusion/Passes.h"
 #include "compiler/Conversion/GraphToLinalg/Passes.h"
 #include "compiler/Pipelines/Pipelines.h"
 #include "mlir/Transforms/Passes.h"
@@ -16,6 +17,7 @@ void kiln::registerAllPasses() {
   // Upstream: canonicalize, cse, inline, symbol-dce, ... (used by pipelines).
   mlir::registerTransformsPasses();
   kiln::compiler::registerContractsPasses();
+  kiln::compiler::registerFusionPasses();
   kiln::compiler::registerGraphToLinalgPasses();
   kiln::compiler::registerPipelines();
   kiln::compiler::registerCpuCodegenPasses();

@@ -8,6 +8,7 @@
 
 #include "compiler/Codegen/CPU/CpuCodegen.h"
 #include "compiler/Conversion/GraphToLinalg/Passes.h"
+#include "compiler/Fusion/Passes.h"
 #include "compiler/Pipelines/Pipelines.h"
 #include "compiler/Target/CpuArtifact.h"
 #include "dialects/InitAllDialects.h"
@@ -231,9 +232,10 @@ DriverError runPipeline(ModuleOp module, ErrorKind kind, const char *what,
 } // namespace
 
 DriverError lowerTo(ModuleOp module, Stage stage,
-                    const PipelineExtensions *extensions) {
+                    const PipelineOptions &options) {
   PipelineExtensions none;
-  const PipelineExtensions &ext = extensions ? *extensions : none;
+  const PipelineExtensions &ext =
+      options.extensions ? *options.extensions : none;
   auto runPoint = [&](PipelinePoint point) -> DriverError {
     if (!ext.has(point))
       return {};
@@ -249,10 +251,16 @@ DriverError lowerTo(ModuleOp module, Stage stage,
           runPipeline(module, ErrorKind::kInvalidInput, "checking the model",
                       [](OpPassManager &pm) { buildCleanupPipeline(pm); }))
     return error;
-  // No fusion pass runs yet, so the two fusion points are adjacent.
+  if (DriverError error = runPoint(PipelinePoint::kBeforeFusion))
+    return error;
+  if (options.fusion)
+    if (DriverError error = runPipeline(
+            module, ErrorKind::kInternal, "fusion", [](OpPassManager &pm) {
+              pm.addNestedPass<func::FuncOp>(createFormFusionGroupsPass());
+            }))
+      return error;
   for (PipelinePoint point :
-       {PipelinePoint::kBeforeFusion, PipelinePoint::kAfterFusion,
-        PipelinePoint::kBeforeCodegen})
+       {PipelinePoint::kAfterFusion, PipelinePoint::kBeforeCodegen})
     if (DriverError error = runPoint(point))
       return error;
   if (stage == Stage::kKiln)
@@ -273,11 +281,11 @@ namespace {
 /// remain), the arena size after lowering.
 DriverError lowerForCpu(ModuleOp module, const std::string &entry,
                         EntrySignature &signature,
-                        const PipelineExtensions *extensions) {
+                        const PipelineOptions &options) {
   FailureOr<EntrySignature> graphSignature = getEntrySignature(module, entry);
   if (failed(graphSignature))
     return {ErrorKind::kInvalidInput, "the model has no usable entry point"};
-  if (DriverError error = lowerTo(module, Stage::kLLVM, extensions))
+  if (DriverError error = lowerTo(module, Stage::kLLVM, options))
     return error;
   FailureOr<uint64_t> arena = readArenaBytes(module);
   if (failed(arena))
@@ -290,9 +298,9 @@ DriverError lowerForCpu(ModuleOp module, const std::string &entry,
 
 DriverError compileForCpu(ModuleOp module, const std::string &entry,
                           std::unique_ptr<CpuJitExecutable> &executable,
-                          const PipelineExtensions *extensions) {
+                          const PipelineOptions &options) {
   EntrySignature signature;
-  if (DriverError error = lowerForCpu(module, entry, signature, extensions))
+  if (DriverError error = lowerForCpu(module, entry, signature, options))
     return error;
   auto compiled = CpuJitExecutable::create(module, std::move(signature));
   if (!compiled.isOk())
@@ -303,9 +311,9 @@ DriverError compileForCpu(ModuleOp module, const std::string &entry,
 
 DriverError compileToArtifact(ModuleOp module, const std::string &entry,
                               rt::Artifact &artifact, const std::string &cpu,
-                              const PipelineExtensions *extensions) {
+                              const PipelineOptions &options) {
   EntrySignature signature;
-  if (DriverError error = lowerForCpu(module, entry, signature, extensions))
+  if (DriverError error = lowerForCpu(module, entry, signature, options))
     return error;
   auto built = buildCpuArtifact(module, signature, cpu);
   if (!built.isOk())

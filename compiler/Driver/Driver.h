@@ -102,15 +102,22 @@ DriverError parseInputShape(const std::string &spec, LoadOptions &options);
 /// `options`.
 DriverError parseBinding(const std::string &spec, LoadOptions &options);
 
-/// Lowers `module` in place to `stage`, running `extensions`' passes at
-/// their points on the way.
+/// What the pipeline does beyond its fixed stages.
+struct PipelineOptions {
+  /// Passes plugins add at the named points.
+  const PipelineExtensions *extensions = nullptr;
+  /// Form fusion groups (kiln-form-fusion-groups); off for A/B runs.
+  bool fusion = true;
+};
+
+/// Lowers `module` in place to `stage`.
 DriverError lowerTo(mlir::ModuleOp module, Stage stage,
-                    const PipelineExtensions *extensions = nullptr);
+                    const PipelineOptions &options = {});
 
 /// Cleans up, lowers and JIT-compiles `module` (consumed) for this CPU.
 DriverError compileForCpu(mlir::ModuleOp module, const std::string &entry,
                           std::unique_ptr<CpuJitExecutable> &executable,
-                          const PipelineExtensions *extensions = nullptr);
+                          const PipelineOptions &options = {});
 
 /// Cleans up and lowers `module` (consumed), then compiles it ahead of time
 /// into a .kiln artifact for this CPU.
@@ -118,7 +125,7 @@ DriverError compileForCpu(mlir::ModuleOp module, const std::string &entry,
 DriverError compileToArtifact(mlir::ModuleOp module, const std::string &entry,
                               rt::Artifact &artifact,
                               const std::string &cpu = "native",
-                              const PipelineExtensions *extensions = nullptr);
+                              const PipelineOptions &options = {});
 
 } // namespace kiln::compiler
 

@@ -70,6 +70,13 @@ cl::list<std::string> bindings(
 cl::opt<std::string> target("target", cl::desc("Target device (cpu)"),
                             cl::init("cpu"), cl::sub(compileCommand),
                             cl::sub(runCommand), cl::sub(benchCommand));
+enum class Fusion { None, All };
+cl::opt<Fusion> fusion(
+    "fusion", cl::desc("Operator fusion (none: one kernel per op, for A/B)"),
+    cl::init(Fusion::All),
+    cl::values(clEnumValN(Fusion::None, "none", "no fusion groups"),
+               clEnumValN(Fusion::All, "all", "every fusion rule (default)")),
+    cl::sub(compileCommand), cl::sub(runCommand), cl::sub(benchCommand));
 cl::list<std::string> passPlugins(
     "load-pass-plugin",
     cl::desc("Load a Kiln pass plugin (a shared library; see "
@@ -130,7 +137,9 @@ constexpr const char *kOverview =
     "  kilnc bench MODEL|OUT.kiln [--input NAME=FILE.npy ...] "
     "[--warmup N] [--iterations N]\n"
     "  kilnc inspect MODEL|OUT.kiln\n"
-    "Symbolic ONNX input dimensions: --input-shape NAME=DxDx...\n\n"
+    "Symbolic ONNX input dimensions: --input-shape NAME=DxDx...\n"
+    "Fusion off (A/B comparisons): --fusion=none. Pass plugins: "
+    "--load-pass-plugin=PATH\n\n"
     "Run `kilnc <command> --help` for a command's options.\n\n"
     "Exit codes: 0 success, 1 usage error, 2 invalid model or inputs,\n"
     "3 model uses something Kiln cannot compile yet, 4 internal error.\n";
@@ -168,6 +177,7 @@ StatusOr<CompileOptions> compileOptions() {
   options.targetCpu = targetCpu;
   options.entry = entryName;
   options.passPlugins.assign(passPlugins.begin(), passPlugins.end());
+  options.fusion = fusion == Fusion::All;
   for (const std::string &spec : inputShapes) {
     auto [name, dims] = llvm::StringRef(spec).split('=');
     std::vector<int64_t> shape;

@@ -156,6 +156,9 @@ private:
 
 class Compiler::Impl {
 public:
+  compiler::PipelineOptions pipeline() const {
+    return {&extensions, options.fusion};
+  }
   CompileOptions options;
   compiler::PipelineExtensions extensions;
 };
@@ -185,7 +188,7 @@ Compiler::compile(const ModelSource &source) {
     return session.fail(error);
   std::unique_ptr<compiler::CpuJitExecutable> jit;
   if (DriverError error = compiler::compileForCpu(*module, impl_->options.entry,
-                                                  jit, &impl_->extensions))
+                                                  jit, impl_->pipeline()))
     return session.fail(error);
   return std::make_unique<Executable>(
       std::make_unique<JitExecutable>(std::move(jit)));
@@ -201,7 +204,7 @@ Status Compiler::compileToArtifact(const ModelSource &source,
   rt::Artifact artifact;
   if (DriverError error = compiler::compileToArtifact(
           *module, impl_->options.entry, artifact, impl_->options.targetCpu,
-          &impl_->extensions))
+          impl_->pipeline()))
     return session.fail(error);
   if (Status status = rt::writeArtifactFile(path, artifact); !status.isOk())
     // Where to write is the caller's choice: a usage error.
@@ -222,7 +225,7 @@ StatusOr<std::string> Compiler::emitIR(const ModelSource &source, IRStage stage,
       : stage == IRStage::kLinalg ? compiler::Stage::kLinalg
                                   : compiler::Stage::kLLVM;
   if (DriverError error =
-          compiler::lowerTo(*module, driverStage, &impl_->extensions))
+          compiler::lowerTo(*module, driverStage, impl_->pipeline()))
     return session.fail(error);
   std::string text;
   llvm::raw_string_ostream os(text);

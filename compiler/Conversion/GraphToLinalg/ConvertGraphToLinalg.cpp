@@ -11,6 +11,7 @@
 #include "compiler/Conversion/GraphToLinalg/Passes.h"
 
 #include "dialects/Graph/IR/GraphDialect.h"
+#include "dialects/Graph/IR/GraphOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -36,6 +37,9 @@ struct ConvertGraphToLinalgPass
                            math::MathDialect, tensor::TensorDialect,
                            func::FuncDialect>();
     target.addLegalOp<ModuleOp>();
+    // Fusion groups keep their bodies together through the conversion; the
+    // loops of each group are fused, then the group is dissolved.
+    target.addLegalOp<kiln::FusionOp, kiln::YieldOp>();
 
     RewritePatternSet patterns(context);
     kiln::compiler::populateElementwiseToLinalgPatterns(patterns);
@@ -44,7 +48,8 @@ struct ConvertGraphToLinalgPass
     kiln::compiler::populateReductionToLinalgPatterns(patterns);
     kiln::compiler::populateShapeToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns))))
+                                      std::move(patterns))) ||
+        failed(kiln::compiler::fuseAndInlineGroups(getOperation())))
       signalPassFailure();
   }
 };

@@ -32,6 +32,11 @@ void populateNNToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateReductionToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateShapeToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
+/// After conversion: inside every kiln.fusion (now holding linalg/tensor
+/// ops), fuses producer loops into their consumers, tags the resulting ops
+/// with the group's provenance, and splices the body into the parent.
+llvm::LogicalResult fuseAndInlineGroups(mlir::Operation *root);
+
 } // namespace kiln::compiler
 
 #endif // KILN_COMPILER_CONVERSION_GRAPHTOLINALG_PASSES_H

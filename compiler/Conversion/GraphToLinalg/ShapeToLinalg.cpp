@@ -339,26 +339,11 @@ struct PadToGeneric : OpRewritePattern<PadOp> {
   }
 };
 
-/// Until code generation groups ops into kernels, a fusion's body is simply
-/// spliced into its parent.
-struct InlineFusion : OpRewritePattern<FusionOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(FusionOp op,
-                                PatternRewriter &rewriter) const override {
-    YieldOp yield = op.getYield();
-    SmallVector<Value> results(yield.getValues());
-    rewriter.inlineBlockBefore(&op.getBodyBlock(), op, op.getInputs());
-    rewriter.eraseOp(yield);
-    rewriter.replaceOp(op, results);
-    return success();
-  }
-};
-
 } // namespace
 
 void kiln::compiler::populateShapeToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<ConstantToArith, ReshapeToTensor, TransposeToGeneric,
                BroadcastToGeneric, ConcatToInsertSlices, SplitToExtractSlices,
-               SliceToTensor, GatherToGeneric, PadToGeneric, InlineFusion>(
+               SliceToTensor, GatherToGeneric, PadToGeneric>(
       patterns.getContext());
 }

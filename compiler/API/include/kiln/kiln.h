@@ -71,6 +71,9 @@ struct CompileOptions {
   /// ONNX inputs fixed at compile time (inputs that feed shapes, such as
   /// Reshape's shape): they become constants and leave the model's inputs.
   std::map<std::string, Tensor> boundInputs;
+  /// Group ops into fusion groups, one kernel each (see docs/fusion.md).
+  /// Off is for A/B comparisons: the results agree within fp tolerance.
+  bool fusion = true;
   /// Pass plugins to load (see kiln/PassPlugin.h); their passes run at
   /// their pipeline points in every compilation of this Compiler.
   std::vector<std::string> passPlugins;

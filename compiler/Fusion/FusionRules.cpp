@@ -1,0 +1,48 @@
+//===- FusionRules.cpp - Which graph ops may share a kernel ---------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Explicit lists rather than a trait: a new op stays unfused (always
+// correct) until someone decides how it fuses.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Fusion/FusionRules.h"
+
+#include "dialects/Graph/IR/GraphOps.h"
+
+using namespace mlir;
+
+namespace kiln::compiler {
+
+FusionRole fusionRoleOf(Operation *op) {
+  if (isa<ConstantOp>(op))
+    return FusionRole::kConstant;
+  if (isa<NegOp, AbsOp, SignOp, ReluOp, ExpOp, LogOp, SqrtOp, RsqrtOp,
+          ReciprocalOp, TanhOp, SigmoidOp, ErfOp, FloorOp, CeilOp, SinOp, CosOp,
+          AcosOp, AsinOp, AtanOp, AcoshOp, AsinhOp, AtanhOp, HardSwishOp, NotOp,
+          GeluOp, HardSigmoidOp, LeakyReluOp, ClipOp, AddOp, SubOp, MulOp,
+          DivOp, PowOp, MinOp, MaxOp, AndOp, OrOp, XorOp, CompareOp, SelectOp,
+          CastOp>(op))
+    return FusionRole::kElementwise;
+  if (isa<SoftmaxOp, LogSoftmaxOp, LayerNormOp, BatchNormOp, ReduceSumOp,
+          ReduceMeanOp, ReduceMaxOp, ReduceMinOp, ReduceProdOp, GlobalAvgPoolOp,
+          GlobalMaxPoolOp>(op))
+    return FusionRole::kReduction;
+  if (isa<MatmulOp, GemmOp, Conv2dOp>(op))
+    return FusionRole::kContraction;
+  return FusionRole::kNone;
+}
+
+const char *fusionKindName(FusionRole role) {
+  switch (role) {
+  case FusionRole::kReduction:
+    return "reduction";
+  case FusionRole::kContraction:
+    return "contraction";
+  default:
+    return "elementwise";
+  }
+}
+
+} // namespace kiln::compiler
