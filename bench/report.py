@@ -1,0 +1,178 @@
+#!/usr/bin/python3
+"""Turns results.json into results.md (tables) and results.png (ratios).
+
+Usage: report.py RESULTS.json  (rewrites the .md and .png beside it)
+"""
+import json
+import os
+import sys
+
+# Targets of issue 8 (1 thread, median Kiln / ONNX Runtime).
+TARGETS = {"ew_chain": 0.5, "mlp_b1": 1.0, "bert_tiny": 1.0, "resnet18": 1.5}
+
+
+def _ms(value):
+    if value is None:
+        return "–"
+    return f"{value:.3g}" if value < 100 else f"{value:.0f}"
+
+
+def _latency(entry):
+    if not entry or "median_ms" not in entry:
+        return "error" if entry and entry.get("error") else "–"
+    return (f"{_ms(entry['median_ms'])} ({_ms(entry['p10_ms'])}–"
+            f"{_ms(entry['p90_ms'])})")
+
+
+def _ratio(value):
+    return "–" if value is None else f"{value:.2f}"
+
+
+def _bytes(value):
+    if value is None:
+        return "–"
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if value < 1024 or unit == "GiB":
+            return f"{value:.0f} {unit}" if unit == "B" else \
+                f"{value:.1f} {unit}"
+        value /= 1024
+
+
+def kiln_names(results):
+    return [e for e in results["meta"]["engines"] if e.startswith("kiln")]
+
+
+def markdown(results):
+    meta = results["meta"]
+    engines = meta["engines"]
+    labels = meta["labels"]
+    kilns = kiln_names(results)
+    peers = [e for e in engines if not e.startswith("kiln")]
+    lines = [
+        f"# Kiln benchmark ({meta['size']} workloads)", "",
+        f"{meta['date']} on {meta['cpu']} ({meta['nproc']} cores, load "
+        f"{meta['load_before']} before, {meta['load_after']} after); "
+        f"1 thread per engine; Kiln {meta['kiln_revision']}"
+        + "".join(f"; {labels[e]} {meta['versions'][e]}" for e in peers)
+        + ".", "",
+        "Latency in ms: median (p10–p90) over the repetitions; each "
+        "repetition's sample is the median of a batch of back-to-back runs. "
+        "Ratios are Kiln's median over the peer's (< 1: Kiln is faster).",
+        "",
+    ]
+    head = ["workload"] + [labels[e] for e in engines]
+    head += [f"{labels[k]}/{labels[p]}" for k in kilns for p in peers]
+    head += ["target (Kiln/ORT)", "outputs"]
+    lines += ["| " + " | ".join(head) + " |",
+              "|" + "---|" * len(head)]
+    for w in results["workloads"]:
+        row = [w["name"]] + [_latency(w["engines"].get(e)) for e in engines]
+        row += [_ratio(w["ratios"].get(f"{k}/{p}")) for k in kilns
+                for p in peers]
+        target = TARGETS.get(w["name"])
+        measured = w["ratios"].get(f"{kilns[0]}/ort") if kilns else None
+        if target is None:
+            row.append("–")
+        elif measured is None:
+            row.append(f"≤ {target}")
+        else:
+            row.append(f"≤ {target} " + ("met" if measured <= target
+                                         else "**missed**"))
+        row.append("agree" if w["outputs_agree"] else "**MISMATCH**")
+        lines.append("| " + " | ".join(row) + " |")
+    lines += ["", "Compile time, memory and kernels:", ""]
+    head = ["workload", "params"]
+    for k in kilns:
+        head += [f"{labels[k]} compile cold / warm (ms)",
+                 f"{labels[k]} arena", "peak / lower bound", "kernels"]
+    if "ort" in engines:
+        head.append("ORT session create (ms)")
+    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for w in results["workloads"]:
+        row = [w["name"], f"{w['params']:,}"]
+        for k in kilns:
+            info = w["engines"].get(k, {}).get("prepare", {})
+            stats = info.get("stats") or {}
+            peak, bound = stats.get("peak_bytes"), stats.get(
+                "lower_bound_bytes")
+            row += [f"{_ms(info.get('compile_cold_ms'))} / "
+                    f"{_ms(info.get('compile_warm_ms'))}",
+                    _bytes(info.get("arena_bytes")),
+                    f"{_bytes(peak)} / {_bytes(bound)}",
+                    str(stats.get("kernels", info.get("kernel_calls", "–")))]
+        if "ort" in engines:
+            info = w["engines"].get("ort", {}).get("prepare", {})
+            row.append(_ms(info.get("session_create_ms")))
+        lines.append("| " + " | ".join(row) + " |")
+    errors = [(w["name"], e, w["engines"][e]["error"])
+              for w in results["workloads"] for e in w["engines"]
+              if w["engines"][e].get("error")]
+    if errors:
+        lines += ["", "Errors:", ""]
+        lines += [f"- {name} / {engine}: {error}"
+                  for name, engine, error in errors]
+    return "\n".join(lines) + "\n"
+
+
+def chart(results, path):
+    """Horizontal bars of Kiln/peer ratios (log scale), targets marked."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    meta = results["meta"]
+    kilns = kiln_names(results)
+    peers = [e for e in meta["engines"] if not e.startswith("kiln")]
+    pairs = [(k, p) for k in kilns for p in peers]
+    names = [w["name"] for w in results["workloads"]]
+    if not pairs or not names:
+        return False
+    fig, ax = plt.subplots(figsize=(9, 0.55 * len(names) * len(pairs) + 1.5))
+    height = 0.8 / len(pairs)
+    for j, (k, p) in enumerate(pairs):
+        ys = [i + j * height for i in range(len(names))]
+        xs = [w["ratios"].get(f"{k}/{p}") or 0 for w in results["workloads"]]
+        bars = ax.barh(ys, xs, height=height,
+                       label=f"{meta['labels'][k]} / {meta['labels'][p]}")
+        for bar, x in zip(bars, xs):
+            if x:
+                ax.text(x * 1.05, bar.get_y() + bar.get_height() / 2,
+                        f"{x:.2f}", va="center", fontsize=7)
+    for i, name in enumerate(names):
+        if name in TARGETS:
+            ax.plot([TARGETS[name]] * 2, [i - 0.1, i + 0.8 - 0.1], "k--",
+                    linewidth=1)
+    ax.axvline(1.0, color="grey", linewidth=1)
+    ax.set_xscale("log")
+    ax.set_yticks([i + 0.4 - height / 2 for i in range(len(names))])
+    ax.set_yticklabels(names)
+    ax.invert_yaxis()
+    ax.set_xlabel("latency ratio, median (log scale; < 1: Kiln faster; "
+                  "dashed: target vs ONNX Runtime)")
+    ax.set_title(f"Kiln vs peers, 1 thread ({meta['date'][:10]})")
+    ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
+def write(results, out_dir):
+    """Writes results.json, results.md and (if matplotlib) results.png."""
+    with open(os.path.join(out_dir, "results.json"), "w") as f:
+        json.dump(results, f, indent=1)
+    with open(os.path.join(out_dir, "results.md"), "w") as f:
+        f.write(markdown(results))
+    return chart(results, os.path.join(out_dir, "results.png"))
+
+
+def main():
+    with open(sys.argv[1]) as f:
+        results = json.load(f)
+    write(results, os.path.dirname(os.path.abspath(sys.argv[1])))
+
+
+if __name__ == "__main__":
+    main()
