@@ -7,7 +7,9 @@ Debian's libopenblas0-pthread into the cache folder (nothing installed
 system-wide); the harness then re-executes itself with that OpenBLAS first on
 the library path, one thread, and a core type forced from the CPU flags
 (OpenBLAS 0.3.21 does not recognise recent CPUs and falls back to its SSE3
-kernels). Conv layers use oneDNN inside PyTorch either way.
+kernels; an OPENBLAS_CORETYPE inherited from the environment is replaced,
+KILN_BENCH_OPENBLAS_CORETYPE overrides). Conv layers use oneDNN inside
+PyTorch either way.
 """
 import os
 import sys
@@ -55,10 +57,13 @@ def reexec_with_openblas():
         env[MARK] = "openblas"
         env["LD_LIBRARY_PATH"] = os.pathsep.join(
             p for p in (folder, env.get("LD_LIBRARY_PATH")) if p)
-        env.setdefault("OPENBLAS_NUM_THREADS", "1")
-        core = core_type()
+        env["OPENBLAS_NUM_THREADS"] = "1"
+        # From the CPU flags, not an inherited OPENBLAS_CORETYPE, so that
+        # runs on one kind of machine compare; KILN_BENCH_OPENBLAS_CORETYPE
+        # overrides.
+        core = env.get("KILN_BENCH_OPENBLAS_CORETYPE") or core_type()
         if core:
-            env.setdefault("OPENBLAS_CORETYPE", core)
+            env["OPENBLAS_CORETYPE"] = core
     os.execve(sys.executable, [sys.executable] + sys.argv, env)
 
 

@@ -82,7 +82,7 @@ def parse_args(argv):
                    help="no untimed runs before batches of an engine whose "
                    "single run takes longer than this (the first run's "
                    "extra cost is then negligible)")
-    p.add_argument("--compiles", type=int, default=3,
+    p.add_argument("--compiles", type=int, default=2,
                    help="kilnc compiles per workload (first cold, then warm)")
     p.add_argument("--torch-blas", choices=("openblas", "system"),
                    default="openblas",
