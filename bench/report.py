@@ -38,6 +38,28 @@ def _bytes(value):
         value /= 1024
 
 
+# Keys `kilnc compile --stats-json` may use for each figure.
+STAT_KEYS = {
+    "peak": ("peak_bytes", "planned_peak_bytes", "arena_bytes", "peak"),
+    "bound": ("lower_bound_bytes", "max_live_bytes", "lower_bound"),
+    "kernels": ("kernels", "kernel_count", "num_kernels", "launches"),
+}
+
+
+def stat(stats, figure):
+    """The first known key for `figure`, searched through nested objects."""
+    if not isinstance(stats, dict):
+        return None
+    for key in STAT_KEYS[figure]:
+        if isinstance(stats.get(key), (int, float)):
+            return stats[key]
+    for value in stats.values():
+        found = stat(value, figure)
+        if found is not None:
+            return found
+    return None
+
+
 def kiln_names(results):
     return [e for e in results["meta"]["engines"] if e.startswith("kiln")]
 
@@ -92,14 +114,15 @@ def markdown(results):
         row = [w["name"], f"{w['params']:,}"]
         for k in kilns:
             info = w["engines"].get(k, {}).get("prepare", {})
-            stats = info.get("stats") or {}
-            peak, bound = stats.get("peak_bytes"), stats.get(
-                "lower_bound_bytes")
+            stats = info.get("stats")
+            peak, bound = stat(stats, "peak"), stat(stats, "bound")
+            kernels = stat(stats, "kernels")
             row += [f"{_ms(info.get('compile_cold_ms'))} / "
                     f"{_ms(info.get('compile_warm_ms'))}",
                     _bytes(info.get("arena_bytes")),
                     f"{_bytes(peak)} / {_bytes(bound)}",
-                    str(stats.get("kernels", info.get("kernel_calls", "–")))]
+                    str(kernels if kernels is not None else
+                        info.get("kernel_calls", "–"))]
         if "ort" in engines:
             info = w["engines"].get("ort", {}).get("prepare", {})
             row.append(_ms(info.get("session_create_ms")))
@@ -129,7 +152,7 @@ def chart(results, path):
     names = [w["name"] for w in results["workloads"]]
     if not pairs or not names:
         return False
-    fig, ax = plt.subplots(figsize=(9, 0.55 * len(names) * len(pairs) + 1.5))
+    fig, ax = plt.subplots(figsize=(9, 0.4 * len(names) * len(pairs) + 1.5))
     height = 0.8 / len(pairs)
     for j, (k, p) in enumerate(pairs):
         ys = [i + j * height for i in range(len(names))]
@@ -140,10 +163,13 @@ def chart(results, path):
             if x:
                 ax.text(x * 1.05, bar.get_y() + bar.get_height() / 2,
                         f"{x:.2f}", va="center", fontsize=7)
-    for i, name in enumerate(names):
-        if name in TARGETS:
-            ax.plot([TARGETS[name]] * 2, [i - 0.1, i + 0.8 - 0.1], "k--",
-                    linewidth=1)
+    if (kilns[0] if kilns else None, "ort") in pairs:
+        j = pairs.index((kilns[0], "ort"))
+        for i, name in enumerate(names):
+            if name in TARGETS:
+                y = i + j * height
+                ax.plot([TARGETS[name]] * 2, [y - height / 2, y + height / 2],
+                        "r--", linewidth=1.5, zorder=3)
     ax.axvline(1.0, color="grey", linewidth=1)
     ax.set_xscale("log")
     ax.set_yticks([i + 0.4 - height / 2 for i in range(len(names))])

@@ -276,9 +276,12 @@ def load_average():
     return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
-def kiln_revision():
+def kiln_revision(engines):
+    """The commit of the checkout that holds the kilnc being measured."""
+    kiln = next((e for e in engines if e.name.startswith("kiln")), None)
+    folder = os.path.dirname(os.path.realpath(kiln.kilnc)) if kiln else ROOT
     try:
-        return subprocess.run(["git", "-C", ROOT, "describe", "--always",
+        return subprocess.run(["git", "-C", folder, "describe", "--always",
                                "--dirty"], capture_output=True, text=True,
                               check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
@@ -318,7 +321,7 @@ def main(argv=None):
         print("bench: no engine available", file=sys.stderr)
         return 1
     print("bench: engines " + ", ".join(
-        f"{e.label} ({getattr(e, 'version', 'this checkout')})"
+        e.label + (f" ({e.version})" if hasattr(e, "version") else "")
         for e in engines), flush=True)
     load_before = load_average()
     rows = []
@@ -359,10 +362,10 @@ def main(argv=None):
                 timespec="seconds"),
             "size": args.size, "cpu": machine(), "nproc": os.cpu_count(),
             "load_before": load_before, "load_after": load_average(),
-            "kiln_revision": kiln_revision(),
+            "kiln_revision": kiln_revision(engines),
             "engines": [e.name for e in engines],
             "labels": {e.name: e.label for e in engines},
-            "versions": {e.name: getattr(e, "version", kiln_revision())
+            "versions": {e.name: getattr(e, "version", None)
                          for e in engines},
             "unavailable": unavailable,
             "settings": {k: v for k, v in vars(args).items()},
