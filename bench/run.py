@@ -259,6 +259,25 @@ def ratios(results, engines):
     return out
 
 
+def paired_ratios(results, engines):
+    """Median over repetitions of the ratio within each repetition.
+
+    Samples of one repetition ran seconds apart, so this ratio is less
+    sensitive to load that comes and goes than the ratio of the medians.
+    """
+    out = {}
+    kilns = [e.name for e in engines if e.name.startswith("kiln")]
+    peers = [e.name for e in engines if not e.name.startswith("kiln")]
+    for k in kilns:
+        for p in peers:
+            a = results.get(k, {}).get("samples_ms", [])
+            b = results.get(p, {}).get("samples_ms", [])
+            pairs = [x / y for x, y in zip(a, b) if y > 0]
+            out[f"{k}/{p}"] = float(np.median(pairs)) if pairs and len(
+                a) == len(b) else None
+    return out
+
+
 def machine():
     cpu = platform.processor() or "unknown CPU"
     try:
@@ -341,7 +360,8 @@ def main(argv=None):
                "description": workload.manifest["description"],
                "params": workload.manifest["params"],
                "outputs_agree": agree, "engines": results,
-               "ratios": ratios(results, engines)}
+               "ratios": ratios(results, engines),
+               "paired_ratios": paired_ratios(results, engines)}
         rows.append(row)
         failed |= not agree or any("error" in r for r in results.values())
         print(f"bench: {workload.name}: " + ", ".join(
