@@ -105,21 +105,18 @@ def source_digest():
 
 
 def ensure_workloads(names, size, folder, regenerate):
+    """Exports the workloads that are missing or older than the generator."""
     import workloads
     digest = source_digest()
-    stamp_path = os.path.join(folder, "generator.sha")
-    stamp = open(stamp_path).read().strip() if os.path.exists(
-        stamp_path) else None
-    os.makedirs(folder, exist_ok=True)
-    if stamp != digest:
-        regenerate = True
     for name in names:
-        if regenerate or not os.path.exists(
-                os.path.join(folder, name, "workload.json")):
+        manifest = os.path.join(folder, name, "workload.json")
+        stamp = None
+        if os.path.exists(manifest):
+            with open(manifest) as f:
+                stamp = json.load(f).get("generator")
+        if regenerate or stamp != digest:
             print(f"bench: generating {name} ({size})", flush=True)
-            workloads.generate(name, size, folder)
-    with open(stamp_path, "w") as f:
-        f.write(digest + "\n")
+            workloads.generate(name, size, folder, generator=digest)
     return [Workload(os.path.join(folder, name)) for name in names]
 
 

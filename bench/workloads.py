@@ -154,7 +154,7 @@ def load_manifest(folder):
         return json.load(f)
 
 
-def generate(name, size, out):
+def generate(name, size, out, generator=None):
     folder = os.path.join(out, name)
     os.makedirs(os.path.join(folder, "inputs"), exist_ok=True)
     os.makedirs(os.path.join(folder, "ref"), exist_ok=True)
@@ -183,7 +183,8 @@ def generate(name, size, out):
     spec = WORKLOADS[name]
     manifest = dict(name=name, size=size, description=spec["description"],
                     tol=spec["tol"], inputs=inputs, outputs=output_names,
-                    params=sum(p.numel() for p in model.parameters()))
+                    params=sum(p.numel() for p in model.parameters()),
+                    generator=generator)
     with open(os.path.join(folder, "workload.json"), "w") as f:
         json.dump(manifest, f, indent=1)
     return manifest
