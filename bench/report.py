@@ -38,6 +38,15 @@ def _bytes(value):
         value /= 1024
 
 
+# Short names for the ratio columns.
+SHORT = {"ort": "ORT", "torch": "PyTorch", "kiln": "Kiln",
+         "kiln_nofusion": "Kiln unfused"}
+
+
+def short(results, engine):
+    return SHORT.get(engine, results["meta"]["labels"][engine])
+
+
 # Keys `kilnc compile --stats-json` may use for each figure.
 STAT_KEYS = {
     "peak": ("peak_bytes", "planned_peak_bytes", "arena_bytes", "peak"),
@@ -79,18 +88,25 @@ def markdown(results):
         + ".", "",
         "Latency in ms: median (p10–p90) over the repetitions; each "
         "repetition's sample is the median of a batch of back-to-back runs. "
-        "Ratios are Kiln's median over the peer's (< 1: Kiln is faster).",
+        "Ratios are Kiln's median over the peer's (< 1: Kiln is faster); "
+        "paired ratios are the median over repetitions of the ratio within "
+        "each repetition (less sensitive to load that comes and goes).",
         "",
     ]
     head = ["workload"] + [labels[e] for e in engines]
-    head += [f"{labels[k]}/{labels[p]}" for k in kilns for p in peers]
-    head += ["target (Kiln/ORT)", "outputs"]
+    head += [f"{short(results, k)}/{short(results, p)}" for k in kilns
+             for p in peers]
+    head += [f"paired {short(results, k)}/{short(results, p)}"
+             for k in kilns for p in peers]
+    head += ["target Kiln/ORT", "outputs"]
     lines += ["| " + " | ".join(head) + " |",
               "|" + "---|" * len(head)]
     for w in results["workloads"]:
         row = [w["name"]] + [_latency(w["engines"].get(e)) for e in engines]
         row += [_ratio(w["ratios"].get(f"{k}/{p}")) for k in kilns
                 for p in peers]
+        row += [_ratio(w.get("paired_ratios", {}).get(f"{k}/{p}"))
+                for k in kilns for p in peers]
         target = TARGETS.get(w["name"])
         measured = w["ratios"].get(f"{kilns[0]}/ort") if kilns else None
         if target is None:
