@@ -63,6 +63,9 @@ def parse_args(argv):
     p.add_argument("--kilnc", help="kilnc binary (default: BUILD/bin/kilnc)")
     p.add_argument("--kiln-run",
                    help="kiln-run binary (default: beside kilnc)")
+    p.add_argument("--kiln-revision",
+                   help="what to call the measured Kiln in the report "
+                   "(default: git describe of the checkout holding kilnc)")
     p.add_argument("--node-modules", help="node_modules folder holding "
                    "onnxruntime-node (default: $KILN_ORT_NODE_MODULES, then "
                    "~/.cache/kiln-bench/node_modules)")
@@ -379,7 +382,7 @@ def main(argv=None):
                 timespec="seconds"),
             "size": args.size, "cpu": machine(), "nproc": os.cpu_count(),
             "load_before": load_before, "load_after": load_average(),
-            "kiln_revision": kiln_revision(engines),
+            "kiln_revision": args.kiln_revision or kiln_revision(engines),
             "engines": [e.name for e in engines],
             "labels": {e.name: e.label for e in engines},
             "versions": {e.name: getattr(e, "version", None)
