@@ -14,7 +14,6 @@ import argparse
 import datetime
 import hashlib
 import json
-import math
 import os
 import platform
 import subprocess
