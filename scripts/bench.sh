@@ -13,7 +13,7 @@ case " $* " in
   *" --kilnc"* | *" --build-dir"*) ;;
   *)
     "$root/scripts/install-deps.sh"
-    "$root/scripts/build.sh" kilnc kiln-run
+    "$root/scripts/build.sh" --target kilnc kiln-run
     set -- --build-dir "${KILN_BUILD_DIR:-$root/build}" "$@"
     ;;
 esac
