@@ -17,7 +17,11 @@ packages=(
   python3 python3-numpy python3-onnx
   # PyTorch exports the end-to-end models and is their reference
   python3-torch
+  # Node runs ONNX Runtime (npm) in the benchmark harness's smoke test
+  nodejs
 )
+# Some Node builds bring npm themselves; otherwise Debian's package.
+command -v npm >/dev/null || packages+=(npm)
 
 missing=()
 for package in "${packages[@]}"; do
@@ -29,14 +33,23 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#packages[@]} packages present"
-  exit 0
+else
+  echo "install-deps: installing ${missing[*]}"
+  sudo=""
+  if [ "$(id -u)" != 0 ]; then
+    sudo="sudo"
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-echo "install-deps: installing ${missing[*]}"
-sudo=""
-if [ "$(id -u)" != 0 ]; then
-  sudo="sudo"
+# ONNX Runtime 1.30 from the npm registry, for test/bench (lit feature
+# onnxruntime-node). Its install script would download CUDA parts from
+# outside the registry: skipped.
+ort_cache="${KILN_BENCH_CACHE:-$HOME/.cache/kiln-bench}"
+if [ ! -f "$ort_cache/node_modules/onnxruntime-node/package.json" ]; then
+  echo "install-deps: npm install onnxruntime-node@1.30.0 into $ort_cache"
+  ONNXRUNTIME_NODE_INSTALL=skip npm install --prefix "$ort_cache" --no-audit \
+    --no-fund --ignore-scripts --loglevel=error onnxruntime-node@1.30.0
 fi
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
