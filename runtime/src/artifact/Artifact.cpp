@@ -4,8 +4,9 @@
 //
 // Decoding checks, in order: header size, magic, version, declared file
 // size, header and table CRCs, section bounds/alignment/overlap, section
-// CRCs, required sections, then the program's own structure. Every count
-// and length read from the file is bounded before it is used.
+// CRCs, required sections, then the program's own structure, then the
+// memory plans against the program. Every count and length read from the
+// file is bounded before it is used.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +35,7 @@ constexpr uint32_t kMaxRank = 16;
 constexpr uint32_t kMaxDevices = 64;
 constexpr uint32_t kMaxSteps = 1 << 16;
 constexpr size_t kMaxName = 4096;
+constexpr uint32_t kMaxPlannedBuffers = 1 << 20;
 
 constexpr size_t kHeaderCrcOffset = 32;
 
@@ -154,12 +156,102 @@ StatusOr<Program> decodeProgram(const uint8_t *bytes, size_t size,
   return program;
 }
 
+//===----------------------------------------------------------------------===//
+// Memory plan encoding
+//===----------------------------------------------------------------------===//
+
+std::vector<uint8_t> encodeMemoryPlans(const std::vector<MemoryPlan> &plans) {
+  ByteWriter w;
+  w.u32(uint32_t(plans.size()));
+  for (const MemoryPlan &plan : plans) {
+    w.u32(plan.device);
+    w.u64(plan.peakBytes);
+    w.u64(plan.lowerBoundBytes);
+    w.u64(plan.unplannedBytes);
+    w.u32(plan.steps);
+    w.u32(plan.kernels);
+    w.u32(uint32_t(plan.buffers.size()));
+    for (const PlannedBuffer &b : plan.buffers) {
+      w.u64(b.offset);
+      w.u64(b.size);
+      w.u32(b.firstStep);
+      w.u32(b.lastStep);
+      w.u32(b.inPlaceOf);
+      w.string(b.producer);
+      w.string(b.location);
+    }
+  }
+  return std::move(w.bytes());
+}
+
+Status planError(const std::string &name, const std::string &what) {
+  return dataLoss(name + ": corrupt memory plan section: " + what);
+}
+
+/// Decodes the plans and checks them against `program`: each names an
+/// existing device once and keeps every buffer inside that device's arena.
+StatusOr<std::vector<MemoryPlan>> decodeMemoryPlans(const uint8_t *bytes,
+                                                    size_t size,
+                                                    const Program &program,
+                                                    const std::string &name) {
+  ByteReader r(bytes, size);
+  std::vector<MemoryPlan> plans;
+  uint32_t count = r.u32();
+  if (!r.ok() || count > program.devices.size())
+    return planError(name, "bad plan count");
+  std::vector<bool> planned(program.devices.size(), false);
+  for (uint32_t p = 0; p < count; ++p) {
+    MemoryPlan plan;
+    plan.device = r.u32();
+    plan.peakBytes = r.u64();
+    plan.lowerBoundBytes = r.u64();
+    plan.unplannedBytes = r.u64();
+    plan.steps = r.u32();
+    plan.kernels = r.u32();
+    uint32_t buffers = r.u32();
+    if (!r.ok() || plan.device >= program.devices.size() ||
+        planned[plan.device])
+      return planError(name, "bad device of plan #" + std::to_string(p));
+    planned[plan.device] = true;
+    uint64_t arena = program.devices[plan.device].arenaBytes;
+    if (plan.peakBytes > arena || plan.lowerBoundBytes > plan.unplannedBytes ||
+        plan.kernels > plan.steps || buffers > kMaxPlannedBuffers)
+      return planError(name, "inconsistent figures in plan #" +
+                                 std::to_string(p));
+    for (uint32_t i = 0; i < buffers; ++i) {
+      PlannedBuffer b;
+      b.offset = r.u64();
+      b.size = r.u64();
+      b.firstStep = r.u32();
+      b.lastStep = r.u32();
+      b.inPlaceOf = r.u32();
+      b.producer = r.string(kMaxName);
+      b.location = r.string(kMaxName);
+      if (!r.ok() || b.offset > arena || b.size > arena - b.offset ||
+          b.firstStep > b.lastStep || b.lastStep >= plan.steps ||
+          (b.inPlaceOf != PlannedBuffer::kNotInPlace &&
+           (b.inPlaceOf >= buffers || b.inPlaceOf == i)))
+        return planError(name, "bad buffer #" + std::to_string(i) +
+                                   " in plan #" + std::to_string(p));
+      plan.buffers.push_back(std::move(b));
+    }
+    plans.push_back(std::move(plan));
+  }
+  if (!r.ok() || r.remaining() != 0)
+    return planError(name, "trailing bytes");
+  return plans;
+}
+
 struct SectionEntry {
   uint32_t kind;
+  uint32_t flags;
   uint64_t offset;
   uint64_t size;
   uint32_t crc;
 };
+
+/// Kinds this reader knows (see SectionKind).
+constexpr uint32_t kLastKnownKind = uint32_t(SectionKind::kMemoryPlan);
 
 } // namespace
 
@@ -173,6 +265,10 @@ uint32_t crc32(const uint8_t *bytes, size_t size) {
 
 std::vector<uint8_t> encodeArtifact(const Artifact &artifact) {
   std::vector<std::pair<SectionKind, std::vector<uint8_t>>> sections;
+  // The plan is optional: readers that do not know it may skip it.
+  auto flagsOf = [](SectionKind kind) {
+    return kind == SectionKind::kMemoryPlan ? kSectionOptional : 0u;
+  };
   sections.emplace_back(
       SectionKind::kTarget,
       std::vector<uint8_t>(artifact.target.begin(), artifact.target.end()));
@@ -180,6 +276,9 @@ std::vector<uint8_t> encodeArtifact(const Artifact &artifact) {
                         encodeProgram(artifact.program));
   if (!artifact.cpuKernels.empty())
     sections.emplace_back(SectionKind::kCpuKernels, artifact.cpuKernels);
+  if (!artifact.memoryPlans.empty())
+    sections.emplace_back(SectionKind::kMemoryPlan,
+                          encodeMemoryPlans(artifact.memoryPlans));
 
   size_t tableEnd = kHeaderSize + sections.size() * kSectionEntrySize;
   ByteWriter body;
@@ -187,7 +286,7 @@ std::vector<uint8_t> encodeArtifact(const Artifact &artifact) {
   size_t offset = (tableEnd + kSectionAlignment - 1) / kSectionAlignment *
                   kSectionAlignment;
   for (auto &[kind, bytes] : sections) {
-    entries.push_back({uint32_t(kind), offset, bytes.size(),
+    entries.push_back({uint32_t(kind), flagsOf(kind), offset, bytes.size(),
                        crc32(bytes.data(), bytes.size())});
     offset += (bytes.size() + kSectionAlignment - 1) / kSectionAlignment *
               kSectionAlignment;
@@ -205,7 +304,7 @@ std::vector<uint8_t> encodeArtifact(const Artifact &artifact) {
   ByteWriter table;
   for (const SectionEntry &e : entries) {
     table.u32(e.kind);
-    table.u32(0);
+    table.u32(e.flags);
     table.u64(e.offset);
     table.u64(e.size);
     table.u32(e.crc);
@@ -269,12 +368,15 @@ StatusOr<Artifact> decodeArtifact(const uint8_t *bytes, size_t size,
   for (uint32_t i = 0; i < sectionCount; ++i) {
     SectionEntry e;
     e.kind = table.u32();
-    table.u32();
+    e.flags = table.u32();
     e.offset = table.u64();
     e.size = table.u64();
     e.crc = table.u32();
     table.u32();
     size_t tableEnd = kHeaderSize + tableSize;
+    if (e.flags & ~kSectionOptional)
+      return dataLoss(name + ": section #" + std::to_string(i) +
+                      " has unknown flags");
     if (e.offset < tableEnd || e.offset % kSectionAlignment != 0 ||
         e.offset > size || e.size > size - e.offset)
       return dataLoss(name + ": section #" + std::to_string(i) +
@@ -291,14 +393,17 @@ StatusOr<Artifact> decodeArtifact(const uint8_t *bytes, size_t size,
       return dataLoss(name + ": sections overlap");
 
   Artifact artifact;
-  const SectionEntry *program = nullptr;
-  bool seen[4] = {};
+  const SectionEntry *program = nullptr, *memoryPlan = nullptr;
+  bool seen[kLastKnownKind + 1] = {};
   for (const SectionEntry &e : entries) {
     const uint8_t *data = bytes + e.offset;
     if (crc32(data, e.size) != e.crc)
       return dataLoss(name + ": checksum mismatch in section of kind " +
                       std::to_string(e.kind));
-    if (e.kind < 1 || e.kind > 3)
+    if ((e.kind < 1 || e.kind > kLastKnownKind) &&
+        (e.flags & kSectionOptional))
+      continue; // From a newer writer, and safe to ignore.
+    if (e.kind < 1 || e.kind > kLastKnownKind)
       return unimplemented(name + ": unknown section kind " +
                            std::to_string(e.kind) +
                            " (written by a newer Kiln?)");
@@ -316,6 +421,9 @@ StatusOr<Artifact> decodeArtifact(const uint8_t *bytes, size_t size,
     case SectionKind::kCpuKernels:
       artifact.cpuKernels.assign(data, data + e.size);
       break;
+    case SectionKind::kMemoryPlan:
+      memoryPlan = &e;
+      break;
     }
   }
   if (!program || !seen[uint32_t(SectionKind::kTarget)])
@@ -325,6 +433,14 @@ StatusOr<Artifact> decodeArtifact(const uint8_t *bytes, size_t size,
   if (!decoded.isOk())
     return decoded.status();
   artifact.program = std::move(*decoded);
+  if (memoryPlan) {
+    StatusOr<std::vector<MemoryPlan>> plans =
+        decodeMemoryPlans(bytes + memoryPlan->offset, memoryPlan->size,
+                          artifact.program, name);
+    if (!plans.isOk())
+      return plans.status();
+    artifact.memoryPlans = std::move(*plans);
+  }
   for (const DeviceProgram &device : artifact.program.devices)
     if (device.kind == DeviceProgram::Kind::kCpu && artifact.cpuKernels.empty())
       return dataLoss(name + ": a CPU program without a kernels section");

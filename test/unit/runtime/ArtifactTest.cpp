@@ -31,6 +31,25 @@ Artifact sampleArtifact() {
   return artifact;
 }
 
+/// The sample with an arena and a two-buffer memory plan.
+Artifact sampleWithPlan() {
+  Artifact artifact = sampleArtifact();
+  artifact.program.devices[0].arenaBytes = 128;
+  MemoryPlan plan;
+  plan.peakBytes = 128;
+  plan.lowerBoundBytes = 96;
+  plan.unplannedBytes = 160;
+  plan.steps = 3;
+  plan.kernels = 2;
+  plan.buffers.push_back({0, 64, 0, 1, PlannedBuffer::kNotInPlace,
+                          "linalg.generic", "\"gemm\""});
+  plan.buffers.push_back({64, 32, 1, 2, PlannedBuffer::kNotInPlace,
+                          "linalg.fill", ""});
+  plan.buffers.push_back({0, 64, 1, 2, 0, "linalg.generic", "relu"});
+  artifact.memoryPlans.push_back(plan);
+  return artifact;
+}
+
 StatusOr<Artifact> decode(const std::vector<uint8_t> &bytes) {
   return decodeArtifact(bytes.data(), bytes.size(), "test.kiln");
 }
@@ -76,6 +95,17 @@ buildContainer(const std::vector<std::pair<uint32_t, std::vector<uint8_t>>>
   put32(file, 32, 0);
   put32(file, 32, crc32(file.data(), 64));
   return file;
+}
+
+/// Sets the flags of section `index` of a built container and refreshes the
+/// checksums that cover them.
+void setSectionFlags(std::vector<uint8_t> &file, size_t index,
+                     uint32_t flags) {
+  uint32_t count = file[16];
+  put32(file, 64 + 32 * index + 4, flags);
+  put32(file, 36, crc32(file.data() + 64, 32 * count));
+  put32(file, 32, 0);
+  put32(file, 32, crc32(file.data(), 64));
 }
 
 std::vector<uint8_t> bytesOf(const std::string &s) {
@@ -133,8 +163,79 @@ TEST(ArtifactTest, MatchesTheIndependentBuilder) {
   EXPECT_EQ(again->program.devices[0].steps[0].kernel, "_kiln_packed_main");
 }
 
+TEST(ArtifactTest, RoundTripsTheMemoryPlan) {
+  Artifact original = sampleWithPlan();
+  StatusOr<Artifact> decoded = decode(encodeArtifact(original));
+  ASSERT_TRUE(decoded.isOk()) << decoded.status().toString();
+  ASSERT_EQ(decoded->memoryPlans.size(), 1u);
+  const MemoryPlan &plan = decoded->memoryPlans[0];
+  EXPECT_EQ(plan.peakBytes, 128u);
+  EXPECT_EQ(plan.lowerBoundBytes, 96u);
+  EXPECT_EQ(plan.unplannedBytes, 160u);
+  EXPECT_EQ(plan.kernels, 2u);
+  ASSERT_EQ(plan.buffers.size(), 3u);
+  EXPECT_EQ(plan.buffers[1].offset, 64u);
+  EXPECT_EQ(plan.buffers[0].location, "\"gemm\"");
+  EXPECT_EQ(plan.buffers[2].inPlaceOf, 0u);
+  EXPECT_EQ(plan.buffers[1].inPlaceOf, PlannedBuffer::kNotInPlace);
+  // Artifacts without a plan (all written before it existed) still read.
+  EXPECT_TRUE(decode(encodeArtifact(sampleArtifact()))->memoryPlans.empty());
+}
+
+TEST(ArtifactTest, ValidatesTheMemoryPlanAgainstTheProgram) {
+  auto rejects = [](Artifact artifact) {
+    StatusOr<Artifact> result = decode(encodeArtifact(artifact));
+    return !result.isOk() &&
+           result.status().message().find("memory plan") != std::string::npos;
+  };
+  Artifact outside = sampleWithPlan();
+  outside.memoryPlans[0].buffers[1].offset = 100; // 100 + 32 > 128
+  EXPECT_TRUE(rejects(outside));
+  Artifact wrap = sampleWithPlan();
+  wrap.memoryPlans[0].buffers[1].offset = ~uint64_t(0) - 8;
+  EXPECT_TRUE(rejects(wrap));
+  Artifact device = sampleWithPlan();
+  device.memoryPlans[0].device = 1;
+  EXPECT_TRUE(rejects(device));
+  Artifact twice = sampleWithPlan();
+  twice.memoryPlans.push_back(twice.memoryPlans[0]);
+  EXPECT_TRUE(rejects(twice));
+  Artifact steps = sampleWithPlan();
+  steps.memoryPlans[0].buffers[0].lastStep = 3;
+  EXPECT_TRUE(rejects(steps));
+  Artifact self = sampleWithPlan();
+  self.memoryPlans[0].buffers[2].inPlaceOf = 2;
+  EXPECT_TRUE(rejects(self));
+  Artifact peak = sampleWithPlan();
+  peak.memoryPlans[0].peakBytes = 129;
+  EXPECT_TRUE(rejects(peak));
+}
+
+TEST(ArtifactTest, SkipsOnlyOptionalUnknownSections) {
+  std::vector<uint8_t> program;
+  {
+    std::vector<uint8_t> encoded = encodeArtifact(sampleArtifact());
+    uint64_t offset = 0, size = 0;
+    std::memcpy(&offset, &encoded[64 + 32 + 8], 8);
+    std::memcpy(&size, &encoded[64 + 32 + 16], 8);
+    program.assign(encoded.begin() + offset, encoded.begin() + offset + size);
+  }
+  Artifact sample = sampleArtifact();
+  auto withUnknown = [&](uint32_t flags) {
+    std::vector<uint8_t> file = buildContainer({{1, bytesOf(sample.target)},
+                                                {2, program},
+                                                {3, sample.cpuKernels},
+                                                {99, {1, 2, 3}}});
+    setSectionFlags(file, 3, flags);
+    return decode(file);
+  };
+  EXPECT_TRUE(withUnknown(kSectionOptional).isOk());
+  EXPECT_EQ(withUnknown(0).status().code(), StatusCode::kUnimplemented);
+  EXPECT_EQ(withUnknown(2).status().code(), StatusCode::kDataLoss);
+}
+
 TEST(ArtifactTest, RejectsEveryTruncation) {
-  std::vector<uint8_t> bytes = encodeArtifact(sampleArtifact());
+  std::vector<uint8_t> bytes = encodeArtifact(sampleWithPlan());
   for (size_t length = 0; length < bytes.size(); ++length) {
     std::vector<uint8_t> truncated(bytes.begin(), bytes.begin() + length);
     EXPECT_FALSE(decode(truncated).isOk()) << "length " << length;
@@ -142,7 +243,7 @@ TEST(ArtifactTest, RejectsEveryTruncation) {
 }
 
 TEST(ArtifactTest, RejectsEverySingleBitFlip) {
-  std::vector<uint8_t> bytes = encodeArtifact(sampleArtifact());
+  std::vector<uint8_t> bytes = encodeArtifact(sampleWithPlan());
   for (size_t i = 0; i < bytes.size(); ++i) {
     for (int bit = 0; bit < 8; ++bit) {
       std::vector<uint8_t> flipped = bytes;
@@ -153,6 +254,7 @@ TEST(ArtifactTest, RejectsEverySingleBitFlip) {
       if (result.isOk()) {
         EXPECT_EQ(result->cpuKernels, sampleArtifact().cpuKernels)
             << "byte " << i << " bit " << bit;
+        EXPECT_EQ(result->memoryPlans.size(), 1u);
         EXPECT_EQ(result->target, sampleArtifact().target);
       }
     }

@@ -11,7 +11,8 @@
 //   sections 16-byte aligned, non-overlapping, inside the file
 //
 // Sections: the target description, the program (entry signature and the
-// steps of each device), and the kernels (a shared object for the CPU).
+// steps of each device), the kernels (a shared object for the CPU) and,
+// optionally, the memory plan (information for tools).
 // Readers validate everything before returning a view; a truncated or
 // corrupted file is an error, never a crash.
 //
@@ -38,7 +39,12 @@ enum class SectionKind : uint32_t {
   kTarget = 1,  ///< UTF-8 target description, e.g. "cpu x86_64 sapphirerapids".
   kProgram = 2, ///< Encoded Program (see below).
   kCpuKernels = 3, ///< ELF shared object with the CPU kernels.
+  kMemoryPlan = 4, ///< Encoded memory plans (optional, see below).
 };
+
+/// Section flags (the table entry's second word). Readers skip optional
+/// sections of kinds they do not know instead of refusing the file.
+inline constexpr uint32_t kSectionOptional = 1;
 
 /// A tensor crossing the model boundary.
 struct TensorSpec {
@@ -75,11 +81,41 @@ struct Program {
   std::vector<DeviceProgram> devices;
 };
 
+/// One intermediate buffer of a device's memory plan.
+struct PlannedBuffer {
+  uint64_t offset = 0; ///< In the device's arena.
+  uint64_t size = 0;   ///< Bytes.
+  /// Live from the first to the last step (inclusive) of the kernel's
+  /// execution order (steps of the planned function, not program steps).
+  uint32_t firstStep = 0;
+  uint32_t lastStep = 0;
+  /// Index of the buffer whose storage this one took over in place.
+  static constexpr uint32_t kNotInPlace = ~0u;
+  uint32_t inPlaceOf = kNotInPlace;
+  std::string producer; ///< The op writing it first, e.g. "linalg.generic".
+  std::string location; ///< Where that op came from (ONNX node, file:line).
+};
+
+/// How a device's arena is laid out, and how good the layout is. Purely
+/// informative: the offsets are already compiled into the kernels, so the
+/// runtime validates the plan but does not need it.
+struct MemoryPlan {
+  uint32_t device = 0; ///< Index into Program::devices.
+  uint64_t peakBytes = 0;
+  uint64_t lowerBoundBytes = 0;
+  uint64_t unplannedBytes = 0;
+  uint32_t steps = 0;   ///< Length of the execution order.
+  uint32_t kernels = 0; ///< Compute kernels (loop nests) in that order.
+  std::vector<PlannedBuffer> buffers;
+};
+
 /// An artifact's contents, decoded and validated.
 struct Artifact {
   std::string target;
   Program program;
   std::vector<uint8_t> cpuKernels;
+  /// At most one per device; empty for artifacts written without one.
+  std::vector<MemoryPlan> memoryPlans;
 };
 
 /// Serialises `artifact` into the container format.
