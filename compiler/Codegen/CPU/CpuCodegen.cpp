@@ -104,9 +104,11 @@ void kiln::compiler::buildCpuCodegenPipeline(OpPassManager &pm) {
   outParams.hoistStaticAllocs = true;
   outParams.modifyPublicFunctions = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
-  // Intermediates live in one caller-owned arena: kernels never allocate.
-  // (Before deallocation: views of an argument need no dealloc.)
-  pm.addPass(createAllocateInArenaPass());
+  // Intermediates live in one caller-owned, planned arena: kernels never
+  // allocate. Here because the execution order and every buffer are final
+  // (after out-params), and before deallocation: views of an argument need
+  // no dealloc.
+  pm.addPass(createPlanMemoryPass());
   bufferization::buildBufferDeallocationPipeline(pm);
   // Strided copies would otherwise call MLIR's runner library.
   pm.addPass(createLowerMemRefCopyPass());

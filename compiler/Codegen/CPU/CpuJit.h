@@ -51,7 +51,7 @@ private:
   std::unique_ptr<mlir::ExecutionEngine> engine_;
   /// The packed entry, looked up once: a lookup per call costs microseconds.
   void (*entry_)(void **);
-  /// Working memory of the kernels (see kiln-allocate-in-arena).
+  /// Working memory of the kernels (see kiln-plan-memory).
   rt::Arena arena_;
   EntrySignature signature_;
 };

@@ -35,7 +35,7 @@ struct EntrySignature {
   uint64_t arenaBytes = 0;
 };
 
-/// The arena size recorded by kiln-allocate-in-arena on a lowered module.
+/// The arena size recorded by kiln-plan-memory on a lowered module.
 mlir::FailureOr<uint64_t> readArenaBytes(mlir::ModuleOp loweredModule);
 
 /// The runtime element type of an MLIR element type, if it has one.

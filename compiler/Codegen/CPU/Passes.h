@@ -21,7 +21,7 @@ class MemRefDialect;
 
 namespace kiln::compiler {
 
-/// Module attribute holding the arena size in bytes (see AllocateInArena).
+/// Module attribute holding the arena size in bytes (see PlanMemory).
 inline constexpr llvm::StringLiteral kArenaBytesAttr = "kiln.arena_bytes";
 
 /// Alignment of every buffer in the arena (a cache line; enough for AVX-512

@@ -21,19 +21,30 @@ def LowerMemRefCopyPass : Pass<"kiln-lower-memref-copy", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
-def AllocateInArenaPass : Pass<"kiln-allocate-in-arena", "::mlir::ModuleOp"> {
-  let summary = "Place every intermediate buffer in one arena the caller owns";
+def PlanMemoryPass : Pass<"kiln-plan-memory", "::mlir::ModuleOp"> {
+  let summary = "Place every intermediate buffer in one planned arena the "
+                "caller owns";
   let description = [{
     Replaces each statically shaped `memref.alloc` of a public function with
     a `memref.view` into a new trailing argument, the arena (`memref<Nxi8>`),
-    at a 64-byte aligned offset, and records N as the module attribute
-    `kiln.arena_bytes`. Kernels then never allocate: the runtime allocates
-    the arena once per executable and reuses it for every run.
+    and records N as the module attribute `kiln.arena_bytes`. Kernels then
+    never allocate: the runtime allocates the arena once per executable and
+    reuses it for every run.
 
-    Buffers are placed one after another (no reuse yet); memory planning
-    will assign overlapping offsets to buffers whose lifetimes do not
-    overlap. Runs after bufferisation and before buffer deallocation (views
-    of an argument are not deallocated).
+    Offsets come from a memory plan. The execution order is the order of the
+    function body's top-level ops; a buffer is live from the first to the
+    last of those ops touching it or any view of it (to the end if it
+    escapes or is used by an op the pass cannot see through). An output of
+    an elementwise `linalg.generic` may take over an input buffer of the
+    same size that dies there. Buffers are then packed greedily, largest
+    first, each into the smallest gap left by buffers live at the same time,
+    every offset 64-byte aligned (docs/memory-planning.md).
+
+    The plan (per buffer: offset, size, first and last step, producing op
+    and its location; per function: peak, lower bound and unplanned bytes,
+    steps, kernels) is recorded as the module attribute `kiln.memory_plan`.
+    Runs after bufferisation and before buffer deallocation (views of an
+    argument are not deallocated).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect"];
