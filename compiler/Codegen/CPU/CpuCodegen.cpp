@@ -85,6 +85,11 @@ void kiln::compiler::registerCpuCodegenPasses() {
 
 void kiln::compiler::buildCpuCodegenPipeline(OpPassManager &pm) {
   pm.addPass(createConvertGraphToLinalgPass());
+  // Destinations become allocations before CSE can merge identical
+  // tensor.empty ops (and the fills of them): merged, one buffer would be
+  // shared by unrelated tensors, live from the first to the last of them,
+  // and the memory planner could not reuse it in between.
+  pm.addPass(bufferization::createEmptyTensorToAllocTensorPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
