@@ -7,6 +7,7 @@
 #include "compiler/Driver/Driver.h"
 
 #include "compiler/Codegen/CPU/CpuCodegen.h"
+#include "compiler/Codegen/CPU/MemoryPlanAttr.h"
 #include "compiler/Conversion/GraphToLinalg/Passes.h"
 #include "compiler/Fusion/Passes.h"
 #include "compiler/Pipelines/Pipelines.h"
@@ -315,6 +316,11 @@ DriverError compileToArtifact(ModuleOp module, const std::string &entry,
   EntrySignature signature;
   if (DriverError error = lowerForCpu(module, entry, signature, options))
     return error;
+  // Read before the module is translated; the plan rides along in the
+  // artifact for tools (the offsets are already in the code).
+  FailureOr<rt::MemoryPlan> plan = readMemoryPlan(module, signature.function);
+  if (failed(plan))
+    return {ErrorKind::kInternal, "lowering lost the memory plan"};
   auto built = buildCpuArtifact(module, signature, cpu);
   if (!built.isOk())
     return {built.status().code() == rt::StatusCode::kInvalidArgument
@@ -322,6 +328,8 @@ DriverError compileToArtifact(ModuleOp module, const std::string &entry,
                 : ErrorKind::kInternal,
             built.status().message()};
   artifact = std::move(*built);
+  plan->device = 0;
+  artifact.memoryPlans.push_back(std::move(*plan));
   return {};
 }
 

@@ -120,7 +120,7 @@ DriverError compileForCpu(mlir::ModuleOp module, const std::string &entry,
                           const PipelineOptions &options = {});
 
 /// Cleans up and lowers `module` (consumed), then compiles it ahead of time
-/// into a .kiln artifact for this CPU.
+/// into a .kiln artifact for this CPU, with the entry's memory plan.
 /// `cpu` is as for buildCpuArtifact ("native", "x86-64", ...).
 DriverError compileToArtifact(mlir::ModuleOp module, const std::string &entry,
                               rt::Artifact &artifact,

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/MemoryPlanning/PlanReport.h"
 #include "kiln/kiln.h"
 #include "kiln/runtime/ModelIO.h"
 #include "kiln/runtime/Npy.h"
@@ -107,6 +108,16 @@ cl::opt<bool> printLocations(
 cl::opt<std::string> outputPath("o", cl::desc("Output file (default: stdout)"),
                                 cl::value_desc("file"), cl::init("-"),
                                 cl::sub(compileCommand));
+cl::opt<std::string> statsJsonPath(
+    "stats-json",
+    cl::desc("With -o OUT.kiln: write compile statistics (kernels, planned "
+             "peak, lower bound and unplanned bytes) as JSON"),
+    cl::value_desc("file"), cl::init(""), cl::sub(compileCommand));
+cl::opt<std::string> memoryPlanSvgPath(
+    "memory-plan",
+    cl::desc("Draw the artifact's memory plan (buffers over time and arena "
+             "offset) as SVG"),
+    cl::value_desc("plan.svg"), cl::init(""), cl::sub(inspectCommand));
 
 cl::list<std::string>
     inputFiles("input",
@@ -130,13 +141,13 @@ cl::opt<unsigned> threads("threads",
 constexpr const char *kOverview =
     "Kiln model compiler\n\n"
     "MODEL is a .onnx or .mlir (kiln dialect) file.\n\n"
-    "  kilnc compile MODEL -o OUT.kiln               (ahead-of-time artifact)\n"
+    "  kilnc compile MODEL -o OUT.kiln [--stats-json FILE]  (artifact)\n"
     "  kilnc compile MODEL --emit=mlir|linalg|llvm [-o FILE]\n"
     "  kilnc run MODEL|OUT.kiln --input NAME=FILE.npy ... "
     "[--output-dir DIR]\n"
     "  kilnc bench MODEL|OUT.kiln [--input NAME=FILE.npy ...] "
     "[--warmup N] [--iterations N]\n"
-    "  kilnc inspect MODEL|OUT.kiln\n"
+    "  kilnc inspect MODEL|OUT.kiln [--memory-plan plan.svg]\n"
     "Symbolic ONNX input dimensions: --input-shape NAME=DxDx...\n"
     "Fusion off (A/B comparisons): --fusion=none. Pass plugins: "
     "--load-pass-plugin=PATH\n\n"
@@ -271,6 +282,47 @@ StatusOr<std::unique_ptr<Executable>> prepare() {
 }
 
 //===----------------------------------------------------------------------===//
+// Memory plan reports (docs/memory-planning.md)
+//===----------------------------------------------------------------------===//
+
+/// Writes `text` to `path` ("-" is stdout); failures are usage errors.
+int writeReport(const std::string &path, const std::string &what,
+                const std::string &text) {
+  std::error_code error;
+  llvm::ToolOutputFile output(path, error, llvm::sys::fs::OF_None);
+  if (error)
+    return fail(kUsage, "cannot write the " + what + " to '" + path +
+                            "': " + error.message());
+  output.os() << text;
+  output.keep();
+  return kSuccess;
+}
+
+/// The plan of the artifact's first device, or an error (older artifacts
+/// have none).
+StatusOr<rt::MemoryPlan> firstPlan(const rt::Artifact &artifact) {
+  for (const rt::MemoryPlan &plan : artifact.memoryPlans)
+    if (plan.device == 0)
+      return plan;
+  return rt::invalidArgument("the artifact has no memory plan (written by "
+                            "an older Kiln; recompile the model)");
+}
+
+/// --stats-json: read back what compileToArtifact wrote.
+int writeStatsJson() {
+  rt::StatusOr<rt::Artifact> artifact = rt::readArtifactFile(outputPath);
+  if (!artifact.isOk())
+    return fail(artifact.status());
+  StatusOr<rt::MemoryPlan> plan = firstPlan(*artifact);
+  if (!plan.isOk())
+    return fail(plan.status());
+  return writeReport(
+      statsJsonPath, "stats",
+      plan::formatStatsJson(
+          *plan, artifact->program.devices[plan->device].arenaBytes));
+}
+
+//===----------------------------------------------------------------------===//
 // Commands
 //===----------------------------------------------------------------------===//
 
@@ -279,6 +331,9 @@ int compileModel() {
   if (wantsArtifact && !isArtifactPath(outputPath))
     return fail(kUsage,
                 "give -o OUT.kiln for an artifact, or --emit=... for IR");
+  if (!wantsArtifact && !statsJsonPath.empty())
+    return fail(kUsage, "--stats-json describes an artifact: give -o "
+                        "OUT.kiln, not --emit");
   auto compiler = makeCompiler();
   if (!compiler.isOk())
     return fail(compiler.status());
@@ -293,7 +348,7 @@ int compileModel() {
     llvm::outs() << llvm::format(
         "wrote %s (%llu bytes of kernels) in %.1f ms\n", outputPath.c_str(),
         (unsigned long long)report.kernelBytes, millisecondsSince(start));
-    return kSuccess;
+    return statsJsonPath.empty() ? kSuccess : writeStatsJson();
   }
   Compiler::IRStage stage = emit == Emit::Kiln     ? Compiler::IRStage::kGraph
                             : emit == Emit::Linalg ? Compiler::IRStage::kLinalg
@@ -385,6 +440,8 @@ void printTensors(const char *what, const std::vector<TensorInfo> &specs) {
 }
 
 int inspectModel() {
+  if (!isArtifactPath(modelPath) && !memoryPlanSvgPath.empty())
+    return fail(kUsage, "--memory-plan needs a compiled artifact (OUT.kiln)");
   if (!isArtifactPath(modelPath)) {
     // A model file: its interface, before any compilation.
     auto compiler = makeCompiler();
@@ -415,7 +472,24 @@ int inspectModel() {
   }
   llvm::outs() << "  kernels: " << artifact->cpuKernels.size()
                << " bytes (ELF shared object)\n";
-  return kSuccess;
+  for (const rt::MemoryPlan &plan : artifact->memoryPlans) {
+    // Indented under the artifact, like the lines above.
+    std::string summary = plan::formatPlanSummary(plan);
+    llvm::SmallVector<llvm::StringRef> lines;
+    llvm::StringRef(summary).rtrim().split(lines, '\n');
+    llvm::outs() << "  device " << plan.device << " ";
+    for (llvm::StringRef line : lines)
+      llvm::outs() << (line.data() == summary.data() ? "" : "  ") << line
+                   << "\n";
+  }
+  if (memoryPlanSvgPath.empty())
+    return kSuccess;
+  StatusOr<rt::MemoryPlan> plan = firstPlan(*artifact);
+  if (!plan.isOk())
+    return fail(plan.status());
+  return writeReport(
+      memoryPlanSvgPath, "memory plan picture",
+      plan::renderPlanSvg(*plan, llvm::sys::path::filename(modelPath).str()));
 }
 
 } // namespace
