@@ -118,8 +118,7 @@ MemoryPlan planMemory(const std::vector<BufferRequest> &buffers,
   std::vector<bool> takenOver(n, false);
   for (size_t i = 0; i < n; ++i) {
     int64_t from = buffers[i].reuses;
-    if (from < 0 || size_t(from) >= n || size_t(from) == i ||
-        takenOver[from])
+    if (from < 0 || size_t(from) >= n || size_t(from) == i || takenOver[from])
       continue;
     size_t a = root(parent, size_t(from)), b = root(parent, i);
     // The donor must die exactly where this buffer is born, and neither may
@@ -172,8 +171,10 @@ MemoryPlan planMemory(const std::vector<BufferRequest> &buffers,
       },
       // Largest area (bytes x steps) first.
       [&](size_t a, size_t b) {
-        unsigned __int128 x = (unsigned __int128)groups[a].aligned * duration(a);
-        unsigned __int128 y = (unsigned __int128)groups[b].aligned * duration(b);
+        unsigned __int128 x =
+            (unsigned __int128)groups[a].aligned * duration(a);
+        unsigned __int128 y =
+            (unsigned __int128)groups[b].aligned * duration(b);
         return x != y ? x > y : a < b;
       },
       // Execution order, as a linear-scan allocator would.

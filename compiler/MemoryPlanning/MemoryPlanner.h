@@ -1,4 +1,5 @@
-//===- MemoryPlanner.h - Arena offsets for buffers with lifetimes -*- C++ -*-===//
+//===- MemoryPlanner.h - Arena offsets for buffers with lifetimes -*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0
 //

@@ -27,10 +27,18 @@ std::string escapeXml(const std::string &text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
+    case '&':
+      out += "&amp;";
+      break;
+    case '<':
+      out += "&lt;";
+      break;
+    case '>':
+      out += "&gt;";
+      break;
+    case '"':
+      out += "&quot;";
+      break;
     default:
       // Control characters are not allowed in XML 1.0 text.
       if (static_cast<unsigned char>(c) >= 0x20 || c == '\t')
@@ -61,9 +69,9 @@ std::string formatPlanSummary(const rt::MemoryPlan &plan,
       plan.buffers.begin(), plan.buffers.end(), [](const rt::PlannedBuffer &b) {
         return b.inPlaceOf != rt::PlannedBuffer::kNotInPlace;
       });
-  os << "memory plan: " << plan.buffers.size() << " buffer(s) ("
-     << inPlace << " in place) over " << plan.steps << " step(s), "
-     << plan.kernels << " kernel(s)\n";
+  os << "memory plan: " << plan.buffers.size() << " buffer(s) (" << inPlace
+     << " in place) over " << plan.steps << " step(s), " << plan.kernels
+     << " kernel(s)\n";
   os << "  peak " << plan.peakBytes << " bytes, lower bound "
      << plan.lowerBoundBytes << ", unplanned " << plan.unplannedBytes
      << format(" (peak/lower bound %.3f, peak/unplanned %.3f)\n",
@@ -81,8 +89,7 @@ std::string formatPlanSummary(const rt::MemoryPlan &plan,
   for (size_t i : order) {
     const rt::PlannedBuffer &b = plan.buffers[i];
     os << "  buffer #" << i << ": " << b.size << " bytes at " << b.offset
-       << ", steps " << b.firstStep << ".." << b.lastStep << ", "
-       << b.producer;
+       << ", steps " << b.firstStep << ".." << b.lastStep << ", " << b.producer;
     if (!b.location.empty())
       os << " at " << b.location;
     if (b.inPlaceOf != rt::PlannedBuffer::kNotInPlace)
@@ -138,8 +145,8 @@ std::string renderPlanSvg(const rt::MemoryPlan &plan,
      << plan.unplannedBytes << "</text>\n";
   // Axes.
   os << "<g class=\"axes\" stroke=\"black\">\n"
-     << "<line x1=\"" << left << "\" y1=\"" << base << "\" x2=\"" << left + plotW
-     << "\" y2=\"" << base << "\"/>\n"
+     << "<line x1=\"" << left << "\" y1=\"" << base << "\" x2=\""
+     << left + plotW << "\" y2=\"" << base << "\"/>\n"
      << "<line x1=\"" << left << "\" y1=\"" << top << "\" x2=\"" << left
      << "\" y2=\"" << base << "\"/>\n</g>\n";
   os << "<text x=\"" << left + plotW / 2 << "\" y=\"" << height - 12
@@ -166,8 +173,7 @@ std::string renderPlanSvg(const rt::MemoryPlan &plan,
     double y = base - (b.offset * sy) - h;
     os << "<g class=\"buffer\"><rect x=\"" << x << "\" y=\"" << y
        << "\" width=\"" << w << "\" height=\"" << h << "\" fill=\""
-       << colourOf(label) << "\"><title>#" << i << " "
-       << escapeXml(b.producer);
+       << colourOf(label) << "\"><title>#" << i << " " << escapeXml(b.producer);
     if (!b.location.empty())
       os << " at " << escapeXml(b.location);
     os << ": " << b.size << " bytes at offset " << b.offset << ", steps "
@@ -197,8 +203,8 @@ std::string renderPlanSvg(const rt::MemoryPlan &plan,
   os << "<line class=\"lower-bound\" x1=\"" << left << "\" y1=\"" << lb
      << "\" x2=\"" << left + plotW << "\" y2=\"" << lb
      << "\" stroke=\"red\" stroke-dasharray=\"6,4\"/>\n"
-     << "<text x=\"" << left + plotW - 4 << "\" y=\"" << lb - 4
-     << "\" text-anchor=\"end\" fill=\"red\">lower bound</text>\n";
+     << "<text x=\"" << left + 4 << "\" y=\"" << lb - 4
+     << "\" fill=\"red\">lower bound " << plan.lowerBoundBytes << "</text>\n";
   os << "</svg>\n";
   return os.str();
 }

@@ -27,8 +27,7 @@ std::string formatStatsJson(const rt::MemoryPlan &plan, uint64_t arenaBytes);
 
 /// An SVG picture: one rectangle per buffer, x = execution step, y = arena
 /// offset (0 at the bottom), labelled with the producing op.
-std::string renderPlanSvg(const rt::MemoryPlan &plan,
-                          const std::string &title);
+std::string renderPlanSvg(const rt::MemoryPlan &plan, const std::string &title);
 
 /// The label of a buffer: its op's source location, else the op's name.
 std::string bufferLabel(const rt::PlannedBuffer &buffer);

@@ -73,7 +73,7 @@ bool isPlannable(MemRefType type) {
 /// parallel loops; an output that is a buffer born at this step, accessed
 /// with the identity map, may take over an input buffer of the same size
 /// read with the identity map and dying at this step, provided no other
-/// operand of `op` aliases either of them.
+/// operand of `op`, nor any op in its payload, reaches either of them.
 void findInPlaceReuses(FunctionBuffers &result, int64_t step,
                        linalg::GenericOp op,
                        const DenseMap<Value, int64_t> &aliasOwner,
@@ -87,12 +87,23 @@ void findInPlaceReuses(FunctionBuffers &result, int64_t step,
     auto it = bufferOfAlloc.find(alloc);
     return it == bufferOfAlloc.end() ? -1 : it->second;
   };
-  // Whether `buffer` is reached only through `only` among op's operands.
+  // Whether `buffer` is reached only through `only` among op's operands,
+  // and not at all from inside its payload (a captured load could read
+  // another index).
   auto onlyThrough = [&](int64_t buffer, OpOperand *only) {
-    return llvm::all_of(op->getOpOperands(), [&](OpOperand &other) {
-      auto it = aliasOwner.find(other.get());
-      return &other == only || it == aliasOwner.end() || it->second != buffer;
+    auto other = [&](OpOperand &operand) {
+      auto it = aliasOwner.find(operand.get());
+      return &operand != only && it != aliasOwner.end() && it->second == buffer;
+    };
+    if (llvm::any_of(op->getOpOperands(), other))
+      return false;
+    WalkResult captured = op->walk([&](Operation *nested) {
+      if (nested != op.getOperation() &&
+          llvm::any_of(nested->getOpOperands(), other))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
     });
+    return !captured.wasInterrupted();
   };
   llvm::SmallDenseSet<int64_t> donors;
   for (OpOperand &init : op.getDpsInitsMutable()) {

@@ -28,7 +28,9 @@ DictionaryAttr buildMemoryPlanAttr(func::FuncOp function,
                                    const FunctionBuffers &buffers,
                                    const plan::MemoryPlan &plan) {
   Builder b(function.getContext());
-  auto i64 = [&](uint64_t value) { return b.getI64IntegerAttr(int64_t(value)); };
+  auto i64 = [&](uint64_t value) {
+    return b.getI64IntegerAttr(int64_t(value));
+  };
   SmallVector<Attribute> records;
   for (auto [index, buffer] : llvm::enumerate(buffers.buffers)) {
     SmallVector<NamedAttribute> fields = {
@@ -36,8 +38,8 @@ DictionaryAttr buildMemoryPlanAttr(func::FuncOp function,
         b.getNamedAttr("size", i64(buffer.bytes)),
         b.getNamedAttr("first", i64(buffer.firstUse)),
         b.getNamedAttr("last", i64(buffer.lastUse)),
-        b.getNamedAttr("op", b.getStringAttr(
-                                 buffer.producer->getName().getStringRef())),
+        b.getNamedAttr(
+            "op", b.getStringAttr(buffer.producer->getName().getStringRef())),
         b.getNamedAttr("loc", b.getStringAttr(shortened(describeLocation(
                                   buffer.producer->getLoc()))))};
     if (plan.inPlace[index])

@@ -66,8 +66,8 @@ struct PlanMemoryPass
       if (total > (uint64_t(1) << 62))
         return function.emitError("intermediate buffers overflow the arena");
     }
-    kiln::plan::MemoryPlan plan = kiln::plan::planMemory(requests,
-                                                         kArenaAlignment);
+    kiln::plan::MemoryPlan plan =
+        kiln::plan::planMemory(requests, kArenaAlignment);
     plans.push_back(buildMemoryPlanAttr(function, *buffers, plan));
 
     // The arena argument is added even when empty, so that every entry has
@@ -76,7 +76,8 @@ struct PlanMemoryPass
     MLIRContext *context = &getContext();
     auto arenaType = MemRefType::get({size}, IntegerType::get(context, 8));
     unsigned index = function.getNumArguments();
-    if (failed(function.insertArgument(index, arenaType, {}, function.getLoc())))
+    if (failed(
+            function.insertArgument(index, arenaType, {}, function.getLoc())))
       return failure();
     Value arena = function.getArgument(index);
     for (auto [buffer, at] : llvm::zip(buffers->buffers, plan.offsets)) {
@@ -84,9 +85,8 @@ struct PlanMemoryPass
       OpBuilder builder(alloc);
       Value shift =
           arith::ConstantIndexOp::create(builder, alloc.getLoc(), int64_t(at));
-      Value view = memref::ViewOp::create(builder, alloc.getLoc(),
-                                          alloc.getType(), arena, shift,
-                                          ValueRange{});
+      Value view = memref::ViewOp::create(
+          builder, alloc.getLoc(), alloc.getType(), arena, shift, ValueRange{});
       // The arena outlives every run: its views are never freed.
       for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
         if (isa<memref::DeallocOp>(user))

@@ -68,8 +68,8 @@ TEST(MemoryPlannerTest, EmptyInput) {
 }
 
 TEST(MemoryPlannerTest, DisjointLifetimesShare) {
-  std::vector<BufferRequest> buffers = {{1000, 0, 1}, {1000, 2, 3},
-                                        {1000, 4, 5}};
+  std::vector<BufferRequest> buffers = {
+      {1000, 0, 1}, {1000, 2, 3}, {1000, 4, 5}};
   MemoryPlan plan = planMemory(buffers);
   expectValid(buffers, plan);
   EXPECT_EQ(plan.offsets, (std::vector<uint64_t>{0, 0, 0}));
@@ -92,8 +92,8 @@ TEST(MemoryPlannerTest, OverlappingLifetimesNeverOverlapInMemory) {
 }
 
 TEST(MemoryPlannerTest, AlignsEveryOffset) {
-  std::vector<BufferRequest> buffers = {{1, 0, 5}, {3, 0, 5}, {65, 0, 5},
-                                        {7, 2, 3}};
+  std::vector<BufferRequest> buffers = {
+      {1, 0, 5}, {3, 0, 5}, {65, 0, 5}, {7, 2, 3}};
   MemoryPlan plan = planMemory(buffers);
   expectValid(buffers, plan);
   EXPECT_EQ(plan.peakBytes, 64u + 64 + 128 + 64);
@@ -143,14 +143,14 @@ TEST(MemoryPlannerTest, InPlaceChainsShareOneOffset) {
 
 TEST(MemoryPlannerTest, RefusesIllegalInPlaceRequests) {
   std::vector<BufferRequest> buffers = {
-      {1024, 0, 3},       // 0: still live after step 1
-      {1024, 1, 2, 0},    // 1: asks for 0, which is read later: refused
-      {2048, 3, 4, 0},    // 2: larger than 0: refused
-      {512, 5, 6},        // 3
-      {512, 6, 7, 3},     // 4: takes 3
-      {512, 6, 8, 3},     // 5: 3 is already taken by 4: refused
-      {512, 9, 9, 9},     // 6: asks for a buffer that does not exist
-      {512, 9, 9, 6},     // 7: takes 6, which dies at 9 where 7 is born
+      {1024, 0, 3},    // 0: still live after step 1
+      {1024, 1, 2, 0}, // 1: asks for 0, which is read later: refused
+      {2048, 3, 4, 0}, // 2: larger than 0: refused
+      {512, 5, 6},     // 3
+      {512, 6, 7, 3},  // 4: takes 3
+      {512, 6, 8, 3},  // 5: 3 is already taken by 4: refused
+      {512, 9, 9, 9},  // 6: asks for a buffer that does not exist
+      {512, 9, 9, 6},  // 7: takes 6, which dies at 9 where 7 is born
   };
   MemoryPlan plan = planMemory(buffers);
   expectValid(buffers, plan);

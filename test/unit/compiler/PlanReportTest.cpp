@@ -21,8 +21,8 @@ rt::MemoryPlan samplePlan() {
   plan.kernels = 3;
   plan.buffers.push_back({0, 64, 0, 1, rt::PlannedBuffer::kNotInPlace,
                           "linalg.generic", "node<&>\"1\""});
-  plan.buffers.push_back({64, 32, 1, 3, rt::PlannedBuffer::kNotInPlace,
-                          "linalg.fill", ""});
+  plan.buffers.push_back(
+      {64, 32, 1, 3, rt::PlannedBuffer::kNotInPlace, "linalg.fill", ""});
   plan.buffers.push_back({0, 64, 1, 2, 0, "linalg.generic", "relu"});
   return plan;
 }

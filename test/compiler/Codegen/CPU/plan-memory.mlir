@@ -207,3 +207,26 @@ func.func @escapes(%in: memref<16xf32>) -> memref<16xf32> {
   }
   return %a : memref<16xf32>
 }
+
+// -----
+
+// Not in place: the payload also loads from the input at another index.
+#id = affine_map<(d0) -> (d0)>
+// CHECK: kiln.memory_plan
+// CHECK-NOT: in_place_of
+// CHECK-LABEL: func.func @captured_input
+func.func @captured_input(%in: memref<16xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %a = memref.alloc() : memref<16xf32>
+  memref.copy %in, %a : memref<16xf32> to memref<16xf32>
+  %b = memref.alloc() : memref<16xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%a : memref<16xf32>) outs(%b : memref<16xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %first = memref.load %a[%c0] : memref<16xf32>
+    %s = arith.addf %x, %first : f32
+    linalg.yield %s : f32
+  }
+  memref.copy %b, %out : memref<16xf32> to memref<16xf32>
+  return
+}
