@@ -186,11 +186,12 @@ std::string renderPlanSvg(const rt::MemoryPlan &plan,
       size_t chars = size_t(w / 6.5);
       std::string shown = label;
       if (label.size() > chars) {
-        size_t cut = chars ? chars - 1 : 0;
+        // Keep the end: ONNX node names end with the op ("/layer1/Conv").
+        size_t start = label.size() - (chars ? chars - 1 : 0);
         // Never split a UTF-8 sequence.
-        while (cut > 0 && (uint8_t(label[cut]) & 0xC0) == 0x80)
-          --cut;
-        shown = label.substr(0, cut) + "~";
+        while (start < label.size() && (uint8_t(label[start]) & 0xC0) == 0x80)
+          ++start;
+        shown = "~" + label.substr(start);
       }
       os << "<text x=\"" << x + 3 << "\" y=\"" << y + h / 2 + 4
          << "\" stroke=\"none\">" << escapeXml(shown) << "</text>";
