@@ -197,6 +197,7 @@ def run_case(args, model, case):
                 with open(model_path, "w") as f:
                     f.write(text)
         cmd = [args.kilnc, "run", model_path, "--entry", case.fn]
+        cmd += args.kilnc_arg
         for name, array in inputs.items():
             path = os.path.join(workdir, "in_%s.npy" % name)
             np.save(path, np.asarray(array), allow_pickle=False)
@@ -286,6 +287,9 @@ def main():
     parser.add_argument("--keep", action="store_true",
                         help="keep every case's temporary folder")
     parser.add_argument("--timeout", type=float, default=120.0)
+    parser.add_argument("--kilnc-arg", action="append", default=[],
+                        help="extra kilnc argument for every case (e.g. "
+                        "--kilnc-arg=--fusion=none)")
     parser.add_argument("--workdir", default="",
                         help="folder for the cases' temporary folders "
                         "(default: the system's temporary folder)")
