@@ -12,6 +12,7 @@
 #include "frontend/onnx/TensorImport.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 
@@ -133,31 +134,60 @@ LogicalResult convertClip6(ImportContext &ctx) {
   return success();
 }
 
-/// Clip from opset 11: optional scalar inputs min and max, which must be
-/// constants.
+/// Clip from opset 11: optional scalar inputs min and max. Constant bounds
+/// become the clip op's attributes; a bound computed at run time (or given
+/// as a graph input) becomes a broadcasting max / min against it. Clip is
+/// min(max(x, low), high), so the low bound is applied first.
 LogicalResult convertClip11(ImportContext &ctx) {
   FailureOr<Value> x = ctx.requiredInput(0, "input");
   if (failed(x))
     return failure();
-  FloatAttr bounds[2];
+  // With both bounds constant (the usual case) one clip op does it all.
+  bool allConstant = true;
+  for (int i = 1; i <= 2; ++i)
+    if (Value input = ctx.input(i))
+      allConstant &= matchPattern(input, m_Constant());
+  Value result = *x;
+  FloatAttr constantBounds[2];
   for (int i = 1; i <= 2; ++i) {
-    if (!ctx.input(i))
+    Value input = ctx.input(i);
+    if (!input)
       continue;
-    FailureOr<DenseElementsAttr> bound =
-        ctx.constantInput(i, i == 1 ? "min" : "max");
-    if (failed(bound))
-      return failure();
-    if (bound->getNumElements() != 1)
-      return ctx.error() << (i == 1 ? "min" : "max") << " must be a scalar";
-    double value = isa<FloatType>(bound->getElementType())
-                       ? (*bound->getValues<APFloat>().begin()).convertToDouble()
-                       : double((*bound->getValues<APInt>().begin())
+    StringRef what = i == 1 ? "min" : "max";
+    if (cast<RankedTensorType>(input.getType()).getNumElements() != 1)
+      return ctx.error() << what << " must be a scalar";
+    DenseElementsAttr bound;
+    if (!matchPattern(input, m_Constant(&bound))) {
+      if (elementTypeOf(input) != elementTypeOf(*x))
+        return ctx.error() << what << " must have the input's element type";
+      Value scalar = reshapeTo(ctx, input, {});
+      FailureOr<Value> clipped =
+          i == 1 ? buildBroadcast<MaxOp>(ctx, result, scalar)
+                 : buildBroadcast<MinOp>(ctx, result, scalar);
+      if (failed(clipped))
+        return failure();
+      result = *clipped;
+      continue;
+    }
+    double value = isa<FloatType>(bound.getElementType())
+                       ? (*bound.getValues<APFloat>().begin()).convertToDouble()
+                       : double((*bound.getValues<APInt>().begin())
                                     .getSExtValue());
-    bounds[i - 1] = FloatAttr::get(ctx.builder().getF64Type(), value);
+    FloatAttr attr = FloatAttr::get(ctx.builder().getF64Type(), value);
+    if (allConstant) {
+      constantBounds[i - 1] = attr;
+      continue;
+    }
+    result = ctx.finish(ClipOp::create(ctx.builder(), ctx.loc(),
+                                       result.getType(), result,
+                                       i == 1 ? attr : FloatAttr(),
+                                       i == 2 ? attr : FloatAttr()));
   }
-  ctx.setOutput(0, ctx.finish(ClipOp::create(ctx.builder(), ctx.loc(),
-                                             x->getType(), *x, bounds[0],
-                                             bounds[1])));
+  if (allConstant)
+    result = ctx.finish(ClipOp::create(ctx.builder(), ctx.loc(),
+                                       x->getType(), *x, constantBounds[0],
+                                       constantBounds[1]));
+  ctx.setOutput(0, result);
   return success();
 }
 
