@@ -110,7 +110,8 @@ void kiln::compiler::populateElementwiseToLinalgPatterns(
       // Binary.
       ElementwiseToGeneric<AddOp>, ElementwiseToGeneric<SubOp>,
       ElementwiseToGeneric<MulOp>, ElementwiseToGeneric<DivOp>,
-      ElementwiseToGeneric<PowOp>, ElementwiseToGeneric<MinOp>,
+      ElementwiseToGeneric<RemOp>, ElementwiseToGeneric<PowOp>,
+      ElementwiseToGeneric<MinOp>,
       ElementwiseToGeneric<MaxOp>, ElementwiseToGeneric<AndOp>,
       ElementwiseToGeneric<OrOp>, ElementwiseToGeneric<XorOp>,
       // Others.

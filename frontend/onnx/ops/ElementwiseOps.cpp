@@ -227,6 +227,62 @@ LogicalResult convertPow(ImportContext &ctx) {
   return success();
 }
 
+/// Mod: fmod=1 is C fmod (the sign of the dividend), kiln.rem itself;
+/// fmod=0 takes the sign of the divisor (Python's %), which is the
+/// truncated remainder plus the divisor when the two signs differ. Both are
+/// exact for integers and floats.
+LogicalResult convertMod(ImportContext &ctx) {
+  FailureOr<Value> a = ctx.requiredInput(0, "A");
+  FailureOr<Value> b = ctx.requiredInput(1, "B");
+  FailureOr<int64_t> fmod = ctx.intAttr("fmod", 0);
+  if (failed(a) || failed(b) || failed(fmod))
+    return failure();
+  if (*fmod != 0 && *fmod != 1)
+    return ctx.error() << "fmod must be 0 or 1, not " << *fmod;
+  Type element = elementTypeOf(*a);
+  if (element.isInteger(1))
+    return ctx.error() << "Mod is not defined on booleans";
+  FailureOr<Value> rem = buildBroadcast<RemOp>(ctx, *a, *b);
+  if (failed(rem))
+    return failure();
+  if (*fmod == 1) {
+    ctx.setOutput(0, *rem);
+    return success();
+  }
+  Type i1 = ctx.builder().getI1Type();
+  Value zero = scalarConstant(ctx, element, 0.0);
+  auto compare = [&](ComparePredicate predicate, Value lhs,
+                     Value rhs) -> FailureOr<Value> {
+    SmallVector<Type> types;
+    if (failed(kiln::inferBroadcastElementwise(ctx.loc(), ValueRange{lhs, rhs},
+                                               i1, types)))
+      return failure();
+    return ctx.finish(CompareOp::create(ctx.builder(), ctx.loc(), types[0],
+                                        predicate, lhs, rhs));
+  };
+  FailureOr<Value> nonZero = compare(ComparePredicate::ne, *rem, zero);
+  FailureOr<Value> remNegative = compare(ComparePredicate::lt, *rem, zero);
+  FailureOr<Value> divisorNegative = compare(ComparePredicate::lt, *b, zero);
+  if (failed(nonZero) || failed(remNegative) || failed(divisorNegative))
+    return failure();
+  FailureOr<Value> signsDiffer =
+      buildBroadcast<XorOp>(ctx, *remNegative, *divisorNegative);
+  if (failed(signsDiffer))
+    return failure();
+  FailureOr<Value> adjust = buildBroadcast<AndOp>(ctx, *nonZero, *signsDiffer);
+  FailureOr<Value> shifted = buildBroadcast<AddOp>(ctx, *rem, *b);
+  if (failed(adjust) || failed(shifted))
+    return failure();
+  SmallVector<Type> types;
+  if (failed(kiln::inferSelect(ctx.loc(), adjust->getType(),
+                               shifted->getType(), rem->getType(), types)))
+    return failure();
+  ctx.setOutput(0, ctx.finish(SelectOp::create(ctx.builder(), ctx.loc(),
+                                               types[0], *adjust, *shifted,
+                                               *rem)));
+  return success();
+}
+
 /// Sum, Min, Max, Mean: fold the inputs left to right.
 template <typename OpTy, bool IsMean>
 LogicalResult convertVariadic(ImportContext &ctx) {
@@ -346,6 +402,7 @@ void registerElementwiseConverters(ConverterRegistry &r) {
   r.add("Mul", 7, convertBinary<MulOp>);
   r.add("Div", 7, convertBinary<DivOp>);
   r.add("Pow", 7, convertPow);
+  r.add("Mod", 10, convertMod);
   r.add("And", 7, convertBinary<AndOp>);
   r.add("Or", 7, convertBinary<OrOp>);
   r.add("Xor", 7, convertBinary<XorOp>);
