@@ -149,6 +149,194 @@ LogicalResult convertConv(ImportContext &ctx) {
   return success();
 }
 
+/// kiln.slice of `value` (bounds already valid for kiln).
+Value sliceOf(ImportContext &ctx, Value value, ArrayRef<int64_t> starts,
+              ArrayRef<int64_t> limits, ArrayRef<int64_t> steps) {
+  SmallVector<Type> types;
+  if (failed(kiln::inferSlice(ctx.loc(), value.getType(), starts, limits,
+                              steps, types)))
+    return value;
+  return ctx.finish(SliceOp::create(ctx.builder(), ctx.loc(), types[0], value,
+                                    starts, limits, steps));
+}
+
+/// ConvTranspose as the convolution it is the adjoint of: the input with
+/// stride - 1 zeros inserted between its elements (a reshape, a pad and a
+/// reshape), padded by dilation * (kernel - 1) minus the ONNX pads (a crop
+/// where that is negative), convolved with stride 1 by the kernel flipped
+/// in space with its channel axes swapped per group. Output size per
+/// spatial dimension: stride * (in - 1) + output_padding +
+/// dilation * (kernel - 1) + 1 - pad_begin - pad_end.
+LogicalResult convertConvTranspose(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "X");
+  FailureOr<Value> w = ctx.requiredInput(1, "W");
+  FailureOr<int64_t> groups = ctx.intAttr("group", 1);
+  if (failed(x) || failed(w) || failed(groups))
+    return failure();
+  ArrayRef<int64_t> xShape = shapeOf(*x), wShape = shapeOf(*w);
+  int64_t rank = xShape.size();
+  if (wShape.size() != xShape.size() || rank < 3)
+    return ctx.error() << "X and W must be [N, C, spatial...] tensors of one "
+                          "rank";
+  int64_t spatial = rank - 2;
+  if (spatial > 2) {
+    ctx.markUnsupported();
+    return ctx.error() << "only 1-D and 2-D ConvTranspose is supported, the "
+                          "input has rank "
+                       << rank;
+  }
+  if (!isa<FloatType>(elementTypeOf(*x)))
+    return ctx.error() << "X must be a floating-point tensor";
+  int64_t cin = xShape[1];
+  if (*groups <= 0 || cin % *groups != 0 || wShape[0] != cin)
+    return ctx.error() << "W must be [C, M / group, k...] with C = " << cin
+                       << " divisible by group " << *groups;
+  auto kernelAttr = ctx.intsAttr("kernel_shape");
+  auto stridesAttr = ctx.intsAttr("strides");
+  auto dilationsAttr = ctx.intsAttr("dilations");
+  auto padsAttr = ctx.intsAttr("pads");
+  auto outPadAttr = ctx.intsAttr("output_padding");
+  auto outShapeAttr = ctx.intsAttr("output_shape");
+  FailureOr<std::string> autoPad = ctx.stringAttr("auto_pad", "NOTSET");
+  if (failed(kernelAttr) || failed(stridesAttr) || failed(dilationsAttr) ||
+      failed(padsAttr) || failed(outPadAttr) || failed(outShapeAttr) ||
+      failed(autoPad))
+    return failure();
+  SmallVector<int64_t> kernel(wShape.drop_front(2));
+  SmallVector<int64_t> strides = stridesAttr->value_or(
+      SmallVector<int64_t>(spatial, 1));
+  SmallVector<int64_t> dilations = dilationsAttr->value_or(
+      SmallVector<int64_t>(spatial, 1));
+  SmallVector<int64_t> pads = padsAttr->value_or(
+      SmallVector<int64_t>(2 * spatial, 0));
+  SmallVector<int64_t> outPad = outPadAttr->value_or(
+      SmallVector<int64_t>(spatial, 0));
+  if ((kernelAttr->has_value() && ArrayRef<int64_t>(**kernelAttr) != ArrayRef<int64_t>(kernel)) ||
+      int64_t(strides.size()) != spatial ||
+      int64_t(dilations.size()) != spatial ||
+      int64_t(pads.size()) != 2 * spatial ||
+      int64_t(outPad.size()) != spatial ||
+      (outShapeAttr->has_value() &&
+       int64_t((*outShapeAttr)->size()) != spatial))
+    return ctx.error() << "kernel_shape, strides, dilations, pads, "
+                          "output_padding and output_shape must match the "
+                       << spatial << " spatial dimension(s) of W";
+  if (*autoPad != "NOTSET" && *autoPad != "VALID" && *autoPad != "SAME_UPPER" &&
+      *autoPad != "SAME_LOWER")
+    return ctx.error() << "unknown auto_pad '" << *autoPad << "'";
+  for (int64_t d = 0; d < spatial; ++d) {
+    if (strides[d] <= 0 || dilations[d] <= 0 || kernel[d] <= 0 ||
+        strides[d] > 4096 || dilations[d] > 4096 || kernel[d] > 4096)
+      return ctx.error() << "kernel, strides and dilations must be positive "
+                            "(and plausible)";
+    if (outPad[d] < 0 || outPad[d] >= std::max(strides[d], dilations[d]))
+      return ctx.error() << "output_padding must be in [0, max(stride, "
+                            "dilation))";
+    if (pads[d] < 0 || pads[spatial + d] < 0)
+      return ctx.error() << "pads must be non-negative";
+    int64_t full = strides[d] * (xShape[2 + d] - 1) + outPad[d] +
+                   dilations[d] * (kernel[d] - 1) + 1;
+    // An explicit output shape, or SAME padding (output = input * stride),
+    // fixes the total padding; SAME_UPPER puts the smaller half first.
+    std::optional<int64_t> target;
+    if (outShapeAttr->has_value())
+      target = (**outShapeAttr)[d];
+    else if (*autoPad == "SAME_UPPER" || *autoPad == "SAME_LOWER")
+      target = xShape[2 + d] * strides[d];
+    if (target) {
+      int64_t total = full - *target;
+      int64_t half = llvm::divideFloorSigned(total, 2);
+      bool upper = *autoPad == "SAME_UPPER";
+      pads[d] = upper ? half : total - half;
+      pads[spatial + d] = upper ? total - half : half;
+    } else if (*autoPad == "VALID") {
+      pads[d] = pads[spatial + d] = 0;
+    }
+  }
+
+  // Everything in 2-D: [N, C, L] -> [N, C, 1, L].
+  Value input = *x, weight = *w;
+  if (spatial == 1) {
+    input = to2d(ctx, input);
+    weight = to2d(ctx, weight);
+    kernel.insert(kernel.begin(), 1);
+    strides.insert(strides.begin(), 1);
+    dilations.insert(dilations.begin(), 1);
+    outPad.insert(outPad.begin(), 0);
+    pads = {0, pads[0], 0, pads[1]};
+  }
+  int64_t n = xShape[0], h = shapeOf(input)[2], wd = shapeOf(input)[3];
+  // Zero insertion: [N, C, H, 1, W, 1] padded to [N, C, H, sh, W, sw].
+  if (strides[0] > 1 || strides[1] > 1) {
+    Value spread = reshapeTo(ctx, input, {n, cin, h, 1, wd, 1});
+    SmallVector<int64_t> low(6, 0), high(6, 0);
+    high[3] = strides[0] - 1;
+    high[5] = strides[1] - 1;
+    SmallVector<Type> types;
+    if (failed(kiln::inferPad(ctx.loc(), spread.getType(), low, high,
+                              PadMode::constant, types)))
+      return failure();
+    spread = ctx.finish(PadOp::create(ctx.builder(), ctx.loc(), types[0],
+                                      spread, low, high, PadMode::constant,
+                                      APFloat(0.0)));
+    input = reshapeTo(ctx, spread, {n, cin, h * strides[0], wd * strides[1]});
+  }
+  // Padding of the stride-1 convolution; the zero insertion above left
+  // stride - 1 extra zeros at the end. Negative amounts crop.
+  SmallVector<int64_t> convPads(4, 0), starts(4, 0), limits(shapeOf(input)),
+      steps(4, 1);
+  bool crop = false;
+  for (int64_t d = 0; d < 2; ++d) {
+    int64_t span = dilations[d] * (kernel[d] - 1);
+    int64_t low = span - pads[d];
+    int64_t high = span - pads[2 + d] + outPad[d] - (strides[d] - 1);
+    if (low < 0) {
+      starts[2 + d] = -low;
+      crop = true;
+    }
+    if (high < 0) {
+      limits[2 + d] += high;
+      crop = true;
+    }
+    if (starts[2 + d] > limits[2 + d])
+      return ctx.error() << "the pads leave no output";
+    convPads[d] = std::max<int64_t>(low, 0);
+    convPads[2 + d] = std::max<int64_t>(high, 0);
+  }
+  if (crop)
+    input = sliceOf(ctx, input, starts, limits, steps);
+  // W [C, M/g, kh, kw] -> [g, C/g, M/g, kh, kw] -> [g, M/g, C/g, kh, kw]
+  // -> [M, C/g, kh, kw], flipped in space.
+  int64_t g = *groups, perGroupOut = wShape[1];
+  Value kernelValue =
+      reshapeTo(ctx, weight, {g, cin / g, perGroupOut, kernel[0], kernel[1]});
+  SmallVector<Type> types;
+  SmallVector<int64_t> perm = {0, 2, 1, 3, 4};
+  if (failed(kiln::inferTranspose(ctx.loc(), kernelValue.getType(), perm,
+                                  types)))
+    return failure();
+  kernelValue = ctx.finish(TransposeOp::create(
+      ctx.builder(), ctx.loc(), types[0], kernelValue, perm));
+  kernelValue = reshapeTo(ctx, kernelValue,
+                          {g * perGroupOut, cin / g, kernel[0], kernel[1]});
+  kernelValue =
+      sliceOf(ctx, kernelValue, {0, 0, kernel[0] - 1, kernel[1] - 1},
+              {g * perGroupOut, cin / g, -1, -1}, {1, 1, -1, -1});
+  Value bias = ctx.input(2);
+  SmallVector<int64_t> unitStrides = {1, 1};
+  types.clear();
+  if (failed(kiln::inferConv2d(ctx.loc(), input.getType(),
+                               kernelValue.getType(),
+                               bias ? bias.getType() : Type(), unitStrides,
+                               convPads, dilations, g, types)))
+    return failure();
+  Value result = ctx.finish(Conv2dOp::create(
+      ctx.builder(), ctx.loc(), types[0], input, kernelValue, bias,
+      unitStrides, convPads, dilations, g));
+  ctx.setOutput(0, spatial == 1 ? from2d(ctx, result) : result);
+  return success();
+}
+
 template <typename OpTy, bool IsMax> LogicalResult convertPool(ImportContext &ctx) {
   FailureOr<Value> x = ctx.requiredInput(0, "X");
   FailureOr<int64_t> ceilMode = ctx.intAttr("ceil_mode", 0);
@@ -328,6 +516,7 @@ LogicalResult convertDropout(ImportContext &ctx) {
 
 void registerNNConverters(ConverterRegistry &r) {
   r.add("Conv", 1, convertConv);
+  r.add("ConvTranspose", 1, convertConvTranspose);
   r.add("MaxPool", 1, convertPool<MaxPool2dOp, true>);
   r.add("AveragePool", 1, convertPool<AvgPool2dOp, false>);
   r.add("GlobalAveragePool", 1, convertGlobalPool<GlobalAvgPoolOp>);
