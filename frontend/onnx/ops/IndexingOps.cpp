@@ -2,8 +2,8 @@
 //
 // SPDX-License-Identifier: Apache-2.0
 //
-// Hardmax, OneHot, GatherElements, CumSum and the NLL / softmax
-// cross-entropy losses, expressed with kiln ops: a comparison against an
+// Hardmax, OneHot, GatherElements, GatherND, ScatterElements, ScatterND,
+// CumSum and the NLL / softmax cross-entropy losses, expressed with kiln ops: a comparison against an
 // index ramp gives one-hot masks; selects and sums pick or gather; a
 // triangular matrix product gives cumulative sums. These are the shapes of
 // classification heads and losses, not hot loops, so clarity wins here.
@@ -273,6 +273,289 @@ LogicalResult convertCumSum(ImportContext &ctx) {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// GatherND, ScatterElements, ScatterND
+//===----------------------------------------------------------------------===//
+
+Value i64Constant(ImportContext &ctx, ArrayRef<int64_t> shape,
+                  ArrayRef<int64_t> values) {
+  return ctx.constant(DenseElementsAttr::get(
+      RankedTensorType::get(shape, i64(ctx)), values));
+}
+
+/// The row-major linear index into dimensions `dims` of each index tuple
+/// along the last axis of `indices` (negative components count from the
+/// end of their dimension), as i64 of shape indices.shape[:-1].
+FailureOr<Value> linearIndex(ImportContext &ctx, Value indices,
+                             ArrayRef<int64_t> dims) {
+  int64_t k = dims.size();
+  SmallVector<int64_t> strides(k, 1);
+  for (int64_t t = k - 2; t >= 0; --t)
+    strides[t] = strides[t + 1] * dims[t + 1];
+  Value index = castTo(ctx, indices, i64(ctx));
+  Value zero = scalarConstant(ctx, i64(ctx), 0);
+  SmallVector<Type> t;
+  if (failed(kiln::inferBroadcastElementwise(ctx.loc(), ValueRange{index, zero},
+                                             ctx.builder().getI1Type(), t)))
+    return failure();
+  Value negative = ctx.finish(CompareOp::create(
+      ctx.builder(), ctx.loc(), t[0], ComparePredicate::lt, index, zero));
+  FailureOr<Value> wrapped =
+      buildBroadcast<AddOp>(ctx, index, i64Constant(ctx, {k}, dims));
+  if (failed(wrapped))
+    return failure();
+  FailureOr<Value> normalized = select(ctx, negative, *wrapped, index);
+  if (failed(normalized))
+    return failure();
+  FailureOr<Value> scaled =
+      buildBroadcast<MulOp>(ctx, *normalized, i64Constant(ctx, {k}, strides));
+  if (failed(scaled))
+    return failure();
+  int64_t last = int64_t(shapeOf(index).size()) - 1;
+  return reduceSum(ctx, *scaled, {last}, false);
+}
+
+/// GatherND: the index tuples become linear indices into the flattened
+/// leading dimensions of data (per batch), and one kiln.gather picks the
+/// trailing slices.
+LogicalResult convertGatherND(ImportContext &ctx) {
+  FailureOr<Value> data = ctx.requiredInput(0, "data");
+  FailureOr<Value> indices = ctx.requiredInput(1, "indices");
+  FailureOr<int64_t> batchDims = ctx.intAttr("batch_dims", 0);
+  if (failed(data) || failed(indices) || failed(batchDims))
+    return failure();
+  ArrayRef<int64_t> dataShape = shapeOf(*data), indexShape = shapeOf(*indices);
+  int64_t r = dataShape.size(), q = indexShape.size(), b = *batchDims;
+  if (!isa<IntegerType>(elementTypeOf(*indices)) || q < 1 || r < 1)
+    return ctx.error() << "data and indices must have rank >= 1 and indices "
+                          "must hold integers";
+  if (b < 0 || b >= std::min(r, q))
+    return ctx.error() << "batch_dims must be in [0, min(rank(data), "
+                          "rank(indices)))";
+  int64_t k = indexShape.back();
+  if (k < 1 || b + k > r)
+    return ctx.error() << "indices.shape[-1] must be in [1, rank(data) - "
+                          "batch_dims]";
+  for (int64_t d = 0; d < b; ++d)
+    if (indexShape[d] != dataShape[d])
+      return ctx.error() << "the batch dimensions of data and indices differ";
+  ArrayRef<int64_t> dims = dataShape.slice(b, k);
+  int64_t batch = 1, block = 1, rest = 1;
+  for (int64_t d = 0; d < r; ++d)
+    (d < b ? batch : d < b + k ? block : rest) *= dataShape[d];
+  FailureOr<Value> linear = linearIndex(ctx, *indices, dims);
+  if (failed(linear))
+    return failure();
+  Value index = *linear;
+  if (b > 0) {
+    // Each batch starts `block` rows further into the flattened data.
+    SmallVector<int64_t> offsetShape(indexShape.drop_back());
+    for (int64_t d = b; d < q - 1; ++d)
+      offsetShape[d] = 1;
+    SmallVector<int64_t> offsets;
+    for (int64_t i = 0; i < batch; ++i)
+      offsets.push_back(i * block);
+    FailureOr<Value> shifted = buildBroadcast<AddOp>(
+        ctx, index, i64Constant(ctx, offsetShape, offsets));
+    if (failed(shifted))
+      return failure();
+    index = *shifted;
+  }
+  Value table = reshapeTo(ctx, *data, {batch * block, rest});
+  SmallVector<Type> types;
+  if (failed(kiln::inferGather(ctx.loc(), table.getType(), index.getType(), 0,
+                               types)))
+    return failure();
+  Value gathered = ctx.finish(GatherOp::create(ctx.builder(), ctx.loc(),
+                                               types[0], table, index, 0));
+  SmallVector<int64_t> resultShape(indexShape.drop_back());
+  llvm::append_range(resultShape, dataShape.drop_front(b + k));
+  ctx.setOutput(0, reshapeTo(ctx, gathered, resultShape));
+  return success();
+}
+
+enum class ScatterReduction { None, Add, Mul };
+
+FailureOr<ScatterReduction> readScatterReduction(ImportContext &ctx) {
+  FailureOr<std::string> reduction = ctx.stringAttr("reduction", "none");
+  if (failed(reduction))
+    return failure();
+  if (*reduction == "none")
+    return ScatterReduction::None;
+  if (*reduction == "add")
+    return ScatterReduction::Add;
+  if (*reduction == "mul")
+    return ScatterReduction::Mul;
+  ctx.markUnsupported();
+  return ctx.error() << "scatter reduction '" << *reduction
+                     << "' is not supported";
+}
+
+/// The scattered result from a one-hot mask `hot` (true where an update
+/// lands on an output position, one extra dimension `over` for the updates
+/// that are summed out) and `updates` broadcast against it: per position,
+/// the sum (none, add) or product (mul) of the updates landing there, and
+/// whether any does. `finish` reshapes/transposes both to data's layout.
+FailureOr<Value> combineScatter(ImportContext &ctx, Value data, Value hot,
+                                Value updates, int64_t over,
+                                ScatterReduction reduction,
+                                llvm::function_ref<Value(Value, double)> finish) {
+  Type element = elementTypeOf(data);
+  bool isMul = reduction == ScatterReduction::Mul;
+  FailureOr<Value> picked = select(ctx, hot, updates,
+                                   scalarConstant(ctx, element, isMul ? 1 : 0));
+  if (failed(picked))
+    return failure();
+  Value combined;
+  if (isMul) {
+    SmallVector<Type> types;
+    if (failed(kiln::inferReduce(ctx.loc(), picked->getType(), {over}, false,
+                                 types)))
+      return failure();
+    combined = finish(ctx.finish(ReduceProdOp::create(
+                          ctx.builder(), ctx.loc(), types[0], *picked,
+                          ArrayRef<int64_t>{over}, false)),
+                      1.0);
+    return buildBroadcast<MulOp>(ctx, data, combined);
+  }
+  combined = finish(reduceSum(ctx, *picked, {over}, false), 0.0);
+  if (reduction == ScatterReduction::Add)
+    return buildBroadcast<AddOp>(ctx, data, combined);
+  // none: positions no update lands on keep data (duplicates are undefined
+  // in ONNX; here they add up).
+  Value count = finish(reduceSum(ctx, castTo(ctx, hot, i64(ctx)), {over}, false),
+                       0.0);
+  Value zero = scalarConstant(ctx, i64(ctx), 0);
+  SmallVector<Type> t;
+  if (failed(kiln::inferBroadcastElementwise(ctx.loc(), ValueRange{count, zero},
+                                             ctx.builder().getI1Type(), t)))
+    return failure();
+  Value hit = ctx.finish(CompareOp::create(ctx.builder(), ctx.loc(), t[0],
+                                           ComparePredicate::gt, count, zero));
+  return select(ctx, hit, combined, data);
+}
+
+/// ScatterElements (and the older Scatter): a one-hot comparison of the
+/// indices against the axis positions, with the updates summed over the
+/// axis of the indices, then moved and padded to data's layout.
+LogicalResult convertScatterElements(ImportContext &ctx) {
+  FailureOr<Value> data = ctx.requiredInput(0, "data");
+  FailureOr<Value> indices = ctx.requiredInput(1, "indices");
+  FailureOr<Value> updates = ctx.requiredInput(2, "updates");
+  FailureOr<int64_t> axisAttr = ctx.intAttr("axis", 0);
+  FailureOr<ScatterReduction> reduction = readScatterReduction(ctx);
+  if (failed(data) || failed(indices) || failed(updates) || failed(axisAttr) ||
+      failed(reduction))
+    return failure();
+  ArrayRef<int64_t> dataShape = shapeOf(*data), indexShape = shapeOf(*indices);
+  int64_t rank = dataShape.size();
+  if (rank == 0 || int64_t(indexShape.size()) != rank ||
+      shapeOf(*updates) != indexShape ||
+      elementTypeOf(*updates) != elementTypeOf(*data) ||
+      !isa<IntegerType>(elementTypeOf(*indices)))
+    return ctx.error() << "data, indices and updates must have one rank, "
+                          "indices and updates one shape, and indices hold "
+                          "integers";
+  FailureOr<int64_t> axis = normalizeAxisAt(ctx, *axisAttr, rank);
+  if (failed(axis))
+    return failure();
+  for (int64_t d = 0; d < rank; ++d)
+    if (indexShape[d] > dataShape[d])
+      return ctx.error() << "indices are larger than data in dimension " << d;
+  int64_t n = dataShape[*axis];
+  if (n * int64_t(std::max<int64_t>(
+              1, cast<RankedTensorType>(indices->getType()).getNumElements())) >
+      (int64_t(1) << 28))
+    return ctx.error() << "the scatter is implausibly large";
+  FailureOr<Value> normalized = wrapNegative(ctx, *indices, n);
+  if (failed(normalized))
+    return failure();
+  SmallVector<int64_t> expanded(indexShape);
+  expanded.push_back(1);
+  FailureOr<Value> hot = compareEq(ctx, reshapeTo(ctx, *normalized, expanded),
+                                   ramp(ctx, n, rank, rank + 1));
+  if (failed(hot))
+    return failure();
+  // After summing out the indices' axis, the positions along data's axis
+  // are last: move them into place and pad the other dimensions to data's.
+  SmallVector<int64_t> perm;
+  for (int64_t d = 0; d < rank; ++d)
+    perm.push_back(d < *axis ? d : d == *axis ? rank - 1 : d - 1);
+  auto finish = [&](Value v, double fill) {
+    Value moved = transpose(ctx, v, perm);
+    SmallVector<int64_t> low(rank, 0), high(rank, 0);
+    bool pad = false;
+    for (int64_t d = 0; d < rank; ++d) {
+      high[d] = dataShape[d] - shapeOf(moved)[d];
+      pad |= high[d] != 0;
+    }
+    if (!pad)
+      return moved;
+    SmallVector<Type> types;
+    (void)kiln::inferPad(ctx.loc(), moved.getType(), low, high,
+                         PadMode::constant, types);
+    return ctx.finish(PadOp::create(ctx.builder(), ctx.loc(), types[0], moved,
+                                    low, high, PadMode::constant,
+                                    APFloat(fill)));
+  };
+  FailureOr<Value> result =
+      combineScatter(ctx, *data, *hot, reshapeTo(ctx, *updates, expanded),
+                     *axis, *reduction, finish);
+  if (failed(result))
+    return failure();
+  ctx.setOutput(0, *result);
+  return success();
+}
+
+/// ScatterND: index tuples become linear indices into data's leading
+/// dimensions (flattened); a one-hot comparison against those positions
+/// scatters the update slices.
+LogicalResult convertScatterND(ImportContext &ctx) {
+  FailureOr<Value> data = ctx.requiredInput(0, "data");
+  FailureOr<Value> indices = ctx.requiredInput(1, "indices");
+  FailureOr<Value> updates = ctx.requiredInput(2, "updates");
+  FailureOr<ScatterReduction> reduction = readScatterReduction(ctx);
+  if (failed(data) || failed(indices) || failed(updates) || failed(reduction))
+    return failure();
+  ArrayRef<int64_t> dataShape = shapeOf(*data), indexShape = shapeOf(*indices);
+  int64_t r = dataShape.size(), q = indexShape.size();
+  if (r < 1 || q < 1 || !isa<IntegerType>(elementTypeOf(*indices)) ||
+      elementTypeOf(*updates) != elementTypeOf(*data))
+    return ctx.error() << "data and indices must have rank >= 1, indices "
+                          "hold integers and updates data's element type";
+  int64_t k = indexShape.back();
+  SmallVector<int64_t> updateShape(indexShape.drop_back());
+  llvm::append_range(updateShape, dataShape.drop_front(std::min(k, r)));
+  if (k < 1 || k > r || shapeOf(*updates) != ArrayRef<int64_t>(updateShape))
+    return ctx.error() << "indices.shape[-1] must be in [1, rank(data)] and "
+                          "updates must be indices.shape[:-1] + "
+                          "data.shape[indices.shape[-1]:]";
+  int64_t block = 1, rest = 1, count = 1;
+  for (int64_t d = 0; d < r; ++d)
+    (d < k ? block : rest) *= dataShape[d];
+  for (int64_t d = 0; d + 1 < q; ++d)
+    count *= indexShape[d];
+  if (count * block * std::max<int64_t>(rest, 1) > (int64_t(1) << 28))
+    return ctx.error() << "the scatter is implausibly large";
+  FailureOr<Value> linear = linearIndex(ctx, *indices, dataShape.take_front(k));
+  if (failed(linear))
+    return failure();
+  FailureOr<Value> hot = compareEq(ctx, reshapeTo(ctx, *linear, {count, 1, 1}),
+                                   ramp(ctx, block, 1, 3));
+  if (failed(hot))
+    return failure();
+  Value flat = reshapeTo(ctx, *data, {block, rest});
+  // Sums over the updates are already [block, rest] (counts [block, 1]).
+  auto finish = [](Value v, double) { return v; };
+  FailureOr<Value> result =
+      combineScatter(ctx, flat, *hot, reshapeTo(ctx, *updates, {count, 1, rest}),
+                     0, *reduction, finish);
+  if (failed(result))
+    return failure();
+  ctx.setOutput(0, reshapeTo(ctx, *result, dataShape));
+  return success();
+}
+
 /// NegativeLogLikelihoodLoss on log-probabilities [N, C, d...] and targets
 /// [N, d...]; shared with SoftmaxCrossEntropyLoss.
 FailureOr<Value> negativeLogLikelihood(ImportContext &ctx, Value logProb,
@@ -380,6 +663,10 @@ void registerIndexingConverters(ConverterRegistry &r) {
   r.add("Hardmax", 13, convertHardmax<false>);
   r.add("OneHot", 9, convertOneHot);
   r.add("GatherElements", 11, convertGatherElements);
+  r.add("GatherND", 11, convertGatherND);
+  r.add("Scatter", 9, convertScatterElements);
+  r.add("ScatterElements", 11, convertScatterElements);
+  r.add("ScatterND", 11, convertScatterND);
   r.add("CumSum", 11, convertCumSum);
   r.add("NegativeLogLikelihoodLoss", 12, convertNllLoss);
   r.add("SoftmaxCrossEntropyLoss", 12, convertSoftmaxCrossEntropy);
