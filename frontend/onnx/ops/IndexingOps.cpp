@@ -13,6 +13,7 @@
 #include "frontend/onnx/ops/Common.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 
@@ -217,31 +218,22 @@ LogicalResult convertGatherElements(ImportContext &ctx) {
   return success();
 }
 
-LogicalResult convertCumSum(ImportContext &ctx) {
-  FailureOr<Value> x = ctx.requiredInput(0, "x");
-  FailureOr<SmallVector<int64_t>> axisValue = ctx.constantInts(1, "axis");
-  FailureOr<int64_t> exclusive = ctx.intAttr("exclusive", 0);
-  FailureOr<int64_t> reverse = ctx.intAttr("reverse", 0);
-  if (failed(x) || failed(axisValue) || failed(exclusive) || failed(reverse))
-    return failure();
-  ArrayRef<int64_t> shape = shapeOf(*x);
+/// The cumulative sum of `x` along `axis`:
+/// y[..., j] = sum_i x[..., i] * M[i, j] with a triangular 0/1 matrix.
+FailureOr<Value> cumulativeSum(ImportContext &ctx, Value x, int64_t axis,
+                               bool exclusive, bool reverse) {
+  ArrayRef<int64_t> shape = shapeOf(x);
   int64_t rank = shape.size();
-  if (axisValue->size() != 1 || rank == 0)
-    return ctx.error() << "axis must be a scalar and x a tensor";
-  FailureOr<int64_t> axis = normalizeAxisAt(ctx, (*axisValue)[0], rank);
-  if (failed(axis))
-    return failure();
-  int64_t n = shape[*axis];
+  int64_t n = shape[axis];
   if (n > 4096)
     return ctx.error() << "CumSum along an axis of " << n
                        << " elements is not supported";
-  // y[..., j] = sum_i x[..., i] * M[i, j] with a triangular 0/1 matrix.
-  Type element = elementTypeOf(*x);
+  Type element = elementTypeOf(x);
   SmallVector<Attribute> entries;
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < n; ++j) {
-      bool take = *reverse ? (*exclusive ? i > j : i >= j)
-                           : (*exclusive ? i < j : i <= j);
+      bool take = reverse ? (exclusive ? i > j : i >= j)
+                          : (exclusive ? i < j : i <= j);
       entries.push_back(isa<FloatType>(element)
                             ? Attribute(FloatAttr::get(element, take))
                             : Attribute(IntegerAttr::get(element, take)));
@@ -250,10 +242,10 @@ LogicalResult convertCumSum(ImportContext &ctx) {
       DenseElementsAttr::get(RankedTensorType::get({n, n}, element), entries));
   SmallVector<int64_t> perm;
   for (int64_t d = 0; d < rank; ++d)
-    if (d != *axis)
+    if (d != axis)
       perm.push_back(d);
-  perm.push_back(*axis);
-  Value moved = transpose(ctx, *x, perm);
+  perm.push_back(axis);
+  Value moved = transpose(ctx, x, perm);
   if (rank == 1)
     moved = reshapeTo(ctx, moved, {1, n});
   SmallVector<Type> types;
@@ -262,14 +254,69 @@ LogicalResult convertCumSum(ImportContext &ctx) {
     return failure();
   Value summed = ctx.finish(
       MatmulOp::create(ctx.builder(), ctx.loc(), types[0], moved, matrix));
-  if (rank == 1) {
-    ctx.setOutput(0, reshapeTo(ctx, summed, {n}));
-    return success();
-  }
+  if (rank == 1)
+    return reshapeTo(ctx, summed, {n});
   SmallVector<int64_t> inverse(rank);
   for (int64_t d = 0; d < rank; ++d)
     inverse[perm[d]] = d;
-  ctx.setOutput(0, transpose(ctx, summed, inverse));
+  return transpose(ctx, summed, inverse);
+}
+
+/// CumSum. The axis does not change the result's shape, so an axis known
+/// only at run time is still compiled: the sums along every axis, of which
+/// a comparison with the (normalised) axis selects one.
+LogicalResult convertCumSum(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "x");
+  FailureOr<Value> axisInput = ctx.requiredInput(1, "axis");
+  FailureOr<int64_t> exclusive = ctx.intAttr("exclusive", 0);
+  FailureOr<int64_t> reverse = ctx.intAttr("reverse", 0);
+  if (failed(x) || failed(axisInput) || failed(exclusive) || failed(reverse))
+    return failure();
+  int64_t rank = shapeOf(*x).size();
+  if (cast<RankedTensorType>(axisInput->getType()).getNumElements() != 1 ||
+      !isa<IntegerType>(elementTypeOf(*axisInput)) || rank == 0)
+    return ctx.error() << "axis must be an integer scalar and x a tensor";
+  if (matchPattern(*axisInput, m_Constant())) {
+    FailureOr<SmallVector<int64_t>> axisValue = ctx.constantInts(1, "axis");
+    if (failed(axisValue))
+      return failure();
+    FailureOr<int64_t> axis = normalizeAxisAt(ctx, (*axisValue)[0], rank);
+    if (failed(axis))
+      return failure();
+    FailureOr<Value> result =
+        cumulativeSum(ctx, *x, *axis, *exclusive != 0, *reverse != 0);
+    if (failed(result))
+      return failure();
+    ctx.setOutput(0, *result);
+    return success();
+  }
+  if (rank > 4) {
+    ctx.markUnsupported();
+    return ctx.error() << "a CumSum axis known only at run time is supported "
+                          "up to rank 4 (bind it with --bind NAME=FILE.npy)";
+  }
+  FailureOr<Value> axis = wrapNegative(ctx, reshapeTo(ctx, *axisInput, {}), rank);
+  if (failed(axis))
+    return failure();
+  Value result;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    FailureOr<Value> sum =
+        cumulativeSum(ctx, *x, d, *exclusive != 0, *reverse != 0);
+    if (failed(sum))
+      return failure();
+    if (!result) {
+      result = *sum;
+      continue;
+    }
+    FailureOr<Value> chosen = compareEq(ctx, *axis, scalarConstant(ctx, i64(ctx), d));
+    if (failed(chosen))
+      return failure();
+    FailureOr<Value> picked = select(ctx, *chosen, *sum, result);
+    if (failed(picked))
+      return failure();
+    result = *picked;
+  }
+  ctx.setOutput(0, result);
   return success();
 }
 
@@ -401,6 +448,10 @@ FailureOr<Value> combineScatter(ImportContext &ctx, Value data, Value hot,
                                 ScatterReduction reduction,
                                 llvm::function_ref<Value(Value, double)> finish) {
   Type element = elementTypeOf(data);
+  if (element.isInteger(1)) {
+    ctx.markUnsupported();
+    return ctx.error() << "scattering booleans is not supported";
+  }
   bool isMul = reduction == ScatterReduction::Mul;
   FailureOr<Value> picked = select(ctx, hot, updates,
                                    scalarConstant(ctx, element, isMul ? 1 : 0));
