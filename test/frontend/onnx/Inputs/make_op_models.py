@@ -1,0 +1,131 @@
+#!/usr/bin/python3
+"""Writes the models of converters.test: ONNX ops that the importer spells
+out in other kiln ops, each with inputs and a NumPy reference (written from
+the ONNX operator specification), plus models that must be refused.
+Deterministic (fixed seed)."""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper
+
+out = sys.argv[1]
+os.makedirs(out, exist_ok=True)
+rng = np.random.RandomState(0)
+ONNX_TYPE = {np.float32: TensorProto.FLOAT, np.int32: TensorProto.INT32,
+             np.int64: TensorProto.INT64, np.bool_: TensorProto.BOOL,
+             np.float64: TensorProto.DOUBLE}
+
+
+def case(name, node, inputs, expected, opset=16):
+    """`inputs`: (name, array) pairs, all graph inputs; `expected`: y."""
+    infos = [helper.make_tensor_value_info(n, ONNX_TYPE[a.dtype.type], a.shape)
+             for n, a in inputs]
+    y = helper.make_tensor_value_info("y", ONNX_TYPE[np.asarray(expected).dtype.type], None)
+    graph = helper.make_graph([node], name, infos, [y])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    onnx.save(model, os.path.join(out, name + ".onnx"))
+    for n, a in inputs:
+        np.save(os.path.join(out, f"{name}.{n}.npy"), a)
+    np.save(os.path.join(out, f"{name}.expected.npy"), np.asarray(expected))
+
+
+def node(op, inputs, **attrs):
+    return helper.make_node(op, inputs, ["y"], name="the_" + op.lower(), **attrs)
+
+
+f32 = lambda *s: rng.randn(*s).astype(np.float32)
+
+# Clip with run-time bounds is min(max(x, lo), hi), even when lo > hi.
+x = f32(3, 4)
+lo, hi = np.array(0.5, np.float32), np.array(-0.5, np.float32)
+case("clip_dynamic", node("Clip", ["x", "lo", "hi"]),
+     [("x", x), ("lo", lo), ("hi", hi)], np.minimum(np.maximum(x, lo), hi))
+
+# Trilu with a run-time k.
+x = f32(2, 4, 5)
+case("trilu_dynamic", node("Trilu", ["x", "k"], upper=0),
+     [("x", x), ("k", np.array(-1, np.int64))], np.tril(x, -1))
+
+# Mod: fmod=0 takes the divisor's sign, fmod=1 the dividend's.
+a = rng.randint(-20, 21, size=(3, 5)).astype(np.int32)
+b = (rng.randint(1, 7, size=(5,)) * rng.choice([-1, 1], size=(5,))).astype(np.int32)
+case("mod_int", node("Mod", ["a", "b"]), [("a", a), ("b", b)], np.mod(a, b))
+a, b = f32(3, 5) * 10, f32(5) * 3
+case("mod_fmod", node("Mod", ["a", "b"], fmod=1), [("a", a), ("b", b)], np.fmod(a, b))
+
+
+def conv_transpose(x, w, strides, pads, dilations, out_pad, group):
+    """Direct definition: every input element scatters kernel * value."""
+    n, c, h, wd = x.shape
+    m = w.shape[1] * group
+    kh, kw = w.shape[2:]
+    full = [(h - 1) * strides[0] + dilations[0] * (kh - 1) + 1 + out_pad[0],
+            (wd - 1) * strides[1] + dilations[1] * (kw - 1) + 1 + out_pad[1]]
+    y = np.zeros((n, m) + tuple(full), np.float64)
+    cg, mg = c // group, m // group
+    for ci in range(c):
+        g = ci // cg
+        for i in range(h):
+            for j in range(wd):
+                for a_ in range(kh):
+                    for b_ in range(kw):
+                        y[:, g * mg:(g + 1) * mg, i * strides[0] + a_ * dilations[0],
+                          j * strides[1] + b_ * dilations[1]] += \
+                            x[:, ci, i, j][:, None] * w[ci, :, a_, b_][None, :]
+    return y[:, :, pads[0]:full[0] - pads[2], pads[1]:full[1] - pads[3]].astype(np.float32)
+
+
+x, w, bias = f32(2, 4, 3, 4), f32(4, 3, 3, 2), f32(6)
+ref = conv_transpose(x, w, [2, 3], [1, 0, 2, 1], [1, 2], [1, 0], 2) + bias[None, :, None, None]
+case("convtranspose_group", node("ConvTranspose", ["x", "w", "b"], group=2, strides=[2, 3],
+                                 pads=[1, 0, 2, 1], dilations=[1, 2], output_padding=[1, 0]),
+     [("x", x), ("w", w), ("b", bias)], ref)
+
+# ScatterElements with reduction=add along axis 1 (indices smaller than data).
+data, idx, upd = f32(3, 5), np.array([[0, -1], [2, 2], [4, 0]], np.int64), f32(3, 2)
+ref = data.copy()
+for i in range(3):
+    for j in range(2):
+        ref[i, idx[i, j] % 5] += upd[i, j]
+case("scatter_elements_add", node("ScatterElements", ["data", "idx", "upd"], axis=1,
+                                  reduction="add"),
+     [("data", data), ("idx", idx), ("upd", upd)], ref)
+
+# ScatterND with reduction=mul on slices.
+data, idx, upd = f32(4, 3), np.array([[1], [3], [1]], np.int64), f32(3, 3)
+ref = data.copy()
+for i in range(3):
+    ref[idx[i, 0]] *= upd[i]
+case("scatternd_mul", node("ScatterND", ["data", "idx", "upd"], reduction="mul"),
+     [("data", data), ("idx", idx), ("upd", upd)], ref)
+
+# GatherND with batch_dims=1 and negative indices.
+data = f32(2, 3, 4)
+idx = np.array([[[0, -1], [2, 1]], [[-3, 0], [1, 3]]], np.int64)
+ref = np.stack([np.stack([data[bi][tuple(t)] for t in idx[bi]]) for bi in range(2)])
+case("gathernd_batch", node("GatherND", ["data", "idx"], batch_dims=1),
+     [("data", data), ("idx", idx)], ref)
+
+# CumSum whose axis is a graph input.
+x = rng.randint(-9, 10, size=(2, 3, 4)).astype(np.int32)
+case("cumsum_dynamic_axis", node("CumSum", ["x", "axis"]),
+     [("x", x), ("axis", np.array(-2, np.int64))], np.cumsum(x, axis=1).astype(np.int32))
+
+# Refused: exit 3 (valid but unsupported) or 2 (invalid).
+case("convtranspose_3d", node("ConvTranspose", ["x", "w"]),
+     [("x", f32(1, 1, 2, 2, 2)), ("w", f32(1, 1, 2, 2, 2))], np.zeros(1, np.float32))
+case("scatter_max", node("ScatterElements", ["data", "idx", "upd"], reduction="max"),
+     [("data", f32(3)), ("idx", np.array([0], np.int64)), ("upd", f32(1))],
+     np.zeros(3, np.float32))
+case("scatter_bool", node("ScatterND", ["data", "idx", "upd"]),
+     [("data", np.zeros(3, np.bool_)), ("idx", np.array([[0]], np.int64)),
+      ("upd", np.ones(1, np.bool_))], np.zeros(3, np.bool_))
+case("cumsum_dynamic_rank5", node("CumSum", ["x", "axis"]),
+     [("x", f32(1, 1, 1, 1, 2)), ("axis", np.array(0, np.int64))], np.zeros(1, np.float32))
+case("mod_bad_fmod", node("Mod", ["a", "b"], fmod=2),
+     [("a", f32(2)), ("b", f32(2))], np.zeros(2, np.float32))
+case("convtranspose_bad_output_padding",
+     node("ConvTranspose", ["x", "w"], strides=[2, 2], output_padding=[2, 0]),
+     [("x", f32(1, 1, 2, 2)), ("w", f32(1, 1, 2, 2))], np.zeros(1, np.float32))
