@@ -129,3 +129,28 @@ case("mod_bad_fmod", node("Mod", ["a", "b"], fmod=2),
 case("convtranspose_bad_output_padding",
      node("ConvTranspose", ["x", "w"], strides=[2, 2], output_padding=[2, 0]),
      [("x", f32(1, 1, 2, 2)), ("w", f32(1, 1, 2, 2))], np.zeros(1, np.float32))
+case("gridsample_3d", node("GridSample", ["x", "g"]),
+     [("x", f32(1, 1, 2, 2, 2)), ("g", f32(1, 2, 2, 2, 3))], np.zeros(1, np.float32))
+case("gridsample_bad_mode", node("GridSample", ["x", "g"], mode="area"),
+     [("x", f32(1, 1, 2, 2)), ("g", f32(1, 2, 2, 2))], np.zeros(1, np.float32))
+case("einsum_bad_operands", node("Einsum", ["a"], equation="ij,jk->ik"),
+     [("a", f32(2, 3))], np.zeros(1, np.float32))
+
+# Einsum: a diagonal, an ellipsis that broadcasts, and a contraction.
+a, b = f32(2, 1, 3, 4), f32(5, 4, 4)
+case("einsum_mixed", node("Einsum", ["a", "b"], equation="...ij,...jj->...ij"),
+     [("a", a), ("b", b)], np.einsum("...ij,...jj->...ij", a, b))
+
+# GridSample against PyTorch's grid_sample (the specification's reference),
+# coordinates partly outside the input.
+import torch  # noqa: E402  (only this case needs it)
+
+for mode, padding, align in (("bilinear", "reflection", 0), ("bicubic", "border", 1),
+                             ("nearest", "zeros", 0)):
+    x, g = f32(2, 3, 4, 5), (rng.rand(2, 3, 6, 2) * 3 - 1.5).astype(np.float32)
+    ref = torch.nn.functional.grid_sample(
+        torch.from_numpy(x), torch.from_numpy(g), mode=mode, padding_mode=padding,
+        align_corners=bool(align)).numpy()
+    case(f"gridsample_{mode}", node("GridSample", ["x", "g"], mode=mode,
+                                    padding_mode=padding, align_corners=align),
+         [("x", x), ("g", g)], ref)
