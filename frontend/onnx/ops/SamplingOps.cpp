@@ -1,6 +1,11 @@
-//===- SamplingOps.cpp - ONNX GridSample -> kiln --------------------------===//
+//===- SamplingOps.cpp - ONNX GridSample, Resize, Upsample -> kiln --------===//
 //
 // SPDX-License-Identifier: Apache-2.0
+//
+// Resize and Upsample resample one axis at a time (the interpolations are
+// separable): a kiln.gather per tap of the window along the axis, weighted
+// by coefficients computed, like the source coordinates, with kiln ops (so
+// scales known only at run time work too).
 //
 // GridSample reads the input at coordinates computed at run time. Each tap
 // of the interpolation (1 nearest, 4 bilinear, 16 bicubic) is one
@@ -15,6 +20,9 @@
 #include "frontend/onnx/ops/Common.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
+
+#include <cmath>
 
 using namespace mlir;
 
@@ -289,10 +297,411 @@ LogicalResult convertGridSample(ImportContext &ctx) {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Resize, Upsample
+//===----------------------------------------------------------------------===//
+
+enum class CoordinateMode {
+  HalfPixel,
+  PytorchHalfPixel,
+  AlignCorners,
+  Asymmetric,
+  TfHalfPixelForNN,
+  TfCropAndResize
+};
+enum class NearestMode { RoundPreferFloor, RoundPreferCeil, Floor, Ceil };
+
+struct ResizeOptions {
+  SampleMode mode = SampleMode::Nearest;
+  CoordinateMode coordinates = CoordinateMode::HalfPixel;
+  NearestMode nearest = NearestMode::RoundPreferFloor;
+  double cubicA = -0.75;
+  bool excludeOutside = false;
+  double extrapolation = 0.0;
+};
+
+/// `value` resized along `axis` to `out` elements, separably, as the ONNX
+/// reference does it per axis: `scale` (f64, rank 0, possibly a run-time
+/// value) and, for tf_crop_and_resize, the roi bounds `roiStart`/`roiEnd`
+/// map each output index to a source coordinate; nearest picks one
+/// element, linear and cubic weigh a window of 2 or 4 (edge-padded: the
+/// window never leaves the padded range, as the reference's neighbour
+/// search). Coordinates and weights are computed in f64.
+Value resizeAxis(ImportContext &ctx, Value value, int64_t axis, int64_t out,
+                 Value scale, Value roiStart, Value roiEnd,
+                 const ResizeOptions &o) {
+  Type f64 = ctx.builder().getF64Type(), i64 = ctx.builder().getI64Type();
+  Type element = elementTypeOf(value);
+  ArrayRef<int64_t> shape = shapeOf(value);
+  int64_t rank = shape.size(), in = shape[axis];
+  Sampler s(ctx, f64);
+  SmallVector<double> ramp;
+  for (int64_t i = 0; i < out; ++i)
+    ramp.push_back(double(i));
+  Value x = ctx.constant(DenseElementsAttr::get(
+      RankedTensorType::get({out}, f64), ArrayRef<double>(ramp)));
+  Value width = s.mul(scale, s.c(double(in)));
+  Value widthIsOne = s.cmp(ComparePredicate::eq, width, s.c(1));
+  Value halfPixel = s.sub(s.div(s.add(x, s.c(0.5)), scale), s.c(0.5));
+  Value source;
+  switch (o.coordinates) {
+  case CoordinateMode::HalfPixel:
+    source = halfPixel;
+    break;
+  case CoordinateMode::PytorchHalfPixel:
+    source = s.select(widthIsOne, s.c(-0.5), halfPixel);
+    break;
+  case CoordinateMode::AlignCorners:
+    source = s.select(widthIsOne, s.c(0),
+                      s.div(s.mul(x, s.c(double(in - 1))),
+                            s.sub(width, s.c(1))));
+    break;
+  case CoordinateMode::Asymmetric:
+    source = s.div(x, scale);
+    break;
+  case CoordinateMode::TfHalfPixelForNN:
+    source = s.div(s.add(x, s.c(0.5)), scale);
+    break;
+  case CoordinateMode::TfCropAndResize: {
+    Value extent = s.mul(s.sub(roiEnd, roiStart), s.c(double(in - 1)));
+    source = s.add(
+        s.select(widthIsOne, s.div(extent, s.c(2)),
+                 s.div(s.mul(x, extent), s.sub(width, s.c(1)))),
+        s.mul(roiStart, s.c(double(in - 1))));
+    break;
+  }
+  }
+  if (!source)
+    return {};
+
+  // Gathers the elements at `index` (f64 [out], clamped into the input)
+  // along the axis; `weight` [out] multiplies them when given.
+  SmallVector<int64_t> along(rank, 1);
+  along[axis] = out;
+  auto tap = [&](Value index, Value weight) -> Value {
+    Value clamped = s.clamp(index, 0, double(in - 1));
+    if (!clamped)
+      return {};
+    Value indices = castTo(ctx, clamped, i64);
+    SmallVector<Type> types;
+    if (failed(kiln::inferGather(ctx.loc(), value.getType(),
+                                 indices.getType(), axis, types)))
+      return {};
+    Value picked = ctx.finish(GatherOp::create(ctx.builder(), ctx.loc(),
+                                               types[0], value, indices,
+                                               axis));
+    if (!weight)
+      return picked;
+    FailureOr<Value> weighted = buildBroadcast<MulOp>(
+        ctx, picked, reshapeTo(ctx, castTo(ctx, weight, element), along));
+    return succeeded(weighted) ? *weighted : Value();
+  };
+
+  Value floor = s.unary<FloorOp>(source);
+  Value ratio = s.sub(source, floor);
+  Value result;
+  if (o.mode == SampleMode::Nearest) {
+    Value index;
+    switch (o.nearest) {
+    case NearestMode::RoundPreferFloor:
+      index = s.select(s.cmp(ComparePredicate::le, ratio, s.c(0.5)), floor,
+                       s.add(floor, s.c(1)));
+      break;
+    case NearestMode::RoundPreferCeil:
+      index = s.select(s.cmp(ComparePredicate::lt, ratio, s.c(0.5)), floor,
+                       s.add(floor, s.c(1)));
+      break;
+    case NearestMode::Floor:
+      index = floor;
+      break;
+    case NearestMode::Ceil:
+      index = s.unary<CeilOp>(source);
+      break;
+    }
+    result = tap(index, Value());
+  } else {
+    int64_t n = o.mode == SampleMode::Bilinear ? 2 : 4, pad = n / 2;
+    SmallVector<Value> weights;
+    if (n == 2) {
+      weights = {s.sub(s.c(1), ratio), ratio};
+    } else {
+      double a = o.cubicA;
+      auto outer = [&](Value d) {
+        return s.sub(s.mul(s.add(s.mul(s.sub(s.mul(s.c(a), d), s.c(5 * a)), d),
+                                 s.c(8 * a)),
+                           d),
+                     s.c(4 * a));
+      };
+      auto inner = [&](Value d) {
+        return s.add(s.mul(s.mul(s.sub(s.mul(s.c(a + 2), d), s.c(a + 3)), d),
+                           d),
+                     s.c(1));
+      };
+      Value oneMinus = s.sub(s.c(1), ratio);
+      weights = {outer(s.add(ratio, s.c(1))), inner(ratio), inner(oneMinus),
+                 outer(s.add(oneMinus, s.c(1)))};
+    }
+    // The window starts at floor - (n/2 - 1), kept inside the edge padding.
+    Value start = s.clamp(s.sub(floor, s.c(double(pad - 1))), double(-pad),
+                          double(in + pad - n));
+    SmallVector<Value> positions;
+    for (int64_t i = 0; i < n; ++i)
+      positions.push_back(s.add(start, s.c(double(i))));
+    if (o.excludeOutside) {
+      Value total;
+      for (int64_t i = 0; i < n; ++i) {
+        Value inside = s.binary<AndOp>(
+            s.cmp(ComparePredicate::ge, positions[i], s.c(0)),
+            s.cmp(ComparePredicate::le, positions[i], s.c(double(in - 1))));
+        weights[i] = s.select(inside, weights[i], s.c(0));
+        total = total ? s.add(total, weights[i]) : weights[i];
+      }
+      for (Value &weight : weights)
+        weight = s.div(weight, total);
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      Value term = tap(positions[i], weights[i]);
+      if (!term)
+        return {};
+      if (!result) {
+        result = term;
+        continue;
+      }
+      FailureOr<Value> sum = buildBroadcast<AddOp>(ctx, result, term);
+      if (failed(sum))
+        return {};
+      result = *sum;
+    }
+  }
+  if (!result || o.coordinates != CoordinateMode::TfCropAndResize)
+    return result;
+  // tf_crop_and_resize: sources outside the input give extrapolation_value.
+  Value outside = s.binary<OrOp>(
+      s.cmp(ComparePredicate::lt, source, s.c(0)),
+      s.cmp(ComparePredicate::gt, source, s.c(double(in - 1))));
+  if (!outside)
+    return {};
+  SmallVector<Type> types;
+  Value fill = scalarConstant(ctx, element, o.extrapolation);
+  Value mask = reshapeTo(ctx, outside, along);
+  if (failed(kiln::inferSelect(ctx.loc(), mask.getType(), result.getType(),
+                               fill.getType(), types)))
+    return {};
+  return ctx.finish(
+      SelectOp::create(ctx.builder(), ctx.loc(), types[0], mask, fill, result));
+}
+
+FailureOr<ResizeOptions> readResizeOptions(ImportContext &ctx, bool legacy) {
+  ResizeOptions o;
+  FailureOr<std::string> mode = ctx.stringAttr("mode", "nearest");
+  if (failed(mode))
+    return failure();
+  if (*mode == "nearest")
+    o.mode = SampleMode::Nearest;
+  else if (*mode == "linear" || (legacy && *mode == "bilinear"))
+    o.mode = SampleMode::Bilinear;
+  else if (*mode == "cubic" && !legacy)
+    o.mode = SampleMode::Bicubic;
+  else
+    return ctx.error() << "unknown mode '" << *mode << "'";
+  if (legacy) {
+    // Upsample and Resize-10: asymmetric coordinates, nearest rounds down.
+    o.coordinates = CoordinateMode::Asymmetric;
+    o.nearest = NearestMode::Floor;
+    return o;
+  }
+  FailureOr<std::string> coordinates =
+      ctx.stringAttr("coordinate_transformation_mode", "half_pixel");
+  FailureOr<std::string> nearest =
+      ctx.stringAttr("nearest_mode", "round_prefer_floor");
+  FailureOr<float> cubicA = ctx.floatAttr("cubic_coeff_a", -0.75f);
+  FailureOr<int64_t> exclude = ctx.intAttr("exclude_outside", 0);
+  FailureOr<float> extrapolation = ctx.floatAttr("extrapolation_value", 0.0f);
+  if (failed(coordinates) || failed(nearest) || failed(cubicA) ||
+      failed(exclude) || failed(extrapolation))
+    return failure();
+  static const std::pair<const char *, CoordinateMode> coordinateModes[] = {
+      {"half_pixel", CoordinateMode::HalfPixel},
+      {"pytorch_half_pixel", CoordinateMode::PytorchHalfPixel},
+      {"align_corners", CoordinateMode::AlignCorners},
+      {"asymmetric", CoordinateMode::Asymmetric},
+      {"tf_half_pixel_for_nn", CoordinateMode::TfHalfPixelForNN},
+      {"tf_crop_and_resize", CoordinateMode::TfCropAndResize}};
+  auto coordinateIt = llvm::find_if(
+      coordinateModes, [&](auto &entry) { return *coordinates == entry.first; });
+  if (coordinateIt == std::end(coordinateModes))
+    return ctx.error() << "unknown coordinate_transformation_mode '"
+                       << *coordinates << "'";
+  o.coordinates = coordinateIt->second;
+  static const std::pair<const char *, NearestMode> nearestModes[] = {
+      {"round_prefer_floor", NearestMode::RoundPreferFloor},
+      {"round_prefer_ceil", NearestMode::RoundPreferCeil},
+      {"floor", NearestMode::Floor},
+      {"ceil", NearestMode::Ceil}};
+  auto nearestIt = llvm::find_if(
+      nearestModes, [&](auto &entry) { return *nearest == entry.first; });
+  if (nearestIt == std::end(nearestModes))
+    return ctx.error() << "unknown nearest_mode '" << *nearest << "'";
+  o.nearest = nearestIt->second;
+  o.cubicA = *cubicA;
+  o.excludeOutside = *exclude != 0;
+  o.extrapolation = *extrapolation;
+  return o;
+}
+
+/// Element `i` of a rank-1 float tensor as an f64 scalar (rank 0).
+Value elementAt(ImportContext &ctx, Value vector, int64_t i) {
+  SmallVector<Type> types;
+  SmallVector<int64_t> starts = {i}, limits = {i + 1}, steps = {1};
+  (void)kiln::inferSlice(ctx.loc(), vector.getType(), starts, limits, steps,
+                         types);
+  Value one = ctx.finish(SliceOp::create(ctx.builder(), ctx.loc(), types[0],
+                                         vector, starts, limits, steps));
+  return castTo(ctx, reshapeTo(ctx, one, {}), ctx.builder().getF64Type());
+}
+
+/// Resize (opset 11+: X, roi, scales, sizes) and, with `Legacy`, Upsample-9
+/// and Resize-10 (X, scales). The output shape comes from constant sizes or
+/// scales (floor(in * scale)); when they are run-time values, from the
+/// shape the model declares for the output (which the importer checks),
+/// with run-time scales still driving the coordinate mapping.
+template <bool Legacy> LogicalResult convertResize(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "X");
+  FailureOr<ResizeOptions> options = readResizeOptions(ctx, Legacy);
+  if (failed(x) || failed(options))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(*x);
+  int64_t rank = shape.size();
+  Type element = elementTypeOf(*x);
+  if (rank == 0)
+    return ctx.error() << "X must have rank >= 1";
+  if (options->mode != SampleMode::Nearest && !isa<FloatType>(element)) {
+    ctx.markUnsupported();
+    return ctx.error() << "linear and cubic resizing of integers is not "
+                          "supported";
+  }
+  int scalesIndex = Legacy ? 1 : 2, sizesIndex = 3;
+  Value scalesInput = ctx.input(scalesIndex);
+  Value sizesInput = Legacy ? Value() : ctx.input(sizesIndex);
+  // Opset 11-12 models pass an empty scales tensor next to sizes.
+  if (scalesInput && shapeOf(scalesInput) == ArrayRef<int64_t>{0} && sizesInput)
+    scalesInput = {};
+  if (!scalesInput == !sizesInput)
+    return ctx.error() << "exactly one of scales and sizes must be given";
+  Value given = scalesInput ? scalesInput : sizesInput;
+  if (shapeOf(given) != ArrayRef<int64_t>{rank})
+    return ctx.error() << (scalesInput ? "scales" : "sizes")
+                       << " must hold one value per dimension of X (" << rank
+                       << ")";
+  if (scalesInput ? !isa<FloatType>(elementTypeOf(given))
+                  : !elementTypeOf(given).isInteger(64))
+    return ctx.error() << (scalesInput ? "scales must be floats"
+                                       : "sizes must be int64");
+
+  SmallVector<int64_t> outShape;
+  SmallVector<std::optional<double>> constantScales(rank);
+  Value runtimeScales;
+  DenseElementsAttr constant;
+  if (matchPattern(given, m_Constant(&constant))) {
+    int64_t d = 0;
+    if (sizesInput) {
+      for (const APInt &v : constant.getValues<APInt>()) {
+        outShape.push_back(v.getSExtValue());
+        constantScales[d] = double(outShape.back()) / double(shape[d]);
+        ++d;
+      }
+    } else {
+      for (const APFloat &v : constant.getValues<APFloat>()) {
+        double scale = v.convertToDouble();
+        if (!(scale > 0) || !std::isfinite(scale))
+          return ctx.error() << "scales must be positive";
+        double size = std::floor(scale * double(shape[d]));
+        if (size > double(int64_t(1) << 40))
+          return ctx.error() << "the output is implausibly large";
+        outShape.push_back(int64_t(size));
+        constantScales[d] = scale;
+        ++d;
+      }
+    }
+  } else {
+    std::optional<ArrayRef<int64_t>> declared;
+    if (ctx.node().output_size() > 0)
+      declared = ctx.declaredShape(ctx.node().output(0));
+    if (!declared) {
+      // Without a declared output shape the result's shape is unknown: the
+      // usual "must be a constant" error (exit 3, --bind fixes it).
+      (void)ctx.constantInput(scalesInput ? scalesIndex : sizesIndex,
+                              scalesInput ? "scales" : "sizes");
+      return failure();
+    }
+    if (int64_t(declared->size()) != rank)
+      return ctx.error() << "the declared output shape has rank "
+                         << declared->size() << ", X has rank " << rank;
+    outShape.assign(declared->begin(), declared->end());
+    if (sizesInput) {
+      for (int64_t d = 0; d < rank; ++d)
+        constantScales[d] = double(outShape[d]) / double(shape[d]);
+    } else {
+      runtimeScales = scalesInput;
+    }
+  }
+  for (int64_t d = 0; d < rank; ++d) {
+    if (outShape[d] < 0 || (shape[d] == 0 && outShape[d] != 0))
+      return ctx.error() << "cannot resize dimension " << d << " from "
+                         << shape[d] << " to " << outShape[d] << " elements";
+  }
+
+  Value roi;
+  if (options->coordinates == CoordinateMode::TfCropAndResize) {
+    roi = ctx.input(1);
+    if (!roi || shapeOf(roi) != ArrayRef<int64_t>{2 * rank} ||
+        !isa<FloatType>(elementTypeOf(roi)))
+      return ctx.error() << "tf_crop_and_resize needs roi, "
+                         << 2 * rank << " floats";
+  }
+  bool plainCoordinates =
+      options->coordinates != CoordinateMode::TfHalfPixelForNN &&
+      options->coordinates != CoordinateMode::TfCropAndResize;
+  Value result = *x;
+  for (int64_t d = 0; d < rank; ++d) {
+    // An axis kept at its size with scale 1 maps every index to itself
+    // under the plain coordinate modes; with a run-time scale only a unit
+    // axis is certainly unchanged.
+    bool unchanged =
+        plainCoordinates && outShape[d] == shape[d] &&
+        (constantScales[d] ? *constantScales[d] == 1.0 : shape[d] == 1);
+    if (unchanged || outShape[d] == 0 || shape[d] == 0)
+      continue;
+    Value scale = runtimeScales
+                      ? elementAt(ctx, runtimeScales, d)
+                      : scalarConstant(ctx, ctx.builder().getF64Type(),
+                                       *constantScales[d]);
+    Value roiStart, roiEnd;
+    if (roi) {
+      roiStart = elementAt(ctx, roi, d);
+      roiEnd = elementAt(ctx, roi, rank + d);
+    }
+    result = resizeAxis(ctx, result, d, outShape[d], scale, roiStart, roiEnd,
+                        *options);
+    if (!result)
+      return failure();
+  }
+  if (llvm::is_contained(outShape, 0) || llvm::is_contained(shape, 0))
+    result = ctx.constant(DenseElementsAttr::get(
+        RankedTensorType::get(outShape, element),
+        isa<FloatType>(element) ? Attribute(FloatAttr::get(element, 0.0))
+                                : Attribute(IntegerAttr::get(element, 0))));
+  ctx.setOutput(0, result);
+  return success();
+}
+
 } // namespace
 
 void registerSamplingConverters(ConverterRegistry &r) {
   r.add("GridSample", 16, convertGridSample);
+  r.add("Upsample", 9, convertResize<true>);
+  r.add("Resize", 10, convertResize<true>);
+  r.add("Resize", 11, convertResize<false>);
 }
 
 } // namespace kiln::onnx
