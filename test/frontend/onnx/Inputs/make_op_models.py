@@ -8,7 +8,7 @@ import sys
 
 import numpy as np
 import onnx
-from onnx import TensorProto, helper
+from onnx import TensorProto, helper, numpy_helper
 
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
@@ -18,12 +18,14 @@ ONNX_TYPE = {np.float32: TensorProto.FLOAT, np.int32: TensorProto.INT32,
              np.float64: TensorProto.DOUBLE}
 
 
-def case(name, node, inputs, expected, opset=16):
-    """`inputs`: (name, array) pairs, all graph inputs; `expected`: y."""
+def case(name, node, inputs, expected, opset=16, y_shape=None, inits=()):
+    """`inputs`: (name, array) pairs, all graph inputs; `expected`: y,
+    declared with `y_shape`; `inits`: (name, array) initializers."""
     infos = [helper.make_tensor_value_info(n, ONNX_TYPE[a.dtype.type], a.shape)
              for n, a in inputs]
-    y = helper.make_tensor_value_info("y", ONNX_TYPE[np.asarray(expected).dtype.type], None)
-    graph = helper.make_graph([node], name, infos, [y])
+    y = helper.make_tensor_value_info("y", ONNX_TYPE[np.asarray(expected).dtype.type], y_shape)
+    graph = helper.make_graph([node], name, infos, [y],
+                              [numpy_helper.from_array(a, n) for n, a in inits])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
     onnx.save(model, os.path.join(out, name + ".onnx"))
     for n, a in inputs:
@@ -154,3 +156,28 @@ for mode, padding, align in (("bilinear", "reflection", 0), ("bicubic", "border"
     case(f"gridsample_{mode}", node("GridSample", ["x", "g"], mode=mode,
                                     padding_mode=padding, align_corners=align),
          [("x", x), ("g", g)], ref)
+
+# Resize against the ONNX reference implementation: constant scales, and
+# run-time scales with the output shape the model declares.
+from onnx.backend.test.case.node.resize import (  # noqa: E402
+    cubic_coeffs, interpolate_nd, linear_coeffs)
+
+x = f32(1, 2, 5, 4)
+scales = np.array([1, 1, 1.7, 0.6], np.float32)
+ref = interpolate_nd(x, lambda r: cubic_coeffs(r, A=-0.5), scale_factors=scales,
+                     exclude_outside=True).astype(np.float32)
+case("resize_cubic", node("Resize", ["x", "", "scales"], mode="cubic", cubic_coeff_a=-0.5,
+                          exclude_outside=1),
+     [("x", x)], ref, inits=[("scales", scales)])
+ref = interpolate_nd(x, linear_coeffs, scale_factors=scales,
+                     coordinate_transformation_mode="align_corners").astype(np.float32)
+case("resize_runtime_scales", node("Resize", ["x", "", "scales"], mode="linear",
+                                   coordinate_transformation_mode="align_corners"),
+     [("x", x), ("scales", scales)], ref, y_shape=list(ref.shape))
+case("resize_undeclared", node("Resize", ["x", "", "scales"]),
+     [("x", x), ("scales", scales)], ref)
+case("resize_int_linear", node("Resize", ["x", "", "scales"], mode="linear"),
+     [("x", np.zeros((2, 2), np.int32))], np.zeros((4, 4), np.int32),
+     inits=[("scales", np.array([2, 2], np.float32))])
+case("resize_bad_mode", node("Resize", ["x", "", "scales"], mode="area"),
+     [("x", x)], ref, inits=[("scales", scales)])
