@@ -607,6 +607,78 @@ LogicalResult convertScatterND(ImportContext &ctx) {
   return success();
 }
 
+/// ReverseSequence: out[b, t] = x[b, len[b] - 1 - t] for t < len[b], else
+/// x[b, t]. The source time index is computed elementwise and picks
+/// through a one-hot comparison over a new last axis, as GatherElements
+/// does.
+LogicalResult convertReverseSequence(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "input");
+  FailureOr<Value> lengths = ctx.requiredInput(1, "sequence_lens");
+  FailureOr<int64_t> batchAttr = ctx.intAttr("batch_axis", 1);
+  FailureOr<int64_t> timeAttr = ctx.intAttr("time_axis", 0);
+  if (failed(x) || failed(lengths) || failed(batchAttr) || failed(timeAttr))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(*x);
+  int64_t rank = shape.size();
+  if (rank < 2 || (*batchAttr != 0 && *batchAttr != 1) ||
+      (*timeAttr != 0 && *timeAttr != 1) || *batchAttr == *timeAttr)
+    return ctx.error() << "input must have rank >= 2 and batch_axis, "
+                          "time_axis be 0 and 1 in some order";
+  if (elementTypeOf(*x).isInteger(1)) {
+    ctx.markUnsupported();
+    return ctx.error() << "reversing boolean sequences is not supported";
+  }
+  int64_t batchAxis = *batchAttr, timeAxis = *timeAttr;
+  int64_t batch = shape[batchAxis], steps = shape[timeAxis];
+  if (shapeOf(*lengths) != ArrayRef<int64_t>{batch} ||
+      !isa<IntegerType>(elementTypeOf(*lengths)))
+    return ctx.error() << "sequence_lens must hold one integer per batch "
+                          "entry (" << batch << ")";
+  if (batch * steps * steps > (int64_t(1) << 28))
+    return ctx.error() << "the sequences are implausibly long";
+  // [rank + 1] layout: batch and time on their axes, the source index on a
+  // new last axis.
+  SmallVector<int64_t> lengthShape(rank + 1, 1);
+  lengthShape[batchAxis] = batch;
+  Value length = reshapeTo(ctx, castTo(ctx, *lengths, i64(ctx)), lengthShape);
+  Value t = ramp(ctx, steps, timeAxis, rank + 1);
+  FailureOr<Value> reversed = buildBroadcast<SubOp>(
+      ctx, length, scalarConstant(ctx, i64(ctx), 1));
+  if (succeeded(reversed))
+    reversed = buildBroadcast<SubOp>(ctx, *reversed, t);
+  if (failed(reversed))
+    return failure();
+  SmallVector<Type> types;
+  if (failed(kiln::inferBroadcastElementwise(ctx.loc(), ValueRange{t, length},
+                                             ctx.builder().getI1Type(), types)))
+    return failure();
+  Value inside = ctx.finish(CompareOp::create(
+      ctx.builder(), ctx.loc(), types[0], ComparePredicate::lt, t, length));
+  FailureOr<Value> source = select(ctx, inside, *reversed, t);
+  if (failed(source))
+    return failure();
+  FailureOr<Value> hot =
+      compareEq(ctx, *source, ramp(ctx, steps, rank, rank + 1));
+  if (failed(hot))
+    return failure();
+  // x with its time axis moved last and a unit dimension in its place.
+  SmallVector<int64_t> perm;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != timeAxis)
+      perm.push_back(d);
+  perm.push_back(timeAxis);
+  Value moved = transpose(ctx, *x, perm);
+  SmallVector<int64_t> spread(shapeOf(moved));
+  spread.insert(spread.begin() + timeAxis, 1);
+  FailureOr<Value> picked =
+      select(ctx, *hot, reshapeTo(ctx, moved, spread),
+             scalarConstant(ctx, elementTypeOf(*x), 0));
+  if (failed(picked))
+    return failure();
+  ctx.setOutput(0, reduceSum(ctx, *picked, {rank}, false));
+  return success();
+}
+
 /// NegativeLogLikelihoodLoss on log-probabilities [N, C, d...] and targets
 /// [N, d...]; shared with SoftmaxCrossEntropyLoss.
 FailureOr<Value> negativeLogLikelihood(ImportContext &ctx, Value logProb,
@@ -718,6 +790,7 @@ void registerIndexingConverters(ConverterRegistry &r) {
   r.add("Scatter", 9, convertScatterElements);
   r.add("ScatterElements", 11, convertScatterElements);
   r.add("ScatterND", 11, convertScatterND);
+  r.add("ReverseSequence", 10, convertReverseSequence);
   r.add("CumSum", 11, convertCumSum);
   r.add("NegativeLogLikelihoodLoss", 12, convertNllLoss);
   r.add("SoftmaxCrossEntropyLoss", 12, convertSoftmaxCrossEntropy);

@@ -181,3 +181,12 @@ case("resize_int_linear", node("Resize", ["x", "", "scales"], mode="linear"),
      inits=[("scales", np.array([2, 2], np.float32))])
 case("resize_bad_mode", node("Resize", ["x", "", "scales"], mode="area"),
      [("x", x)], ref, inits=[("scales", scales)])
+
+# ReverseSequence on a rank-3 input, time axis 0.
+x = f32(5, 3, 2)
+lens = np.array([5, 1, 3], np.int64)
+ref = x.copy()
+for b in range(3):
+    ref[:lens[b], b] = x[:lens[b], b][::-1]
+case("reverse_sequence", node("ReverseSequence", ["x", "lens"], batch_axis=1, time_axis=0),
+     [("x", x), ("lens", lens)], ref)
