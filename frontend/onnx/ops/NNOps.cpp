@@ -10,6 +10,8 @@
 
 #include "frontend/onnx/ops/Common.h"
 
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -384,6 +386,131 @@ template <typename OpTy> LogicalResult convertGlobalPool(ImportContext &ctx) {
   return success();
 }
 
+/// MaxUnpool: X's values land at their flat indices into the output (the
+/// Indices output of MaxPool), zeros elsewhere, through a one-hot
+/// comparison of the indices against the output positions. The output
+/// shape is output_shape (constant, or the declared output shape when it
+/// is a run-time input) or (in - 1) * stride + kernel - pads.
+LogicalResult convertMaxUnpool(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "X");
+  FailureOr<Value> indices = ctx.requiredInput(1, "I");
+  auto kernelAttr = ctx.intsAttr("kernel_shape");
+  auto stridesAttr = ctx.intsAttr("strides");
+  auto padsAttr = ctx.intsAttr("pads");
+  if (failed(x) || failed(indices) || failed(kernelAttr) ||
+      failed(stridesAttr) || failed(padsAttr))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(*x);
+  int64_t rank = shape.size(), spatial = rank - 2;
+  if (rank < 3 || shapeOf(*indices) != shape ||
+      !isa<IntegerType>(elementTypeOf(*indices)))
+    return ctx.error() << "X must be [N, C, spatial...] and I integer "
+                          "indices of the same shape";
+  if (!kernelAttr->has_value())
+    return ctx.error() << "missing attribute 'kernel_shape'";
+  SmallVector<int64_t> kernel = **kernelAttr;
+  SmallVector<int64_t> strides =
+      stridesAttr->value_or(SmallVector<int64_t>(spatial, 1));
+  SmallVector<int64_t> pads =
+      padsAttr->value_or(SmallVector<int64_t>(2 * spatial, 0));
+  if (int64_t(kernel.size()) != spatial ||
+      int64_t(strides.size()) != spatial ||
+      int64_t(pads.size()) != 2 * spatial)
+    return ctx.error() << "kernel_shape, strides and pads must match the "
+                       << spatial << " spatial dimension(s)";
+  // The indices address the default output, (in - 1) * stride + kernel -
+  // pads; a larger output_shape pads that at the end (as the ONNX
+  // reference does).
+  SmallVector<int64_t> outShape(shape.take_front(2));
+  for (int64_t d = 0; d < spatial; ++d) {
+    if (strides[d] <= 0 || kernel[d] <= 0 || strides[d] > (1 << 20) ||
+        kernel[d] > (1 << 20))
+      return ctx.error() << "kernel_shape and strides must be positive";
+    outShape.push_back((shape[2 + d] - 1) * strides[d] + kernel[d] - pads[d] -
+                       pads[spatial + d]);
+  }
+  SmallVector<int64_t> finalShape = outShape;
+  if (Value given = ctx.input(2)) {
+    std::optional<ArrayRef<int64_t>> declared =
+        ctx.declaredShape(ctx.node().output(0));
+    if (!matchPattern(given, m_Constant()) && declared) {
+      finalShape.assign(declared->begin(), declared->end());
+    } else {
+      FailureOr<SmallVector<int64_t>> values =
+          ctx.constantInts(2, "output_shape");
+      if (failed(values))
+        return failure();
+      finalShape = *values;
+    }
+    if (int64_t(finalShape.size()) != rank || finalShape[0] != shape[0] ||
+        finalShape[1] != shape[1])
+      return ctx.error() << "output_shape must be [N, C, spatial...] with "
+                            "X's N and C";
+    for (int64_t d = 2; d < rank; ++d)
+      if (finalShape[d] < outShape[d]) {
+        ctx.markUnsupported();
+        return ctx.error() << "an output_shape smaller than the default "
+                              "unpooled shape is not supported";
+      }
+  }
+  int64_t count = 1, positions = 1;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (outShape[d] < 0)
+      return ctx.error() << "the output would have a negative dimension";
+    count *= shape[d];
+    positions *= outShape[d];
+  }
+  if (count * positions > (int64_t(1) << 28)) {
+    ctx.markUnsupported();
+    return ctx.error() << "MaxUnpool of " << count << " values into "
+                       << positions << " positions is too large for its "
+                          "one-hot lowering";
+  }
+  Type i64 = ctx.builder().getI64Type(), i1 = ctx.builder().getI1Type();
+  Value flatIndex = reshapeTo(ctx, castTo(ctx, *indices, i64), {count, 1});
+  SmallVector<int64_t> ramp = llvm::to_vector(llvm::seq<int64_t>(0, positions));
+  Value positionsRamp = ctx.constant(DenseElementsAttr::get(
+      RankedTensorType::get({1, positions}, i64), ArrayRef<int64_t>(ramp)));
+  SmallVector<Type> types;
+  if (failed(kiln::inferBroadcastElementwise(
+          ctx.loc(), ValueRange{flatIndex, positionsRamp}, i1, types)))
+    return failure();
+  Value hot = ctx.finish(CompareOp::create(ctx.builder(), ctx.loc(), types[0],
+                                           ComparePredicate::eq, flatIndex,
+                                           positionsRamp));
+  Value values = reshapeTo(ctx, *x, {count, 1});
+  Value zero = scalarConstant(ctx, elementTypeOf(*x), 0);
+  types.clear();
+  if (failed(kiln::inferSelect(ctx.loc(), hot.getType(), values.getType(),
+                               zero.getType(), types)))
+    return failure();
+  Value placed = ctx.finish(SelectOp::create(ctx.builder(), ctx.loc(),
+                                             types[0], hot, values, zero));
+  types.clear();
+  SmallVector<int64_t> axes = {0};
+  if (failed(kiln::inferReduce(ctx.loc(), placed.getType(), axes, false,
+                               types)))
+    return failure();
+  Value summed = ctx.finish(ReduceSumOp::create(ctx.builder(), ctx.loc(),
+                                                types[0], placed, axes,
+                                                false));
+  Value result = reshapeTo(ctx, summed, outShape);
+  if (finalShape != outShape) {
+    SmallVector<int64_t> low(rank, 0), high(rank, 0);
+    for (int64_t d = 0; d < rank; ++d)
+      high[d] = finalShape[d] - outShape[d];
+    types.clear();
+    if (failed(kiln::inferPad(ctx.loc(), result.getType(), low, high,
+                              PadMode::constant, types)))
+      return failure();
+    result = ctx.finish(PadOp::create(ctx.builder(), ctx.loc(), types[0],
+                                      result, low, high, PadMode::constant,
+                                      APFloat(0.0)));
+  }
+  ctx.setOutput(0, result);
+  return success();
+}
+
 LogicalResult convertBatchNorm(ImportContext &ctx) {
   SmallVector<Value> operands;
   static const char *names[] = {"X", "scale", "B", "mean", "var"};
@@ -517,6 +644,7 @@ LogicalResult convertDropout(ImportContext &ctx) {
 void registerNNConverters(ConverterRegistry &r) {
   r.add("Conv", 1, convertConv);
   r.add("ConvTranspose", 1, convertConvTranspose);
+  r.add("MaxUnpool", 9, convertMaxUnpool);
   r.add("MaxPool", 1, convertPool<MaxPool2dOp, true>);
   r.add("AveragePool", 1, convertPool<AvgPool2dOp, false>);
   r.add("GlobalAveragePool", 1, convertGlobalPool<GlobalAvgPoolOp>);

@@ -190,3 +190,16 @@ for b in range(3):
     ref[:lens[b], b] = x[:lens[b], b][::-1]
 case("reverse_sequence", node("ReverseSequence", ["x", "lens"], batch_axis=1, time_axis=0),
      [("x", x), ("lens", lens)], ref)
+
+# MaxUnpool: values land at their flat indices; a smaller output_shape is
+# refused.
+xv = np.array([[[[5, 6], [7, 8]]], [[[1, 2], [3, 4]]]], np.float32)
+xi = np.array([[[[0, 3], [9, 14]]], [[[17, 18], [28, 31]]]], np.int64)
+ref = np.zeros(2 * 16, np.float32)
+ref[xi.reshape(-1)] = xv.reshape(-1)
+case("maxunpool", node("MaxUnpool", ["x", "i"], kernel_shape=[2, 2], strides=[2, 2]),
+     [("x", xv), ("i", xi)], ref.reshape(2, 1, 4, 4))
+case("maxunpool_small_shape",
+     node("MaxUnpool", ["x", "i", "s"], kernel_shape=[2, 2], strides=[2, 2]),
+     [("x", xv), ("i", xi)], np.zeros(1, np.float32),
+     inits=[("s", np.array([2, 1, 3, 3], np.int64))])
