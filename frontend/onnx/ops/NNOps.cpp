@@ -339,15 +339,117 @@ LogicalResult convertConvTranspose(ImportContext &ctx) {
   return success();
 }
 
+/// MaxPool's Indices output: the flat index into X (row-major, or with
+/// storage_order 1 the spatial part column-major) of each window's first
+/// maximum. Every window offset is a strided slice of X padded with -inf;
+/// a running comparison keeps the first strict maximum and its index.
+Value maxPoolIndices(ImportContext &ctx, Value input,
+                     ArrayRef<int64_t> resultShape, const Window &w,
+                     bool columnMajor) {
+  ArrayRef<int64_t> shape = shapeOf(input);
+  int64_t n = shape[0], c = shape[1], h = shape[2], wd = shape[3];
+  int64_t oh = resultShape[2], ow = resultShape[3];
+  Type element = elementTypeOf(input), i64 = ctx.builder().getI64Type();
+  // Pad so that every window of every output position fits (ceil_mode
+  // windows may run past the end pads).
+  SmallVector<int64_t> low = {0, 0, w.pads[0], w.pads[1]};
+  SmallVector<int64_t> high = {0, 0, w.pads[2], w.pads[3]};
+  for (int64_t d = 0; d < 2; ++d) {
+    int64_t needed = (d == 0 ? oh - 1 : ow - 1) * w.strides[d] +
+                     (w.kernel[d] - 1) * w.dilations[d] + 1;
+    int64_t have = shape[2 + d] + w.pads[d] + w.pads[2 + d];
+    high[2 + d] += std::max<int64_t>(0, needed - have);
+  }
+  SmallVector<Type> types;
+  if (failed(kiln::inferPad(ctx.loc(), input.getType(), low, high,
+                            PadMode::constant, types)))
+    return {};
+  const auto &semantics = cast<FloatType>(element).getFloatSemantics();
+  Value padded = ctx.finish(PadOp::create(
+      ctx.builder(), ctx.loc(), types[0], input, low, high, PadMode::constant,
+      APFloat::getInf(semantics, /*Negative=*/true)));
+  Value best, bestIndex;
+  for (int64_t i = 0; i < w.kernel[0]; ++i)
+    for (int64_t j = 0; j < w.kernel[1]; ++j) {
+      SmallVector<int64_t> starts = {0, 0, i * w.dilations[0],
+                                     j * w.dilations[1]};
+      SmallVector<int64_t> limits = {
+          n, c, starts[2] + (oh - 1) * w.strides[0] + 1,
+          starts[3] + (ow - 1) * w.strides[1] + 1};
+      SmallVector<int64_t> steps = {1, 1, w.strides[0], w.strides[1]};
+      types.clear();
+      if (failed(kiln::inferSlice(ctx.loc(), padded.getType(), starts, limits,
+                                  steps, types)))
+        return {};
+      Value value = ctx.finish(SliceOp::create(ctx.builder(), ctx.loc(),
+                                               types[0], padded, starts,
+                                               limits, steps));
+      // Flat spatial index of this tap per output position (positions in
+      // the padding get an index too; their -inf never wins over a real
+      // element).
+      SmallVector<int64_t> index;
+      for (int64_t y = 0; y < oh; ++y)
+        for (int64_t x = 0; x < ow; ++x) {
+          int64_t row = y * w.strides[0] + i * w.dilations[0] - w.pads[0];
+          int64_t col = x * w.strides[1] + j * w.dilations[1] - w.pads[1];
+          index.push_back(columnMajor ? col * h + row : row * wd + col);
+        }
+      Value tapIndex = ctx.constant(DenseElementsAttr::get(
+          RankedTensorType::get({oh, ow}, i64), ArrayRef<int64_t>(index)));
+      if (!best) {
+        best = value;
+        bestIndex = tapIndex;
+        continue;
+      }
+      types.clear();
+      if (failed(kiln::inferBroadcastElementwise(
+              ctx.loc(), ValueRange{value, best}, ctx.builder().getI1Type(),
+              types)))
+        return {};
+      Value better = ctx.finish(CompareOp::create(
+          ctx.builder(), ctx.loc(), types[0], ComparePredicate::gt, value,
+          best));
+      for (Value *target : {&best, &bestIndex}) {
+        Value candidate = target == &best ? value : tapIndex;
+        types.clear();
+        if (failed(kiln::inferSelect(ctx.loc(), better.getType(),
+                                     candidate.getType(), target->getType(),
+                                     types)))
+          return {};
+        *target = ctx.finish(SelectOp::create(ctx.builder(), ctx.loc(),
+                                              types[0], better, candidate,
+                                              *target));
+      }
+    }
+  // Plus the offset of each (n, c) plane.
+  SmallVector<int64_t> offsets;
+  for (int64_t p = 0; p < n * c; ++p)
+    offsets.push_back(p * h * wd);
+  Value planeOffset = ctx.constant(DenseElementsAttr::get(
+      RankedTensorType::get({n, c, 1, 1}, i64), ArrayRef<int64_t>(offsets)));
+  FailureOr<Value> result = buildBroadcast<AddOp>(ctx, bestIndex, planeOffset);
+  if (failed(result))
+    return {};
+  // (Already [n, c, oh, ow] unless a single-tap window kept the [oh, ow]
+  // constant, which the broadcast above widened.)
+  return reshapeTo(ctx, *result, {n, c, oh, ow});
+}
+
 template <typename OpTy, bool IsMax> LogicalResult convertPool(ImportContext &ctx) {
   FailureOr<Value> x = ctx.requiredInput(0, "X");
   FailureOr<int64_t> ceilMode = ctx.intAttr("ceil_mode", 0);
   FailureOr<int64_t> includePad = ctx.intAttr("count_include_pad", 0);
   if (failed(x) || failed(ceilMode) || failed(includePad))
     return failure();
-  if (IsMax && ctx.node().output_size() > 1 && !ctx.node().output(1).empty()) {
+  bool wantIndices =
+      IsMax && ctx.node().output_size() > 1 && !ctx.node().output(1).empty();
+  FailureOr<int64_t> storageOrder = ctx.intAttr("storage_order", 0);
+  if (failed(storageOrder))
+    return failure();
+  if (wantIndices && !isa<FloatType>(elementTypeOf(*x))) {
     ctx.markUnsupported();
-    return ctx.error() << "the Indices output of MaxPool is not supported";
+    return ctx.error() << "the Indices output of MaxPool is supported for "
+                          "floating-point inputs only";
   }
   if (!ctx.attribute("kernel_shape"))
     return ctx.error() << "missing attribute 'kernel_shape'";
@@ -371,6 +473,13 @@ template <typename OpTy, bool IsMax> LogicalResult convertPool(ImportContext &ct
         window->strides, window->pads, window->dilations, *ceilMode != 0,
         *includePad != 0));
   ctx.setOutput(0, window->oneDimensional ? from2d(ctx, result) : result);
+  if (wantIndices) {
+    Value indices = maxPoolIndices(ctx, input, shapeOf(result), *window,
+                                   *storageOrder != 0);
+    if (!indices)
+      return failure();
+    ctx.setOutput(1, window->oneDimensional ? from2d(ctx, indices) : indices);
+  }
   return success();
 }
 

@@ -203,3 +203,29 @@ case("maxunpool_small_shape",
      node("MaxUnpool", ["x", "i", "s"], kernel_shape=[2, 2], strides=[2, 2]),
      [("x", xv), ("i", xi)], np.zeros(1, np.float32),
      inits=[("s", np.array([2, 1, 3, 3], np.int64))])
+
+# MaxPool's Indices output (flat indices into X) against torch, with pads,
+# dilations and ceil_mode; integer inputs are refused.
+x = f32(2, 3, 7, 8)
+y_ref, z_ref = torch.nn.functional.max_pool2d(
+    torch.from_numpy(x), (2, 3), (2, 1), (0, 1), (2, 1), ceil_mode=True,
+    return_indices=True)
+mp = helper.make_node("MaxPool", ["x"], ["y", "z"], name="the_maxpool", kernel_shape=[2, 3],
+                      strides=[2, 1], pads=[0, 1, 0, 1], dilations=[2, 1], ceil_mode=1)
+graph = helper.make_graph([mp], "maxpool_indices",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, x.shape)],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None),
+                           helper.make_tensor_value_info("z", TensorProto.INT64, None)])
+onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 12)]),
+          os.path.join(out, "maxpool_indices.onnx"))
+np.save(os.path.join(out, "maxpool_indices.x.npy"), x)
+np.save(os.path.join(out, "maxpool_indices.expected_y.npy"), y_ref.numpy())
+np.save(os.path.join(out, "maxpool_indices.expected_z.npy"),
+        z_ref.numpy() + np.arange(6).reshape(2, 3, 1, 1) * 56)
+mp = helper.make_node("MaxPool", ["x"], ["y", "z"], name="the_maxpool", kernel_shape=[2, 2])
+graph = helper.make_graph([mp], "maxpool_indices_int",
+                          [helper.make_tensor_value_info("x", TensorProto.INT32, [1, 1, 2, 2])],
+                          [helper.make_tensor_value_info("y", TensorProto.INT32, None),
+                           helper.make_tensor_value_info("z", TensorProto.INT64, None)])
+onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 12)]),
+          os.path.join(out, "maxpool_indices_int.onnx"))
