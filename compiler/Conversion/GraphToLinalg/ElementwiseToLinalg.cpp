@@ -111,9 +111,9 @@ void kiln::compiler::populateElementwiseToLinalgPatterns(
       ElementwiseToGeneric<AddOp>, ElementwiseToGeneric<SubOp>,
       ElementwiseToGeneric<MulOp>, ElementwiseToGeneric<DivOp>,
       ElementwiseToGeneric<RemOp>, ElementwiseToGeneric<PowOp>,
-      ElementwiseToGeneric<MinOp>,
-      ElementwiseToGeneric<MaxOp>, ElementwiseToGeneric<AndOp>,
-      ElementwiseToGeneric<OrOp>, ElementwiseToGeneric<XorOp>,
+      ElementwiseToGeneric<MinOp>, ElementwiseToGeneric<MaxOp>,
+      ElementwiseToGeneric<AndOp>, ElementwiseToGeneric<OrOp>,
+      ElementwiseToGeneric<XorOp>,
       // Others.
       CompareToGeneric, SelectToGeneric, CastToGeneric>(context);
 }

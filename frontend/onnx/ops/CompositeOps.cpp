@@ -362,9 +362,9 @@ LogicalResult convertLrn(ImportContext &ctx) {
   if (failed(kiln::inferPad(ctx.loc(), squares.getType(), low, high,
                             PadMode::constant, types)))
     return failure();
-  Value padded = ctx.finish(PadOp::create(ctx.builder(), ctx.loc(), types[0],
-                                          squares, low, high,
-                                          PadMode::constant, APFloat(0.0)));
+  Value padded =
+      ctx.finish(PadOp::create(ctx.builder(), ctx.loc(), types[0], squares, low,
+                               high, PadMode::constant, APFloat(0.0)));
   Value sum;
   for (int64_t j = 0; j < *size; ++j) {
     SmallVector<int64_t> starts(rank, 0), limits(shape), steps(rank, 1);

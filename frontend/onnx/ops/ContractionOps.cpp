@@ -202,7 +202,8 @@ LogicalResult convertEinsum(ImportContext &ctx) {
     // A repeated label takes the diagonal: keep the entries whose two
     // indices agree, sum the second dimension away.
     for (size_t q = 1; q < current.size(); ++q) {
-      auto first = llvm::find(ArrayRef<char>(current).take_front(q), current[q]);
+      auto first =
+          llvm::find(ArrayRef<char>(current).take_front(q), current[q]);
       if (first == current.begin() + q)
         continue;
       int64_t p = first - current.begin(), n = shapeOf(value)[q];
@@ -226,11 +227,11 @@ LogicalResult convertEinsum(ImportContext &ctx) {
                                                types[0], mask, value, zero));
       types.clear();
       SmallVector<int64_t> axes = {int64_t(q)};
-      if (failed(kiln::inferReduce(ctx.loc(), kept.getType(), axes, false,
-                                   types)))
+      if (failed(
+              kiln::inferReduce(ctx.loc(), kept.getType(), axes, false, types)))
         return failure();
-      value = ctx.finish(ReduceSumOp::create(ctx.builder(), ctx.loc(),
-                                             types[0], kept, axes, false));
+      value = ctx.finish(ReduceSumOp::create(ctx.builder(), ctx.loc(), types[0],
+                                             kept, axes, false));
       current.erase(current.begin() + q);
       --q;
     }
@@ -243,14 +244,15 @@ LogicalResult convertEinsum(ImportContext &ctx) {
     SmallVector<Type> types;
     if (failed(kiln::inferTranspose(ctx.loc(), value.getType(), perm, types)))
       return failure();
-    value = ctx.finish(TransposeOp::create(ctx.builder(), ctx.loc(), types[0],
-                                           value, perm));
+    value = ctx.finish(
+        TransposeOp::create(ctx.builder(), ctx.loc(), types[0], value, perm));
     SmallVector<int64_t> aligned;
     for (char label : order)
-      aligned.push_back(llvm::is_contained(current, label)
-                            ? shapeOf(operands[i])[llvm::find(labels[i], label) -
-                                                   labels[i].begin()]
-                            : 1);
+      aligned.push_back(
+          llvm::is_contained(current, label)
+              ? shapeOf(operands[i])[llvm::find(labels[i], label) -
+                                     labels[i].begin()]
+              : 1);
     value = reshapeTo(ctx, value, aligned);
     if (!product) {
       product = value;
@@ -272,8 +274,8 @@ LogicalResult convertEinsum(ImportContext &ctx) {
     if (failed(kiln::inferReduce(ctx.loc(), product.getType(), axes, false,
                                  types)))
       return failure();
-    result = ctx.finish(ReduceSumOp::create(ctx.builder(), ctx.loc(),
-                                            types[0], product, axes, false));
+    result = ctx.finish(ReduceSumOp::create(ctx.builder(), ctx.loc(), types[0],
+                                            product, axes, false));
   }
   ctx.setOutput(0, result);
   return success();

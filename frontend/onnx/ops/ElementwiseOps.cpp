@@ -169,24 +169,23 @@ LogicalResult convertClip11(ImportContext &ctx) {
       result = *clipped;
       continue;
     }
-    double value = isa<FloatType>(bound.getElementType())
-                       ? (*bound.getValues<APFloat>().begin()).convertToDouble()
-                       : double((*bound.getValues<APInt>().begin())
-                                    .getSExtValue());
+    double value =
+        isa<FloatType>(bound.getElementType())
+            ? (*bound.getValues<APFloat>().begin()).convertToDouble()
+            : double((*bound.getValues<APInt>().begin()).getSExtValue());
     FloatAttr attr = FloatAttr::get(ctx.builder().getF64Type(), value);
     if (allConstant) {
       constantBounds[i - 1] = attr;
       continue;
     }
-    result = ctx.finish(ClipOp::create(ctx.builder(), ctx.loc(),
-                                       result.getType(), result,
-                                       i == 1 ? attr : FloatAttr(),
-                                       i == 2 ? attr : FloatAttr()));
+    result = ctx.finish(ClipOp::create(
+        ctx.builder(), ctx.loc(), result.getType(), result,
+        i == 1 ? attr : FloatAttr(), i == 2 ? attr : FloatAttr()));
   }
   if (allConstant)
-    result = ctx.finish(ClipOp::create(ctx.builder(), ctx.loc(),
-                                       x->getType(), *x, constantBounds[0],
-                                       constantBounds[1]));
+    result =
+        ctx.finish(ClipOp::create(ctx.builder(), ctx.loc(), x->getType(), *x,
+                                  constantBounds[0], constantBounds[1]));
   ctx.setOutput(0, result);
   return success();
 }
@@ -274,12 +273,12 @@ LogicalResult convertMod(ImportContext &ctx) {
   if (failed(adjust) || failed(shifted))
     return failure();
   SmallVector<Type> types;
-  if (failed(kiln::inferSelect(ctx.loc(), adjust->getType(),
-                               shifted->getType(), rem->getType(), types)))
+  if (failed(kiln::inferSelect(ctx.loc(), adjust->getType(), shifted->getType(),
+                               rem->getType(), types)))
     return failure();
-  ctx.setOutput(0, ctx.finish(SelectOp::create(ctx.builder(), ctx.loc(),
-                                               types[0], *adjust, *shifted,
-                                               *rem)));
+  ctx.setOutput(0,
+                ctx.finish(SelectOp::create(ctx.builder(), ctx.loc(), types[0],
+                                            *adjust, *shifted, *rem)));
   return success();
 }
 

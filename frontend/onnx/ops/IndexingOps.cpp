@@ -3,10 +3,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Hardmax, OneHot, GatherElements, GatherND, ScatterElements, ScatterND,
-// CumSum and the NLL / softmax cross-entropy losses, expressed with kiln ops: a comparison against an
-// index ramp gives one-hot masks; selects and sums pick or gather; a
-// triangular matrix product gives cumulative sums. These are the shapes of
-// classification heads and losses, not hot loops, so clarity wins here.
+// CumSum and the NLL / softmax cross-entropy losses, expressed with kiln ops: a
+// comparison against an index ramp gives one-hot masks; selects and sums pick
+// or gather; a triangular matrix product gives cumulative sums. These are the
+// shapes of classification heads and losses, not hot loops, so clarity wins
+// here.
 //
 //===----------------------------------------------------------------------===//
 
@@ -232,8 +233,8 @@ FailureOr<Value> cumulativeSum(ImportContext &ctx, Value x, int64_t axis,
   SmallVector<Attribute> entries;
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < n; ++j) {
-      bool take = reverse ? (exclusive ? i > j : i >= j)
-                          : (exclusive ? i < j : i <= j);
+      bool take =
+          reverse ? (exclusive ? i > j : i >= j) : (exclusive ? i < j : i <= j);
       entries.push_back(isa<FloatType>(element)
                             ? Attribute(FloatAttr::get(element, take))
                             : Attribute(IntegerAttr::get(element, take)));
@@ -295,7 +296,8 @@ LogicalResult convertCumSum(ImportContext &ctx) {
     return ctx.error() << "a CumSum axis known only at run time is supported "
                           "up to rank 4 (bind it with --bind NAME=FILE.npy)";
   }
-  FailureOr<Value> axis = wrapNegative(ctx, reshapeTo(ctx, *axisInput, {}), rank);
+  FailureOr<Value> axis =
+      wrapNegative(ctx, reshapeTo(ctx, *axisInput, {}), rank);
   if (failed(axis))
     return failure();
   Value result;
@@ -308,7 +310,8 @@ LogicalResult convertCumSum(ImportContext &ctx) {
       result = *sum;
       continue;
     }
-    FailureOr<Value> chosen = compareEq(ctx, *axis, scalarConstant(ctx, i64(ctx), d));
+    FailureOr<Value> chosen =
+        compareEq(ctx, *axis, scalarConstant(ctx, i64(ctx), d));
     if (failed(chosen))
       return failure();
     FailureOr<Value> picked = select(ctx, *chosen, *sum, result);
@@ -326,8 +329,8 @@ LogicalResult convertCumSum(ImportContext &ctx) {
 
 Value i64Constant(ImportContext &ctx, ArrayRef<int64_t> shape,
                   ArrayRef<int64_t> values) {
-  return ctx.constant(DenseElementsAttr::get(
-      RankedTensorType::get(shape, i64(ctx)), values));
+  return ctx.constant(
+      DenseElementsAttr::get(RankedTensorType::get(shape, i64(ctx)), values));
 }
 
 /// The row-major linear index into dimensions `dims` of each index tuple
@@ -413,8 +416,8 @@ LogicalResult convertGatherND(ImportContext &ctx) {
   if (failed(kiln::inferGather(ctx.loc(), table.getType(), index.getType(), 0,
                                types)))
     return failure();
-  Value gathered = ctx.finish(GatherOp::create(ctx.builder(), ctx.loc(),
-                                               types[0], table, index, 0));
+  Value gathered = ctx.finish(
+      GatherOp::create(ctx.builder(), ctx.loc(), types[0], table, index, 0));
   SmallVector<int64_t> resultShape(indexShape.drop_back());
   llvm::append_range(resultShape, dataShape.drop_front(b + k));
   ctx.setOutput(0, reshapeTo(ctx, gathered, resultShape));
@@ -443,18 +446,18 @@ FailureOr<ScatterReduction> readScatterReduction(ImportContext &ctx) {
 /// that are summed out) and `updates` broadcast against it: per position,
 /// the sum (none, add) or product (mul) of the updates landing there, and
 /// whether any does. `finish` reshapes/transposes both to data's layout.
-FailureOr<Value> combineScatter(ImportContext &ctx, Value data, Value hot,
-                                Value updates, int64_t over,
-                                ScatterReduction reduction,
-                                llvm::function_ref<Value(Value, double)> finish) {
+FailureOr<Value>
+combineScatter(ImportContext &ctx, Value data, Value hot, Value updates,
+               int64_t over, ScatterReduction reduction,
+               llvm::function_ref<Value(Value, double)> finish) {
   Type element = elementTypeOf(data);
   if (element.isInteger(1)) {
     ctx.markUnsupported();
     return ctx.error() << "scattering booleans is not supported";
   }
   bool isMul = reduction == ScatterReduction::Mul;
-  FailureOr<Value> picked = select(ctx, hot, updates,
-                                   scalarConstant(ctx, element, isMul ? 1 : 0));
+  FailureOr<Value> picked =
+      select(ctx, hot, updates, scalarConstant(ctx, element, isMul ? 1 : 0));
   if (failed(picked))
     return failure();
   Value combined;
@@ -474,8 +477,8 @@ FailureOr<Value> combineScatter(ImportContext &ctx, Value data, Value hot,
     return buildBroadcast<AddOp>(ctx, data, combined);
   // none: positions no update lands on keep data (duplicates are undefined
   // in ONNX; here they add up).
-  Value count = finish(reduceSum(ctx, castTo(ctx, hot, i64(ctx)), {over}, false),
-                       0.0);
+  Value count =
+      finish(reduceSum(ctx, castTo(ctx, hot, i64(ctx)), {over}, false), 0.0);
   Value zero = scalarConstant(ctx, i64(ctx), 0);
   SmallVector<Type> t;
   if (failed(kiln::inferBroadcastElementwise(ctx.loc(), ValueRange{count, zero},
@@ -598,9 +601,9 @@ LogicalResult convertScatterND(ImportContext &ctx) {
   Value flat = reshapeTo(ctx, *data, {block, rest});
   // Sums over the updates are already [block, rest] (counts [block, 1]).
   auto finish = [](Value v, double) { return v; };
-  FailureOr<Value> result =
-      combineScatter(ctx, flat, *hot, reshapeTo(ctx, *updates, {count, 1, rest}),
-                     0, *reduction, finish);
+  FailureOr<Value> result = combineScatter(
+      ctx, flat, *hot, reshapeTo(ctx, *updates, {count, 1, rest}), 0,
+      *reduction, finish);
   if (failed(result))
     return failure();
   ctx.setOutput(0, reshapeTo(ctx, *result, dataShape));
@@ -633,7 +636,8 @@ LogicalResult convertReverseSequence(ImportContext &ctx) {
   if (shapeOf(*lengths) != ArrayRef<int64_t>{batch} ||
       !isa<IntegerType>(elementTypeOf(*lengths)))
     return ctx.error() << "sequence_lens must hold one integer per batch "
-                          "entry (" << batch << ")";
+                          "entry ("
+                       << batch << ")";
   if (batch * steps * steps > (int64_t(1) << 28))
     return ctx.error() << "the sequences are implausibly long";
   // [rank + 1] layout: batch and time on their axes, the source index on a
@@ -642,8 +646,8 @@ LogicalResult convertReverseSequence(ImportContext &ctx) {
   lengthShape[batchAxis] = batch;
   Value length = reshapeTo(ctx, castTo(ctx, *lengths, i64(ctx)), lengthShape);
   Value t = ramp(ctx, steps, timeAxis, rank + 1);
-  FailureOr<Value> reversed = buildBroadcast<SubOp>(
-      ctx, length, scalarConstant(ctx, i64(ctx), 1));
+  FailureOr<Value> reversed =
+      buildBroadcast<SubOp>(ctx, length, scalarConstant(ctx, i64(ctx), 1));
   if (succeeded(reversed))
     reversed = buildBroadcast<SubOp>(ctx, *reversed, t);
   if (failed(reversed))
@@ -670,9 +674,8 @@ LogicalResult convertReverseSequence(ImportContext &ctx) {
   Value moved = transpose(ctx, *x, perm);
   SmallVector<int64_t> spread(shapeOf(moved));
   spread.insert(spread.begin() + timeAxis, 1);
-  FailureOr<Value> picked =
-      select(ctx, *hot, reshapeTo(ctx, moved, spread),
-             scalarConstant(ctx, elementTypeOf(*x), 0));
+  FailureOr<Value> picked = select(ctx, *hot, reshapeTo(ctx, moved, spread),
+                                   scalarConstant(ctx, elementTypeOf(*x), 0));
   if (failed(picked))
     return failure();
   ctx.setOutput(0, reduceSum(ctx, *picked, {rank}, false));

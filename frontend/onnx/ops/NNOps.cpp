@@ -155,8 +155,8 @@ LogicalResult convertConv(ImportContext &ctx) {
 Value sliceOf(ImportContext &ctx, Value value, ArrayRef<int64_t> starts,
               ArrayRef<int64_t> limits, ArrayRef<int64_t> steps) {
   SmallVector<Type> types;
-  if (failed(kiln::inferSlice(ctx.loc(), value.getType(), starts, limits,
-                              steps, types)))
+  if (failed(kiln::inferSlice(ctx.loc(), value.getType(), starts, limits, steps,
+                              types)))
     return value;
   return ctx.finish(SliceOp::create(ctx.builder(), ctx.loc(), types[0], value,
                                     starts, limits, steps));
@@ -205,15 +205,16 @@ LogicalResult convertConvTranspose(ImportContext &ctx) {
       failed(autoPad))
     return failure();
   SmallVector<int64_t> kernel(wShape.drop_front(2));
-  SmallVector<int64_t> strides = stridesAttr->value_or(
-      SmallVector<int64_t>(spatial, 1));
-  SmallVector<int64_t> dilations = dilationsAttr->value_or(
-      SmallVector<int64_t>(spatial, 1));
-  SmallVector<int64_t> pads = padsAttr->value_or(
-      SmallVector<int64_t>(2 * spatial, 0));
-  SmallVector<int64_t> outPad = outPadAttr->value_or(
-      SmallVector<int64_t>(spatial, 0));
-  if ((kernelAttr->has_value() && ArrayRef<int64_t>(**kernelAttr) != ArrayRef<int64_t>(kernel)) ||
+  SmallVector<int64_t> strides =
+      stridesAttr->value_or(SmallVector<int64_t>(spatial, 1));
+  SmallVector<int64_t> dilations =
+      dilationsAttr->value_or(SmallVector<int64_t>(spatial, 1));
+  SmallVector<int64_t> pads =
+      padsAttr->value_or(SmallVector<int64_t>(2 * spatial, 0));
+  SmallVector<int64_t> outPad =
+      outPadAttr->value_or(SmallVector<int64_t>(spatial, 0));
+  if ((kernelAttr->has_value() &&
+       ArrayRef<int64_t>(**kernelAttr) != ArrayRef<int64_t>(kernel)) ||
       int64_t(strides.size()) != spatial ||
       int64_t(dilations.size()) != spatial ||
       int64_t(pads.size()) != 2 * spatial ||
@@ -278,9 +279,9 @@ LogicalResult convertConvTranspose(ImportContext &ctx) {
     if (failed(kiln::inferPad(ctx.loc(), spread.getType(), low, high,
                               PadMode::constant, types)))
       return failure();
-    spread = ctx.finish(PadOp::create(ctx.builder(), ctx.loc(), types[0],
-                                      spread, low, high, PadMode::constant,
-                                      APFloat(0.0)));
+    spread =
+        ctx.finish(PadOp::create(ctx.builder(), ctx.loc(), types[0], spread,
+                                 low, high, PadMode::constant, APFloat(0.0)));
     input = reshapeTo(ctx, spread, {n, cin, h * strides[0], wd * strides[1]});
   }
   // Padding of the stride-1 convolution; the zero insertion above left
@@ -314,16 +315,15 @@ LogicalResult convertConvTranspose(ImportContext &ctx) {
       reshapeTo(ctx, weight, {g, cin / g, perGroupOut, kernel[0], kernel[1]});
   SmallVector<Type> types;
   SmallVector<int64_t> perm = {0, 2, 1, 3, 4};
-  if (failed(kiln::inferTranspose(ctx.loc(), kernelValue.getType(), perm,
-                                  types)))
+  if (failed(
+          kiln::inferTranspose(ctx.loc(), kernelValue.getType(), perm, types)))
     return failure();
-  kernelValue = ctx.finish(TransposeOp::create(
-      ctx.builder(), ctx.loc(), types[0], kernelValue, perm));
+  kernelValue = ctx.finish(TransposeOp::create(ctx.builder(), ctx.loc(),
+                                               types[0], kernelValue, perm));
   kernelValue = reshapeTo(ctx, kernelValue,
                           {g * perGroupOut, cin / g, kernel[0], kernel[1]});
-  kernelValue =
-      sliceOf(ctx, kernelValue, {0, 0, kernel[0] - 1, kernel[1] - 1},
-              {g * perGroupOut, cin / g, -1, -1}, {1, 1, -1, -1});
+  kernelValue = sliceOf(ctx, kernelValue, {0, 0, kernel[0] - 1, kernel[1] - 1},
+                        {g * perGroupOut, cin / g, -1, -1}, {1, 1, -1, -1});
   Value bias = ctx.input(2);
   SmallVector<int64_t> unitStrides = {1, 1};
   types.clear();
@@ -332,9 +332,9 @@ LogicalResult convertConvTranspose(ImportContext &ctx) {
                                bias ? bias.getType() : Type(), unitStrides,
                                convPads, dilations, g, types)))
     return failure();
-  Value result = ctx.finish(Conv2dOp::create(
-      ctx.builder(), ctx.loc(), types[0], input, kernelValue, bias,
-      unitStrides, convPads, dilations, g));
+  Value result = ctx.finish(
+      Conv2dOp::create(ctx.builder(), ctx.loc(), types[0], input, kernelValue,
+                       bias, unitStrides, convPads, dilations, g));
   ctx.setOutput(0, spatial == 1 ? from2d(ctx, result) : result);
   return success();
 }
@@ -373,17 +373,16 @@ Value maxPoolIndices(ImportContext &ctx, Value input,
     for (int64_t j = 0; j < w.kernel[1]; ++j) {
       SmallVector<int64_t> starts = {0, 0, i * w.dilations[0],
                                      j * w.dilations[1]};
-      SmallVector<int64_t> limits = {
-          n, c, starts[2] + (oh - 1) * w.strides[0] + 1,
-          starts[3] + (ow - 1) * w.strides[1] + 1};
+      SmallVector<int64_t> limits = {n, c,
+                                     starts[2] + (oh - 1) * w.strides[0] + 1,
+                                     starts[3] + (ow - 1) * w.strides[1] + 1};
       SmallVector<int64_t> steps = {1, 1, w.strides[0], w.strides[1]};
       types.clear();
       if (failed(kiln::inferSlice(ctx.loc(), padded.getType(), starts, limits,
                                   steps, types)))
         return {};
-      Value value = ctx.finish(SliceOp::create(ctx.builder(), ctx.loc(),
-                                               types[0], padded, starts,
-                                               limits, steps));
+      Value value = ctx.finish(SliceOp::create(
+          ctx.builder(), ctx.loc(), types[0], padded, starts, limits, steps));
       // Flat spatial index of this tap per output position (positions in
       // the padding get an index too; their -inf never wins over a real
       // element).
@@ -406,9 +405,9 @@ Value maxPoolIndices(ImportContext &ctx, Value input,
               ctx.loc(), ValueRange{value, best}, ctx.builder().getI1Type(),
               types)))
         return {};
-      Value better = ctx.finish(CompareOp::create(
-          ctx.builder(), ctx.loc(), types[0], ComparePredicate::gt, value,
-          best));
+      Value better =
+          ctx.finish(CompareOp::create(ctx.builder(), ctx.loc(), types[0],
+                                       ComparePredicate::gt, value, best));
       for (Value *target : {&best, &bestIndex}) {
         Value candidate = target == &best ? value : tapIndex;
         types.clear();
@@ -416,9 +415,8 @@ Value maxPoolIndices(ImportContext &ctx, Value input,
                                      candidate.getType(), target->getType(),
                                      types)))
           return {};
-        *target = ctx.finish(SelectOp::create(ctx.builder(), ctx.loc(),
-                                              types[0], better, candidate,
-                                              *target));
+        *target = ctx.finish(SelectOp::create(
+            ctx.builder(), ctx.loc(), types[0], better, candidate, *target));
       }
     }
   // Plus the offset of each (n, c) plane.
@@ -522,8 +520,7 @@ LogicalResult convertMaxUnpool(ImportContext &ctx) {
       stridesAttr->value_or(SmallVector<int64_t>(spatial, 1));
   SmallVector<int64_t> pads =
       padsAttr->value_or(SmallVector<int64_t>(2 * spatial, 0));
-  if (int64_t(kernel.size()) != spatial ||
-      int64_t(strides.size()) != spatial ||
+  if (int64_t(kernel.size()) != spatial || int64_t(strides.size()) != spatial ||
       int64_t(pads.size()) != 2 * spatial)
     return ctx.error() << "kernel_shape, strides and pads must match the "
                        << spatial << " spatial dimension(s)";
@@ -572,7 +569,8 @@ LogicalResult convertMaxUnpool(ImportContext &ctx) {
   if (count * positions > (int64_t(1) << 28)) {
     ctx.markUnsupported();
     return ctx.error() << "MaxUnpool of " << count << " values into "
-                       << positions << " positions is too large for its "
+                       << positions
+                       << " positions is too large for its "
                           "one-hot lowering";
   }
   Type i64 = ctx.builder().getI64Type(), i1 = ctx.builder().getI1Type();
@@ -593,16 +591,15 @@ LogicalResult convertMaxUnpool(ImportContext &ctx) {
   if (failed(kiln::inferSelect(ctx.loc(), hot.getType(), values.getType(),
                                zero.getType(), types)))
     return failure();
-  Value placed = ctx.finish(SelectOp::create(ctx.builder(), ctx.loc(),
-                                             types[0], hot, values, zero));
+  Value placed = ctx.finish(
+      SelectOp::create(ctx.builder(), ctx.loc(), types[0], hot, values, zero));
   types.clear();
   SmallVector<int64_t> axes = {0};
-  if (failed(kiln::inferReduce(ctx.loc(), placed.getType(), axes, false,
-                               types)))
+  if (failed(
+          kiln::inferReduce(ctx.loc(), placed.getType(), axes, false, types)))
     return failure();
   Value summed = ctx.finish(ReduceSumOp::create(ctx.builder(), ctx.loc(),
-                                                types[0], placed, axes,
-                                                false));
+                                                types[0], placed, axes, false));
   Value result = reshapeTo(ctx, summed, outShape);
   if (finalShape != outShape) {
     SmallVector<int64_t> low(rank, 0), high(rank, 0);
@@ -612,9 +609,9 @@ LogicalResult convertMaxUnpool(ImportContext &ctx) {
     if (failed(kiln::inferPad(ctx.loc(), result.getType(), low, high,
                               PadMode::constant, types)))
       return failure();
-    result = ctx.finish(PadOp::create(ctx.builder(), ctx.loc(), types[0],
-                                      result, low, high, PadMode::constant,
-                                      APFloat(0.0)));
+    result =
+        ctx.finish(PadOp::create(ctx.builder(), ctx.loc(), types[0], result,
+                                 low, high, PadMode::constant, APFloat(0.0)));
   }
   ctx.setOutput(0, result);
   return success();

@@ -49,7 +49,8 @@ public:
   template <typename OpTy> Value unary(Value x) {
     if (!x)
       return {};
-    return ctx_.finish(OpTy::create(ctx_.builder(), ctx_.loc(), x.getType(), x));
+    return ctx_.finish(
+        OpTy::create(ctx_.builder(), ctx_.loc(), x.getType(), x));
   }
   Value add(Value a, Value b) { return binary<AddOp>(a, b); }
   Value sub(Value a, Value b) { return binary<SubOp>(a, b); }
@@ -62,9 +63,8 @@ public:
     if (!a || !b)
       return {};
     SmallVector<Type> types;
-    if (failed(kiln::inferBroadcastElementwise(ctx_.loc(), ValueRange{a, b},
-                                               ctx_.builder().getI1Type(),
-                                               types)))
+    if (failed(kiln::inferBroadcastElementwise(
+            ctx_.loc(), ValueRange{a, b}, ctx_.builder().getI1Type(), types)))
       return {};
     return ctx_.finish(
         CompareOp::create(ctx_.builder(), ctx_.loc(), types[0], p, a, b));
@@ -97,7 +97,8 @@ public:
     Value distance = unary<AbsOp>(sub(x, c(low)));
     Value extra = binary<RemOp>(distance, c(span));
     Value flips = unary<FloorOp>(div(distance, c(span)));
-    Value even = cmp(ComparePredicate::eq, binary<RemOp>(flips, c(2.0)), c(0.0));
+    Value even =
+        cmp(ComparePredicate::eq, binary<RemOp>(flips, c(2.0)), c(0.0));
     return select(even, add(extra, c(low)), add(sub(c(span), extra), c(low)));
   }
 
@@ -172,9 +173,8 @@ LogicalResult convertGridSample(ImportContext &ctx) {
                          steps = {1, 1, 1, 1};
     (void)kiln::inferSlice(ctx.loc(), grid->getType(), starts, limits, steps,
                            types);
-    Value slice = ctx.finish(SliceOp::create(ctx.builder(), ctx.loc(),
-                                             types[0], *grid, starts, limits,
-                                             steps));
+    Value slice = ctx.finish(SliceOp::create(ctx.builder(), ctx.loc(), types[0],
+                                             *grid, starts, limits, steps));
     return reshapeTo(ctx, slice, {n, ho, wo, 1});
   };
   auto unnormalize = [&](Value g, int64_t size) {
@@ -193,11 +193,10 @@ LogicalResult convertGridSample(ImportContext &ctx) {
   SmallVector<int64_t> perm = {0, 2, 3, 1};
   if (failed(kiln::inferTranspose(ctx.loc(), x->getType(), perm, types)))
     return failure();
-  Value table = reshapeTo(
-      ctx,
-      ctx.finish(TransposeOp::create(ctx.builder(), ctx.loc(), types[0], *x,
-                                     perm)),
-      {n * h * w, channels});
+  Value table = reshapeTo(ctx,
+                          ctx.finish(TransposeOp::create(
+                              ctx.builder(), ctx.loc(), types[0], *x, perm)),
+                          {n * h * w, channels});
   SmallVector<int64_t> offsets;
   for (int64_t i = 0; i < n; ++i)
     offsets.push_back(i * h * w);
@@ -218,16 +217,16 @@ LogicalResult convertGridSample(ImportContext &ctx) {
     if (!inside || !xc || !yc)
       return {};
     Value linear = s.binary<AddOp>(
-        s.binary<AddOp>(batchOffset, s.binary<MulOp>(
-                                         castTo(ctx, yc, i64),
-                                         scalarConstant(ctx, i64, double(w)))),
+        s.binary<AddOp>(batchOffset,
+                        s.binary<MulOp>(castTo(ctx, yc, i64),
+                                        scalarConstant(ctx, i64, double(w)))),
         castTo(ctx, xc, i64));
     if (!linear)
       return {};
     Value index = reshapeTo(ctx, linear, {n, ho, wo});
     SmallVector<Type> gathered;
-    if (failed(kiln::inferGather(ctx.loc(), table.getType(), index.getType(),
-                                 0, gathered)))
+    if (failed(kiln::inferGather(ctx.loc(), table.getType(), index.getType(), 0,
+                                 gathered)))
       return {};
     Value values = ctx.finish(GatherOp::create(ctx.builder(), ctx.loc(),
                                                gathered[0], table, index, 0));
@@ -264,9 +263,9 @@ LogicalResult convertGridSample(ImportContext &ctx) {
                      s.c(4 * a));
       };
       auto inner = [&](Value d) {
-        return s.add(s.mul(s.mul(s.sub(s.mul(s.c(a + 2), d), s.c(a + 3)), d),
-                           d),
-                     s.c(1));
+        return s.add(
+            s.mul(s.mul(s.sub(s.mul(s.c(a + 2), d), s.c(a + 3)), d), d),
+            s.c(1));
       };
       Value oneMinus = s.sub(s.c(1), t);
       return std::array<Value, 4>{outer(s.add(t, s.c(1))), inner(t),
@@ -352,9 +351,9 @@ Value resizeAxis(ImportContext &ctx, Value value, int64_t axis, int64_t out,
     source = s.select(widthIsOne, s.c(-0.5), halfPixel);
     break;
   case CoordinateMode::AlignCorners:
-    source = s.select(widthIsOne, s.c(0),
-                      s.div(s.mul(x, s.c(double(in - 1))),
-                            s.sub(width, s.c(1))));
+    source =
+        s.select(widthIsOne, s.c(0),
+                 s.div(s.mul(x, s.c(double(in - 1))), s.sub(width, s.c(1))));
     break;
   case CoordinateMode::Asymmetric:
     source = s.div(x, scale);
@@ -364,10 +363,9 @@ Value resizeAxis(ImportContext &ctx, Value value, int64_t axis, int64_t out,
     break;
   case CoordinateMode::TfCropAndResize: {
     Value extent = s.mul(s.sub(roiEnd, roiStart), s.c(double(in - 1)));
-    source = s.add(
-        s.select(widthIsOne, s.div(extent, s.c(2)),
-                 s.div(s.mul(x, extent), s.sub(width, s.c(1)))),
-        s.mul(roiStart, s.c(double(in - 1))));
+    source = s.add(s.select(widthIsOne, s.div(extent, s.c(2)),
+                            s.div(s.mul(x, extent), s.sub(width, s.c(1)))),
+                   s.mul(roiStart, s.c(double(in - 1))));
     break;
   }
   }
@@ -384,12 +382,11 @@ Value resizeAxis(ImportContext &ctx, Value value, int64_t axis, int64_t out,
       return {};
     Value indices = castTo(ctx, clamped, i64);
     SmallVector<Type> types;
-    if (failed(kiln::inferGather(ctx.loc(), value.getType(),
-                                 indices.getType(), axis, types)))
+    if (failed(kiln::inferGather(ctx.loc(), value.getType(), indices.getType(),
+                                 axis, types)))
       return {};
     Value picked = ctx.finish(GatherOp::create(ctx.builder(), ctx.loc(),
-                                               types[0], value, indices,
-                                               axis));
+                                               types[0], value, indices, axis));
     if (!weight)
       return picked;
     FailureOr<Value> weighted = buildBroadcast<MulOp>(
@@ -433,9 +430,9 @@ Value resizeAxis(ImportContext &ctx, Value value, int64_t axis, int64_t out,
                      s.c(4 * a));
       };
       auto inner = [&](Value d) {
-        return s.add(s.mul(s.mul(s.sub(s.mul(s.c(a + 2), d), s.c(a + 3)), d),
-                           d),
-                     s.c(1));
+        return s.add(
+            s.mul(s.mul(s.sub(s.mul(s.c(a + 2), d), s.c(a + 3)), d), d),
+            s.c(1));
       };
       Value oneMinus = s.sub(s.c(1), ratio);
       weights = {outer(s.add(ratio, s.c(1))), inner(ratio), inner(oneMinus),
@@ -476,9 +473,9 @@ Value resizeAxis(ImportContext &ctx, Value value, int64_t axis, int64_t out,
   if (!result || o.coordinates != CoordinateMode::TfCropAndResize)
     return result;
   // tf_crop_and_resize: sources outside the input give extrapolation_value.
-  Value outside = s.binary<OrOp>(
-      s.cmp(ComparePredicate::lt, source, s.c(0)),
-      s.cmp(ComparePredicate::gt, source, s.c(double(in - 1))));
+  Value outside =
+      s.binary<OrOp>(s.cmp(ComparePredicate::lt, source, s.c(0)),
+                     s.cmp(ComparePredicate::gt, source, s.c(double(in - 1))));
   if (!outside)
     return {};
   SmallVector<Type> types;
@@ -527,8 +524,9 @@ FailureOr<ResizeOptions> readResizeOptions(ImportContext &ctx, bool legacy) {
       {"asymmetric", CoordinateMode::Asymmetric},
       {"tf_half_pixel_for_nn", CoordinateMode::TfHalfPixelForNN},
       {"tf_crop_and_resize", CoordinateMode::TfCropAndResize}};
-  auto coordinateIt = llvm::find_if(
-      coordinateModes, [&](auto &entry) { return *coordinates == entry.first; });
+  auto coordinateIt = llvm::find_if(coordinateModes, [&](auto &entry) {
+    return *coordinates == entry.first;
+  });
   if (coordinateIt == std::end(coordinateModes))
     return ctx.error() << "unknown coordinate_transformation_mode '"
                        << *coordinates << "'";
@@ -656,8 +654,8 @@ template <bool Legacy> LogicalResult convertResize(ImportContext &ctx) {
     roi = ctx.input(1);
     if (!roi || shapeOf(roi) != ArrayRef<int64_t>{2 * rank} ||
         !isa<FloatType>(elementTypeOf(roi)))
-      return ctx.error() << "tf_crop_and_resize needs roi, "
-                         << 2 * rank << " floats";
+      return ctx.error() << "tf_crop_and_resize needs roi, " << 2 * rank
+                         << " floats";
   }
   bool plainCoordinates =
       options->coordinates != CoordinateMode::TfHalfPixelForNN &&
