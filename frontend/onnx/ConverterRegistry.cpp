@@ -17,6 +17,7 @@ const ConverterRegistry &ConverterRegistry::get() {
     registerElementwiseConverters(r);
     registerNNConverters(r);
     registerReductionConverters(r);
+    registerSamplingConverters(r);
     registerShapeConverters(r);
     return r;
   }();

@@ -46,6 +46,7 @@ void registerIndexingConverters(ConverterRegistry &registry);
 void registerElementwiseConverters(ConverterRegistry &registry);
 void registerNNConverters(ConverterRegistry &registry);
 void registerReductionConverters(ConverterRegistry &registry);
+void registerSamplingConverters(ConverterRegistry &registry);
 void registerShapeConverters(ConverterRegistry &registry);
 
 /// Oldest and newest default-domain opsets the importer accepts. Old opsets

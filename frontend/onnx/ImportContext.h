@@ -52,6 +52,20 @@ public:
     return it == values_.end() ? mlir::Value() : it->second;
   }
 
+  /// Records the fully static shape a model declares for graph output
+  /// `name` (the importer checks it against the computed one).
+  void declareShape(const std::string &name, llvm::ArrayRef<int64_t> shape) {
+    declaredShapes_[name] = llvm::SmallVector<int64_t>(shape);
+  }
+  /// The static shape the model declares for `name`, if any.
+  std::optional<llvm::ArrayRef<int64_t>>
+  declaredShape(const std::string &name) const {
+    auto it = declaredShapes_.find(name);
+    if (it == declaredShapes_.end())
+      return std::nullopt;
+    return llvm::ArrayRef<int64_t>(it->second);
+  }
+
   //===--------------------------------------------------------------------===//
   // The current node
   //===--------------------------------------------------------------------===//
@@ -125,6 +139,7 @@ private:
   std::string modelFolder_;
   int64_t opset_;
   llvm::StringMap<mlir::Value> values_;
+  llvm::StringMap<llvm::SmallVector<int64_t>> declaredShapes_;
   const pb::NodeProto *node_ = nullptr;
   mlir::Location loc_;
   bool hadError_ = false;

@@ -400,6 +400,25 @@ LogicalResult ModelImporter::importGraph(ModuleOp module) {
                                   value));
   }
 
+  // Fully static declared shapes of the graph outputs: what a converter
+  // whose result shape depends on run-time values (Resize with scales given
+  // as an input) may rely on, since they are checked against the computed
+  // ones below. (value_info is not checked, so it is not used.)
+  auto declare = [&](const pb::ValueInfoProto &info) {
+    if (!info.has_type() || !info.type().has_tensor_type() ||
+        !info.type().tensor_type().has_shape())
+      return;
+    SmallVector<int64_t> shape;
+    for (const auto &dim : info.type().tensor_type().shape().dim()) {
+      if (!dim.has_dim_value() || dim.dim_value() < 0)
+        return;
+      shape.push_back(dim.dim_value());
+    }
+    ctx.declareShape(info.name(), shape);
+  };
+  for (const pb::ValueInfoProto &info : graph.output())
+    declare(info);
+
   const ConverterRegistry &registry = ConverterRegistry::get();
   for (int index : *order) {
     const pb::NodeProto &node = graph.node(index);

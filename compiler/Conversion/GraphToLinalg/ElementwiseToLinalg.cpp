@@ -110,9 +110,10 @@ void kiln::compiler::populateElementwiseToLinalgPatterns(
       // Binary.
       ElementwiseToGeneric<AddOp>, ElementwiseToGeneric<SubOp>,
       ElementwiseToGeneric<MulOp>, ElementwiseToGeneric<DivOp>,
-      ElementwiseToGeneric<PowOp>, ElementwiseToGeneric<MinOp>,
-      ElementwiseToGeneric<MaxOp>, ElementwiseToGeneric<AndOp>,
-      ElementwiseToGeneric<OrOp>, ElementwiseToGeneric<XorOp>,
+      ElementwiseToGeneric<RemOp>, ElementwiseToGeneric<PowOp>,
+      ElementwiseToGeneric<MinOp>, ElementwiseToGeneric<MaxOp>,
+      ElementwiseToGeneric<AndOp>, ElementwiseToGeneric<OrOp>,
+      ElementwiseToGeneric<XorOp>,
       // Others.
       CompareToGeneric, SelectToGeneric, CastToGeneric>(context);
 }

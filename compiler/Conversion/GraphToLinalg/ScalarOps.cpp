@@ -211,6 +211,10 @@ Value emitBinary(OpBuilder &b, Location loc, Operation *op, Value lhs,
       .Case([&](SubOp) { return emitSub(b, loc, lhs, rhs); })
       .Case([&](MulOp) { return emitMul(b, loc, lhs, rhs); })
       .Case([&](DivOp) { return emitDiv(b, loc, lhs, rhs); })
+      .Case([&](RemOp) {
+        return isFloat(lhs) ? Value(arith::RemFOp::create(b, loc, lhs, rhs))
+                            : Value(arith::RemSIOp::create(b, loc, lhs, rhs));
+      })
       .Case([&](PowOp) { return math::PowFOp::create(b, loc, lhs, rhs); })
       .Case([&](MinOp) { return emitMin(b, loc, lhs, rhs); })
       .Case([&](MaxOp) { return emitMax(b, loc, lhs, rhs); })

@@ -163,6 +163,9 @@ def Kiln_SubOp : Kiln_BinaryOp<"sub", Kiln_NumericTensor, "x - y">;
 def Kiln_MulOp : Kiln_BinaryOp<"mul", Kiln_NumericTensor, "x * y", [Commutative]>;
 def Kiln_DivOp : Kiln_BinaryOp<"div", Kiln_NumericTensor,
                                "x / y (integer division truncates)">;
+def Kiln_RemOp : Kiln_BinaryOp<"rem", Kiln_NumericTensor,
+    "x rem y: the remainder of x / y truncated towards zero, with the sign of "
+    "x (C fmod; for integers a zero divisor, or INT_MIN rem -1, is undefined)">;
 def Kiln_PowOp : Kiln_BinaryOp<"pow", Kiln_FloatTensor, "x ^ y">;
 def Kiln_MinOp : Kiln_BinaryOp<"min", Kiln_NumericTensor, "min(x, y)", [Commutative]>;
 def Kiln_MaxOp : Kiln_BinaryOp<"max", Kiln_NumericTensor, "max(x, y)", [Commutative]>;

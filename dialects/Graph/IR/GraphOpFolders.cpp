@@ -286,6 +286,22 @@ OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
       });
 }
 
+OpFoldResult RemOp::fold(FoldAdaptor adaptor) {
+  return foldBinary(
+      adaptor.getLhs(), adaptor.getRhs(), getType(),
+      [](const APFloat &a, const APFloat &b) -> std::optional<APInt> {
+        APFloat result = a;
+        result.mod(b); // C fmod: exact, sign of a
+        return result.bitcastToAPInt();
+      },
+      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        // A zero divisor and INT_MIN rem -1 are left for run time.
+        if (b.isZero() || (a.isMinSignedValue() && b.isAllOnes()))
+          return std::nullopt;
+        return a.srem(b);
+      });
+}
+
 OpFoldResult PowOp::fold(FoldAdaptor adaptor) {
   if (OpFoldResult r = foldToOperand(getLhs(), getType(),
                                      isSplatOf(adaptor.getRhs(), 1.0)))

@@ -296,6 +296,93 @@ LogicalResult convertInstanceNorm(ImportContext &ctx) {
                         reshapeTo(ctx, *bias, channel)));
 }
 
+/// MeanVarianceNormalization, as ONNX's function body spells it:
+/// (x - E[x]) / (sqrt(E[x^2] - E[x]^2) + 1e-9) over `axes`.
+LogicalResult convertMeanVarianceNorm(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "X");
+  FailureOr<std::optional<SmallVector<int64_t>>> axesAttr =
+      ctx.intsAttr("axes");
+  if (failed(x) || failed(axesAttr))
+    return failure();
+  if (!isa<FloatType>(elementTypeOf(*x)))
+    return ctx.error() << "X must be a floating-point tensor";
+  int64_t rank = shapeOf(*x).size();
+  SmallVector<int64_t> axes;
+  for (int64_t axis : axesAttr->value_or(SmallVector<int64_t>{0, 2, 3})) {
+    FailureOr<int64_t> normalized = normalizeAxisAt(ctx, axis, rank);
+    if (failed(normalized))
+      return failure();
+    axes.push_back(*normalized);
+  }
+  llvm::sort(axes);
+  if (std::adjacent_find(axes.begin(), axes.end()) != axes.end())
+    return ctx.error() << "axes must not repeat";
+  Expr e(ctx);
+  auto mean = [&](Value v) -> Value {
+    if (!v)
+      return {};
+    SmallVector<Type> types;
+    if (failed(kiln::inferReduce(ctx.loc(), v.getType(), axes, true, types)))
+      return {};
+    return ctx.finish(ReduceMeanOp::create(ctx.builder(), ctx.loc(), types[0],
+                                           v, axes, true));
+  };
+  Value average = mean(*x);
+  Value variance = e.sub(mean(e.mul(*x, *x)), e.mul(average, average));
+  Value deviation = e.add(e.unary<SqrtOp>(variance), e.c(*x, 1e-9));
+  return e.output(e.div(e.sub(*x, average), deviation));
+}
+
+/// LRN: x / (bias + alpha / size * s)^beta, where s sums x^2 over the
+/// `size` neighbouring channels (zero-padded at the ends): a pad of the
+/// squares along the channels and `size` shifted slices added up.
+LogicalResult convertLrn(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "X");
+  FailureOr<int64_t> size = ctx.intAttr("size", 0);
+  bool ok = true;
+  double alpha = attr(ctx, "alpha", 0.0001, ok);
+  double beta = attr(ctx, "beta", 0.75, ok);
+  double bias = attr(ctx, "bias", 1.0, ok);
+  if (failed(x) || failed(size) || !ok)
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(*x);
+  int64_t rank = shape.size();
+  if (rank < 3 || !isa<FloatType>(elementTypeOf(*x)))
+    return ctx.error() << "X must be a floating-point [N, C, ...] tensor";
+  if (*size <= 0 || *size > 1024)
+    return ctx.error() << "size must be in [1, 1024], not " << *size;
+  Expr e(ctx);
+  Value squares = e.mul(*x, *x);
+  if (!squares)
+    return failure();
+  SmallVector<int64_t> low(rank, 0), high(rank, 0);
+  low[1] = (*size - 1) / 2;
+  high[1] = *size - 1 - low[1];
+  SmallVector<Type> types;
+  if (failed(kiln::inferPad(ctx.loc(), squares.getType(), low, high,
+                            PadMode::constant, types)))
+    return failure();
+  Value padded =
+      ctx.finish(PadOp::create(ctx.builder(), ctx.loc(), types[0], squares, low,
+                               high, PadMode::constant, APFloat(0.0)));
+  Value sum;
+  for (int64_t j = 0; j < *size; ++j) {
+    SmallVector<int64_t> starts(rank, 0), limits(shape), steps(rank, 1);
+    starts[1] = j;
+    limits[1] = j + shape[1];
+    types.clear();
+    if (failed(kiln::inferSlice(ctx.loc(), padded.getType(), starts, limits,
+                                steps, types)))
+      return failure();
+    Value window = ctx.finish(SliceOp::create(
+        ctx.builder(), ctx.loc(), types[0], padded, starts, limits, steps));
+    sum = sum ? e.add(sum, window) : window;
+  }
+  Value base = e.add(e.c(*x, bias), e.mul(e.c(*x, alpha / double(*size)), sum));
+  Value scale = e.binary<PowOp>(base, e.c(*x, beta));
+  return e.output(e.div(*x, scale));
+}
+
 /// DepthToSpace / SpaceToDepth are a reshape, a transpose and a reshape.
 template <bool ToSpace> LogicalResult convertDepthSpace(ImportContext &ctx) {
   FailureOr<Value> x = ctx.requiredInput(0, "input");
@@ -360,6 +447,8 @@ void registerCompositeConverters(ConverterRegistry &r) {
   r.add("IsInf", 10, convertIsInf);
   r.add("Round", 11, convertRound);
   r.add("InstanceNormalization", 6, convertInstanceNorm);
+  r.add("MeanVarianceNormalization", 9, convertMeanVarianceNorm);
+  r.add("LRN", 1, convertLrn);
   r.add("DepthToSpace", 1, convertDepthSpace<true>);
   r.add("SpaceToDepth", 1, convertDepthSpace<false>);
 }

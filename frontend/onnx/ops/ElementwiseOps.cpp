@@ -12,6 +12,7 @@
 #include "frontend/onnx/TensorImport.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 
@@ -133,31 +134,59 @@ LogicalResult convertClip6(ImportContext &ctx) {
   return success();
 }
 
-/// Clip from opset 11: optional scalar inputs min and max, which must be
-/// constants.
+/// Clip from opset 11: optional scalar inputs min and max. Constant bounds
+/// become the clip op's attributes; a bound computed at run time (or given
+/// as a graph input) becomes a broadcasting max / min against it. Clip is
+/// min(max(x, low), high), so the low bound is applied first.
 LogicalResult convertClip11(ImportContext &ctx) {
   FailureOr<Value> x = ctx.requiredInput(0, "input");
   if (failed(x))
     return failure();
-  FloatAttr bounds[2];
+  // With both bounds constant (the usual case) one clip op does it all.
+  bool allConstant = true;
+  for (int i = 1; i <= 2; ++i)
+    if (Value input = ctx.input(i))
+      allConstant &= matchPattern(input, m_Constant());
+  Value result = *x;
+  FloatAttr constantBounds[2];
   for (int i = 1; i <= 2; ++i) {
-    if (!ctx.input(i))
+    Value input = ctx.input(i);
+    if (!input)
       continue;
-    FailureOr<DenseElementsAttr> bound =
-        ctx.constantInput(i, i == 1 ? "min" : "max");
-    if (failed(bound))
-      return failure();
-    if (bound->getNumElements() != 1)
-      return ctx.error() << (i == 1 ? "min" : "max") << " must be a scalar";
-    double value = isa<FloatType>(bound->getElementType())
-                       ? (*bound->getValues<APFloat>().begin()).convertToDouble()
-                       : double((*bound->getValues<APInt>().begin())
-                                    .getSExtValue());
-    bounds[i - 1] = FloatAttr::get(ctx.builder().getF64Type(), value);
+    StringRef what = i == 1 ? "min" : "max";
+    if (cast<RankedTensorType>(input.getType()).getNumElements() != 1)
+      return ctx.error() << what << " must be a scalar";
+    DenseElementsAttr bound;
+    if (!matchPattern(input, m_Constant(&bound))) {
+      if (elementTypeOf(input) != elementTypeOf(*x))
+        return ctx.error() << what << " must have the input's element type";
+      Value scalar = reshapeTo(ctx, input, {});
+      FailureOr<Value> clipped =
+          i == 1 ? buildBroadcast<MaxOp>(ctx, result, scalar)
+                 : buildBroadcast<MinOp>(ctx, result, scalar);
+      if (failed(clipped))
+        return failure();
+      result = *clipped;
+      continue;
+    }
+    double value =
+        isa<FloatType>(bound.getElementType())
+            ? (*bound.getValues<APFloat>().begin()).convertToDouble()
+            : double((*bound.getValues<APInt>().begin()).getSExtValue());
+    FloatAttr attr = FloatAttr::get(ctx.builder().getF64Type(), value);
+    if (allConstant) {
+      constantBounds[i - 1] = attr;
+      continue;
+    }
+    result = ctx.finish(ClipOp::create(
+        ctx.builder(), ctx.loc(), result.getType(), result,
+        i == 1 ? attr : FloatAttr(), i == 2 ? attr : FloatAttr()));
   }
-  ctx.setOutput(0, ctx.finish(ClipOp::create(ctx.builder(), ctx.loc(),
-                                             x->getType(), *x, bounds[0],
-                                             bounds[1])));
+  if (allConstant)
+    result =
+        ctx.finish(ClipOp::create(ctx.builder(), ctx.loc(), x->getType(), *x,
+                                  constantBounds[0], constantBounds[1]));
+  ctx.setOutput(0, result);
   return success();
 }
 
@@ -194,6 +223,62 @@ LogicalResult convertPow(ImportContext &ctx) {
   if (failed(result))
     return failure();
   ctx.setOutput(0, *result);
+  return success();
+}
+
+/// Mod: fmod=1 is C fmod (the sign of the dividend), kiln.rem itself;
+/// fmod=0 takes the sign of the divisor (Python's %), which is the
+/// truncated remainder plus the divisor when the two signs differ. Both are
+/// exact for integers and floats.
+LogicalResult convertMod(ImportContext &ctx) {
+  FailureOr<Value> a = ctx.requiredInput(0, "A");
+  FailureOr<Value> b = ctx.requiredInput(1, "B");
+  FailureOr<int64_t> fmod = ctx.intAttr("fmod", 0);
+  if (failed(a) || failed(b) || failed(fmod))
+    return failure();
+  if (*fmod != 0 && *fmod != 1)
+    return ctx.error() << "fmod must be 0 or 1, not " << *fmod;
+  Type element = elementTypeOf(*a);
+  if (element.isInteger(1))
+    return ctx.error() << "Mod is not defined on booleans";
+  FailureOr<Value> rem = buildBroadcast<RemOp>(ctx, *a, *b);
+  if (failed(rem))
+    return failure();
+  if (*fmod == 1) {
+    ctx.setOutput(0, *rem);
+    return success();
+  }
+  Type i1 = ctx.builder().getI1Type();
+  Value zero = scalarConstant(ctx, element, 0.0);
+  auto compare = [&](ComparePredicate predicate, Value lhs,
+                     Value rhs) -> FailureOr<Value> {
+    SmallVector<Type> types;
+    if (failed(kiln::inferBroadcastElementwise(ctx.loc(), ValueRange{lhs, rhs},
+                                               i1, types)))
+      return failure();
+    return ctx.finish(CompareOp::create(ctx.builder(), ctx.loc(), types[0],
+                                        predicate, lhs, rhs));
+  };
+  FailureOr<Value> nonZero = compare(ComparePredicate::ne, *rem, zero);
+  FailureOr<Value> remNegative = compare(ComparePredicate::lt, *rem, zero);
+  FailureOr<Value> divisorNegative = compare(ComparePredicate::lt, *b, zero);
+  if (failed(nonZero) || failed(remNegative) || failed(divisorNegative))
+    return failure();
+  FailureOr<Value> signsDiffer =
+      buildBroadcast<XorOp>(ctx, *remNegative, *divisorNegative);
+  if (failed(signsDiffer))
+    return failure();
+  FailureOr<Value> adjust = buildBroadcast<AndOp>(ctx, *nonZero, *signsDiffer);
+  FailureOr<Value> shifted = buildBroadcast<AddOp>(ctx, *rem, *b);
+  if (failed(adjust) || failed(shifted))
+    return failure();
+  SmallVector<Type> types;
+  if (failed(kiln::inferSelect(ctx.loc(), adjust->getType(), shifted->getType(),
+                               rem->getType(), types)))
+    return failure();
+  ctx.setOutput(0,
+                ctx.finish(SelectOp::create(ctx.builder(), ctx.loc(), types[0],
+                                            *adjust, *shifted, *rem)));
   return success();
 }
 
@@ -316,6 +401,7 @@ void registerElementwiseConverters(ConverterRegistry &r) {
   r.add("Mul", 7, convertBinary<MulOp>);
   r.add("Div", 7, convertBinary<DivOp>);
   r.add("Pow", 7, convertPow);
+  r.add("Mod", 10, convertMod);
   r.add("And", 7, convertBinary<AndOp>);
   r.add("Or", 7, convertBinary<OrOp>);
   r.add("Xor", 7, convertBinary<XorOp>);

@@ -2,17 +2,19 @@
 //
 // SPDX-License-Identifier: Apache-2.0
 //
-// Hardmax, OneHot, GatherElements, CumSum and the NLL / softmax
-// cross-entropy losses, expressed with kiln ops: a comparison against an
-// index ramp gives one-hot masks; selects and sums pick or gather; a
-// triangular matrix product gives cumulative sums. These are the shapes of
-// classification heads and losses, not hot loops, so clarity wins here.
+// Hardmax, OneHot, GatherElements, GatherND, ScatterElements, ScatterND,
+// CumSum and the NLL / softmax cross-entropy losses, expressed with kiln ops: a
+// comparison against an index ramp gives one-hot masks; selects and sums pick
+// or gather; a triangular matrix product gives cumulative sums. These are the
+// shapes of classification heads and losses, not hot loops, so clarity wins
+// here.
 //
 //===----------------------------------------------------------------------===//
 
 #include "frontend/onnx/ops/Common.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 
@@ -217,31 +219,22 @@ LogicalResult convertGatherElements(ImportContext &ctx) {
   return success();
 }
 
-LogicalResult convertCumSum(ImportContext &ctx) {
-  FailureOr<Value> x = ctx.requiredInput(0, "x");
-  FailureOr<SmallVector<int64_t>> axisValue = ctx.constantInts(1, "axis");
-  FailureOr<int64_t> exclusive = ctx.intAttr("exclusive", 0);
-  FailureOr<int64_t> reverse = ctx.intAttr("reverse", 0);
-  if (failed(x) || failed(axisValue) || failed(exclusive) || failed(reverse))
-    return failure();
-  ArrayRef<int64_t> shape = shapeOf(*x);
+/// The cumulative sum of `x` along `axis`:
+/// y[..., j] = sum_i x[..., i] * M[i, j] with a triangular 0/1 matrix.
+FailureOr<Value> cumulativeSum(ImportContext &ctx, Value x, int64_t axis,
+                               bool exclusive, bool reverse) {
+  ArrayRef<int64_t> shape = shapeOf(x);
   int64_t rank = shape.size();
-  if (axisValue->size() != 1 || rank == 0)
-    return ctx.error() << "axis must be a scalar and x a tensor";
-  FailureOr<int64_t> axis = normalizeAxisAt(ctx, (*axisValue)[0], rank);
-  if (failed(axis))
-    return failure();
-  int64_t n = shape[*axis];
+  int64_t n = shape[axis];
   if (n > 4096)
     return ctx.error() << "CumSum along an axis of " << n
                        << " elements is not supported";
-  // y[..., j] = sum_i x[..., i] * M[i, j] with a triangular 0/1 matrix.
-  Type element = elementTypeOf(*x);
+  Type element = elementTypeOf(x);
   SmallVector<Attribute> entries;
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < n; ++j) {
-      bool take = *reverse ? (*exclusive ? i > j : i >= j)
-                           : (*exclusive ? i < j : i <= j);
+      bool take =
+          reverse ? (exclusive ? i > j : i >= j) : (exclusive ? i < j : i <= j);
       entries.push_back(isa<FloatType>(element)
                             ? Attribute(FloatAttr::get(element, take))
                             : Attribute(IntegerAttr::get(element, take)));
@@ -250,10 +243,10 @@ LogicalResult convertCumSum(ImportContext &ctx) {
       DenseElementsAttr::get(RankedTensorType::get({n, n}, element), entries));
   SmallVector<int64_t> perm;
   for (int64_t d = 0; d < rank; ++d)
-    if (d != *axis)
+    if (d != axis)
       perm.push_back(d);
-  perm.push_back(*axis);
-  Value moved = transpose(ctx, *x, perm);
+  perm.push_back(axis);
+  Value moved = transpose(ctx, x, perm);
   if (rank == 1)
     moved = reshapeTo(ctx, moved, {1, n});
   SmallVector<Type> types;
@@ -262,14 +255,430 @@ LogicalResult convertCumSum(ImportContext &ctx) {
     return failure();
   Value summed = ctx.finish(
       MatmulOp::create(ctx.builder(), ctx.loc(), types[0], moved, matrix));
-  if (rank == 1) {
-    ctx.setOutput(0, reshapeTo(ctx, summed, {n}));
-    return success();
-  }
+  if (rank == 1)
+    return reshapeTo(ctx, summed, {n});
   SmallVector<int64_t> inverse(rank);
   for (int64_t d = 0; d < rank; ++d)
     inverse[perm[d]] = d;
-  ctx.setOutput(0, transpose(ctx, summed, inverse));
+  return transpose(ctx, summed, inverse);
+}
+
+/// CumSum. The axis does not change the result's shape, so an axis known
+/// only at run time is still compiled: the sums along every axis, of which
+/// a comparison with the (normalised) axis selects one.
+LogicalResult convertCumSum(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "x");
+  FailureOr<Value> axisInput = ctx.requiredInput(1, "axis");
+  FailureOr<int64_t> exclusive = ctx.intAttr("exclusive", 0);
+  FailureOr<int64_t> reverse = ctx.intAttr("reverse", 0);
+  if (failed(x) || failed(axisInput) || failed(exclusive) || failed(reverse))
+    return failure();
+  int64_t rank = shapeOf(*x).size();
+  if (cast<RankedTensorType>(axisInput->getType()).getNumElements() != 1 ||
+      !isa<IntegerType>(elementTypeOf(*axisInput)) || rank == 0)
+    return ctx.error() << "axis must be an integer scalar and x a tensor";
+  if (matchPattern(*axisInput, m_Constant())) {
+    FailureOr<SmallVector<int64_t>> axisValue = ctx.constantInts(1, "axis");
+    if (failed(axisValue))
+      return failure();
+    FailureOr<int64_t> axis = normalizeAxisAt(ctx, (*axisValue)[0], rank);
+    if (failed(axis))
+      return failure();
+    FailureOr<Value> result =
+        cumulativeSum(ctx, *x, *axis, *exclusive != 0, *reverse != 0);
+    if (failed(result))
+      return failure();
+    ctx.setOutput(0, *result);
+    return success();
+  }
+  if (rank > 4) {
+    ctx.markUnsupported();
+    return ctx.error() << "a CumSum axis known only at run time is supported "
+                          "up to rank 4 (bind it with --bind NAME=FILE.npy)";
+  }
+  FailureOr<Value> axis =
+      wrapNegative(ctx, reshapeTo(ctx, *axisInput, {}), rank);
+  if (failed(axis))
+    return failure();
+  Value result;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    FailureOr<Value> sum =
+        cumulativeSum(ctx, *x, d, *exclusive != 0, *reverse != 0);
+    if (failed(sum))
+      return failure();
+    if (!result) {
+      result = *sum;
+      continue;
+    }
+    FailureOr<Value> chosen =
+        compareEq(ctx, *axis, scalarConstant(ctx, i64(ctx), d));
+    if (failed(chosen))
+      return failure();
+    FailureOr<Value> picked = select(ctx, *chosen, *sum, result);
+    if (failed(picked))
+      return failure();
+    result = *picked;
+  }
+  ctx.setOutput(0, result);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// GatherND, ScatterElements, ScatterND
+//===----------------------------------------------------------------------===//
+
+Value i64Constant(ImportContext &ctx, ArrayRef<int64_t> shape,
+                  ArrayRef<int64_t> values) {
+  return ctx.constant(
+      DenseElementsAttr::get(RankedTensorType::get(shape, i64(ctx)), values));
+}
+
+/// The row-major linear index into dimensions `dims` of each index tuple
+/// along the last axis of `indices` (negative components count from the
+/// end of their dimension), as i64 of shape indices.shape[:-1].
+FailureOr<Value> linearIndex(ImportContext &ctx, Value indices,
+                             ArrayRef<int64_t> dims) {
+  int64_t k = dims.size();
+  SmallVector<int64_t> strides(k, 1);
+  for (int64_t t = k - 2; t >= 0; --t)
+    strides[t] = strides[t + 1] * dims[t + 1];
+  Value index = castTo(ctx, indices, i64(ctx));
+  Value zero = scalarConstant(ctx, i64(ctx), 0);
+  SmallVector<Type> t;
+  if (failed(kiln::inferBroadcastElementwise(ctx.loc(), ValueRange{index, zero},
+                                             ctx.builder().getI1Type(), t)))
+    return failure();
+  Value negative = ctx.finish(CompareOp::create(
+      ctx.builder(), ctx.loc(), t[0], ComparePredicate::lt, index, zero));
+  FailureOr<Value> wrapped =
+      buildBroadcast<AddOp>(ctx, index, i64Constant(ctx, {k}, dims));
+  if (failed(wrapped))
+    return failure();
+  FailureOr<Value> normalized = select(ctx, negative, *wrapped, index);
+  if (failed(normalized))
+    return failure();
+  FailureOr<Value> scaled =
+      buildBroadcast<MulOp>(ctx, *normalized, i64Constant(ctx, {k}, strides));
+  if (failed(scaled))
+    return failure();
+  int64_t last = int64_t(shapeOf(index).size()) - 1;
+  return reduceSum(ctx, *scaled, {last}, false);
+}
+
+/// GatherND: the index tuples become linear indices into the flattened
+/// leading dimensions of data (per batch), and one kiln.gather picks the
+/// trailing slices.
+LogicalResult convertGatherND(ImportContext &ctx) {
+  FailureOr<Value> data = ctx.requiredInput(0, "data");
+  FailureOr<Value> indices = ctx.requiredInput(1, "indices");
+  FailureOr<int64_t> batchDims = ctx.intAttr("batch_dims", 0);
+  if (failed(data) || failed(indices) || failed(batchDims))
+    return failure();
+  ArrayRef<int64_t> dataShape = shapeOf(*data), indexShape = shapeOf(*indices);
+  int64_t r = dataShape.size(), q = indexShape.size(), b = *batchDims;
+  if (!isa<IntegerType>(elementTypeOf(*indices)) || q < 1 || r < 1)
+    return ctx.error() << "data and indices must have rank >= 1 and indices "
+                          "must hold integers";
+  if (b < 0 || b >= std::min(r, q))
+    return ctx.error() << "batch_dims must be in [0, min(rank(data), "
+                          "rank(indices)))";
+  int64_t k = indexShape.back();
+  if (k < 1 || b + k > r)
+    return ctx.error() << "indices.shape[-1] must be in [1, rank(data) - "
+                          "batch_dims]";
+  for (int64_t d = 0; d < b; ++d)
+    if (indexShape[d] != dataShape[d])
+      return ctx.error() << "the batch dimensions of data and indices differ";
+  ArrayRef<int64_t> dims = dataShape.slice(b, k);
+  int64_t batch = 1, block = 1, rest = 1;
+  for (int64_t d = 0; d < r; ++d)
+    (d < b ? batch : d < b + k ? block : rest) *= dataShape[d];
+  FailureOr<Value> linear = linearIndex(ctx, *indices, dims);
+  if (failed(linear))
+    return failure();
+  Value index = *linear;
+  if (b > 0) {
+    // Each batch starts `block` rows further into the flattened data.
+    SmallVector<int64_t> offsetShape(indexShape.drop_back());
+    for (int64_t d = b; d < q - 1; ++d)
+      offsetShape[d] = 1;
+    SmallVector<int64_t> offsets;
+    for (int64_t i = 0; i < batch; ++i)
+      offsets.push_back(i * block);
+    FailureOr<Value> shifted = buildBroadcast<AddOp>(
+        ctx, index, i64Constant(ctx, offsetShape, offsets));
+    if (failed(shifted))
+      return failure();
+    index = *shifted;
+  }
+  Value table = reshapeTo(ctx, *data, {batch * block, rest});
+  SmallVector<Type> types;
+  if (failed(kiln::inferGather(ctx.loc(), table.getType(), index.getType(), 0,
+                               types)))
+    return failure();
+  Value gathered = ctx.finish(
+      GatherOp::create(ctx.builder(), ctx.loc(), types[0], table, index, 0));
+  SmallVector<int64_t> resultShape(indexShape.drop_back());
+  llvm::append_range(resultShape, dataShape.drop_front(b + k));
+  ctx.setOutput(0, reshapeTo(ctx, gathered, resultShape));
+  return success();
+}
+
+enum class ScatterReduction { None, Add, Mul };
+
+FailureOr<ScatterReduction> readScatterReduction(ImportContext &ctx) {
+  FailureOr<std::string> reduction = ctx.stringAttr("reduction", "none");
+  if (failed(reduction))
+    return failure();
+  if (*reduction == "none")
+    return ScatterReduction::None;
+  if (*reduction == "add")
+    return ScatterReduction::Add;
+  if (*reduction == "mul")
+    return ScatterReduction::Mul;
+  ctx.markUnsupported();
+  return ctx.error() << "scatter reduction '" << *reduction
+                     << "' is not supported";
+}
+
+/// The scattered result from a one-hot mask `hot` (true where an update
+/// lands on an output position, one extra dimension `over` for the updates
+/// that are summed out) and `updates` broadcast against it: per position,
+/// the sum (none, add) or product (mul) of the updates landing there, and
+/// whether any does. `finish` reshapes/transposes both to data's layout.
+FailureOr<Value>
+combineScatter(ImportContext &ctx, Value data, Value hot, Value updates,
+               int64_t over, ScatterReduction reduction,
+               llvm::function_ref<Value(Value, double)> finish) {
+  Type element = elementTypeOf(data);
+  if (element.isInteger(1)) {
+    ctx.markUnsupported();
+    return ctx.error() << "scattering booleans is not supported";
+  }
+  bool isMul = reduction == ScatterReduction::Mul;
+  FailureOr<Value> picked =
+      select(ctx, hot, updates, scalarConstant(ctx, element, isMul ? 1 : 0));
+  if (failed(picked))
+    return failure();
+  Value combined;
+  if (isMul) {
+    SmallVector<Type> types;
+    if (failed(kiln::inferReduce(ctx.loc(), picked->getType(), {over}, false,
+                                 types)))
+      return failure();
+    combined = finish(ctx.finish(ReduceProdOp::create(
+                          ctx.builder(), ctx.loc(), types[0], *picked,
+                          ArrayRef<int64_t>{over}, false)),
+                      1.0);
+    return buildBroadcast<MulOp>(ctx, data, combined);
+  }
+  combined = finish(reduceSum(ctx, *picked, {over}, false), 0.0);
+  if (reduction == ScatterReduction::Add)
+    return buildBroadcast<AddOp>(ctx, data, combined);
+  // none: positions no update lands on keep data (duplicates are undefined
+  // in ONNX; here they add up).
+  Value count =
+      finish(reduceSum(ctx, castTo(ctx, hot, i64(ctx)), {over}, false), 0.0);
+  Value zero = scalarConstant(ctx, i64(ctx), 0);
+  SmallVector<Type> t;
+  if (failed(kiln::inferBroadcastElementwise(ctx.loc(), ValueRange{count, zero},
+                                             ctx.builder().getI1Type(), t)))
+    return failure();
+  Value hit = ctx.finish(CompareOp::create(ctx.builder(), ctx.loc(), t[0],
+                                           ComparePredicate::gt, count, zero));
+  return select(ctx, hit, combined, data);
+}
+
+/// ScatterElements (and the older Scatter): a one-hot comparison of the
+/// indices against the axis positions, with the updates summed over the
+/// axis of the indices, then moved and padded to data's layout.
+LogicalResult convertScatterElements(ImportContext &ctx) {
+  FailureOr<Value> data = ctx.requiredInput(0, "data");
+  FailureOr<Value> indices = ctx.requiredInput(1, "indices");
+  FailureOr<Value> updates = ctx.requiredInput(2, "updates");
+  FailureOr<int64_t> axisAttr = ctx.intAttr("axis", 0);
+  FailureOr<ScatterReduction> reduction = readScatterReduction(ctx);
+  if (failed(data) || failed(indices) || failed(updates) || failed(axisAttr) ||
+      failed(reduction))
+    return failure();
+  ArrayRef<int64_t> dataShape = shapeOf(*data), indexShape = shapeOf(*indices);
+  int64_t rank = dataShape.size();
+  if (rank == 0 || int64_t(indexShape.size()) != rank ||
+      shapeOf(*updates) != indexShape ||
+      elementTypeOf(*updates) != elementTypeOf(*data) ||
+      !isa<IntegerType>(elementTypeOf(*indices)))
+    return ctx.error() << "data, indices and updates must have one rank, "
+                          "indices and updates one shape, and indices hold "
+                          "integers";
+  FailureOr<int64_t> axis = normalizeAxisAt(ctx, *axisAttr, rank);
+  if (failed(axis))
+    return failure();
+  for (int64_t d = 0; d < rank; ++d)
+    if (indexShape[d] > dataShape[d])
+      return ctx.error() << "indices are larger than data in dimension " << d;
+  int64_t n = dataShape[*axis];
+  if (n * int64_t(std::max<int64_t>(
+              1, cast<RankedTensorType>(indices->getType()).getNumElements())) >
+      (int64_t(1) << 28))
+    return ctx.error() << "the scatter is implausibly large";
+  FailureOr<Value> normalized = wrapNegative(ctx, *indices, n);
+  if (failed(normalized))
+    return failure();
+  SmallVector<int64_t> expanded(indexShape);
+  expanded.push_back(1);
+  FailureOr<Value> hot = compareEq(ctx, reshapeTo(ctx, *normalized, expanded),
+                                   ramp(ctx, n, rank, rank + 1));
+  if (failed(hot))
+    return failure();
+  // After summing out the indices' axis, the positions along data's axis
+  // are last: move them into place and pad the other dimensions to data's.
+  SmallVector<int64_t> perm;
+  for (int64_t d = 0; d < rank; ++d)
+    perm.push_back(d < *axis ? d : d == *axis ? rank - 1 : d - 1);
+  auto finish = [&](Value v, double fill) {
+    Value moved = transpose(ctx, v, perm);
+    SmallVector<int64_t> low(rank, 0), high(rank, 0);
+    bool pad = false;
+    for (int64_t d = 0; d < rank; ++d) {
+      high[d] = dataShape[d] - shapeOf(moved)[d];
+      pad |= high[d] != 0;
+    }
+    if (!pad)
+      return moved;
+    SmallVector<Type> types;
+    (void)kiln::inferPad(ctx.loc(), moved.getType(), low, high,
+                         PadMode::constant, types);
+    return ctx.finish(PadOp::create(ctx.builder(), ctx.loc(), types[0], moved,
+                                    low, high, PadMode::constant,
+                                    APFloat(fill)));
+  };
+  FailureOr<Value> result =
+      combineScatter(ctx, *data, *hot, reshapeTo(ctx, *updates, expanded),
+                     *axis, *reduction, finish);
+  if (failed(result))
+    return failure();
+  ctx.setOutput(0, *result);
+  return success();
+}
+
+/// ScatterND: index tuples become linear indices into data's leading
+/// dimensions (flattened); a one-hot comparison against those positions
+/// scatters the update slices.
+LogicalResult convertScatterND(ImportContext &ctx) {
+  FailureOr<Value> data = ctx.requiredInput(0, "data");
+  FailureOr<Value> indices = ctx.requiredInput(1, "indices");
+  FailureOr<Value> updates = ctx.requiredInput(2, "updates");
+  FailureOr<ScatterReduction> reduction = readScatterReduction(ctx);
+  if (failed(data) || failed(indices) || failed(updates) || failed(reduction))
+    return failure();
+  ArrayRef<int64_t> dataShape = shapeOf(*data), indexShape = shapeOf(*indices);
+  int64_t r = dataShape.size(), q = indexShape.size();
+  if (r < 1 || q < 1 || !isa<IntegerType>(elementTypeOf(*indices)) ||
+      elementTypeOf(*updates) != elementTypeOf(*data))
+    return ctx.error() << "data and indices must have rank >= 1, indices "
+                          "hold integers and updates data's element type";
+  int64_t k = indexShape.back();
+  SmallVector<int64_t> updateShape(indexShape.drop_back());
+  llvm::append_range(updateShape, dataShape.drop_front(std::min(k, r)));
+  if (k < 1 || k > r || shapeOf(*updates) != ArrayRef<int64_t>(updateShape))
+    return ctx.error() << "indices.shape[-1] must be in [1, rank(data)] and "
+                          "updates must be indices.shape[:-1] + "
+                          "data.shape[indices.shape[-1]:]";
+  int64_t block = 1, rest = 1, count = 1;
+  for (int64_t d = 0; d < r; ++d)
+    (d < k ? block : rest) *= dataShape[d];
+  for (int64_t d = 0; d + 1 < q; ++d)
+    count *= indexShape[d];
+  if (count * block * std::max<int64_t>(rest, 1) > (int64_t(1) << 28))
+    return ctx.error() << "the scatter is implausibly large";
+  FailureOr<Value> linear = linearIndex(ctx, *indices, dataShape.take_front(k));
+  if (failed(linear))
+    return failure();
+  FailureOr<Value> hot = compareEq(ctx, reshapeTo(ctx, *linear, {count, 1, 1}),
+                                   ramp(ctx, block, 1, 3));
+  if (failed(hot))
+    return failure();
+  Value flat = reshapeTo(ctx, *data, {block, rest});
+  // Sums over the updates are already [block, rest] (counts [block, 1]).
+  auto finish = [](Value v, double) { return v; };
+  FailureOr<Value> result = combineScatter(
+      ctx, flat, *hot, reshapeTo(ctx, *updates, {count, 1, rest}), 0,
+      *reduction, finish);
+  if (failed(result))
+    return failure();
+  ctx.setOutput(0, reshapeTo(ctx, *result, dataShape));
+  return success();
+}
+
+/// ReverseSequence: out[b, t] = x[b, len[b] - 1 - t] for t < len[b], else
+/// x[b, t]. The source time index is computed elementwise and picks
+/// through a one-hot comparison over a new last axis, as GatherElements
+/// does.
+LogicalResult convertReverseSequence(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "input");
+  FailureOr<Value> lengths = ctx.requiredInput(1, "sequence_lens");
+  FailureOr<int64_t> batchAttr = ctx.intAttr("batch_axis", 1);
+  FailureOr<int64_t> timeAttr = ctx.intAttr("time_axis", 0);
+  if (failed(x) || failed(lengths) || failed(batchAttr) || failed(timeAttr))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(*x);
+  int64_t rank = shape.size();
+  if (rank < 2 || (*batchAttr != 0 && *batchAttr != 1) ||
+      (*timeAttr != 0 && *timeAttr != 1) || *batchAttr == *timeAttr)
+    return ctx.error() << "input must have rank >= 2 and batch_axis, "
+                          "time_axis be 0 and 1 in some order";
+  if (elementTypeOf(*x).isInteger(1)) {
+    ctx.markUnsupported();
+    return ctx.error() << "reversing boolean sequences is not supported";
+  }
+  int64_t batchAxis = *batchAttr, timeAxis = *timeAttr;
+  int64_t batch = shape[batchAxis], steps = shape[timeAxis];
+  if (shapeOf(*lengths) != ArrayRef<int64_t>{batch} ||
+      !isa<IntegerType>(elementTypeOf(*lengths)))
+    return ctx.error() << "sequence_lens must hold one integer per batch "
+                          "entry ("
+                       << batch << ")";
+  if (batch * steps * steps > (int64_t(1) << 28))
+    return ctx.error() << "the sequences are implausibly long";
+  // [rank + 1] layout: batch and time on their axes, the source index on a
+  // new last axis.
+  SmallVector<int64_t> lengthShape(rank + 1, 1);
+  lengthShape[batchAxis] = batch;
+  Value length = reshapeTo(ctx, castTo(ctx, *lengths, i64(ctx)), lengthShape);
+  Value t = ramp(ctx, steps, timeAxis, rank + 1);
+  FailureOr<Value> reversed =
+      buildBroadcast<SubOp>(ctx, length, scalarConstant(ctx, i64(ctx), 1));
+  if (succeeded(reversed))
+    reversed = buildBroadcast<SubOp>(ctx, *reversed, t);
+  if (failed(reversed))
+    return failure();
+  SmallVector<Type> types;
+  if (failed(kiln::inferBroadcastElementwise(ctx.loc(), ValueRange{t, length},
+                                             ctx.builder().getI1Type(), types)))
+    return failure();
+  Value inside = ctx.finish(CompareOp::create(
+      ctx.builder(), ctx.loc(), types[0], ComparePredicate::lt, t, length));
+  FailureOr<Value> source = select(ctx, inside, *reversed, t);
+  if (failed(source))
+    return failure();
+  FailureOr<Value> hot =
+      compareEq(ctx, *source, ramp(ctx, steps, rank, rank + 1));
+  if (failed(hot))
+    return failure();
+  // x with its time axis moved last and a unit dimension in its place.
+  SmallVector<int64_t> perm;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != timeAxis)
+      perm.push_back(d);
+  perm.push_back(timeAxis);
+  Value moved = transpose(ctx, *x, perm);
+  SmallVector<int64_t> spread(shapeOf(moved));
+  spread.insert(spread.begin() + timeAxis, 1);
+  FailureOr<Value> picked = select(ctx, *hot, reshapeTo(ctx, moved, spread),
+                                   scalarConstant(ctx, elementTypeOf(*x), 0));
+  if (failed(picked))
+    return failure();
+  ctx.setOutput(0, reduceSum(ctx, *picked, {rank}, false));
   return success();
 }
 
@@ -380,6 +789,11 @@ void registerIndexingConverters(ConverterRegistry &r) {
   r.add("Hardmax", 13, convertHardmax<false>);
   r.add("OneHot", 9, convertOneHot);
   r.add("GatherElements", 11, convertGatherElements);
+  r.add("GatherND", 11, convertGatherND);
+  r.add("Scatter", 9, convertScatterElements);
+  r.add("ScatterElements", 11, convertScatterElements);
+  r.add("ScatterND", 11, convertScatterND);
+  r.add("ReverseSequence", 10, convertReverseSequence);
   r.add("CumSum", 11, convertCumSum);
   r.add("NegativeLogLikelihoodLoss", 12, convertNllLoss);
   r.add("SoftmaxCrossEntropyLoss", 12, convertSoftmaxCrossEntropy);

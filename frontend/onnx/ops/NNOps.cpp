@@ -10,6 +10,8 @@
 
 #include "frontend/onnx/ops/Common.h"
 
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -149,15 +151,303 @@ LogicalResult convertConv(ImportContext &ctx) {
   return success();
 }
 
+/// kiln.slice of `value` (bounds already valid for kiln).
+Value sliceOf(ImportContext &ctx, Value value, ArrayRef<int64_t> starts,
+              ArrayRef<int64_t> limits, ArrayRef<int64_t> steps) {
+  SmallVector<Type> types;
+  if (failed(kiln::inferSlice(ctx.loc(), value.getType(), starts, limits, steps,
+                              types)))
+    return value;
+  return ctx.finish(SliceOp::create(ctx.builder(), ctx.loc(), types[0], value,
+                                    starts, limits, steps));
+}
+
+/// ConvTranspose as the convolution it is the adjoint of: the input with
+/// stride - 1 zeros inserted between its elements (a reshape, a pad and a
+/// reshape), padded by dilation * (kernel - 1) minus the ONNX pads (a crop
+/// where that is negative), convolved with stride 1 by the kernel flipped
+/// in space with its channel axes swapped per group. Output size per
+/// spatial dimension: stride * (in - 1) + output_padding +
+/// dilation * (kernel - 1) + 1 - pad_begin - pad_end.
+LogicalResult convertConvTranspose(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "X");
+  FailureOr<Value> w = ctx.requiredInput(1, "W");
+  FailureOr<int64_t> groups = ctx.intAttr("group", 1);
+  if (failed(x) || failed(w) || failed(groups))
+    return failure();
+  ArrayRef<int64_t> xShape = shapeOf(*x), wShape = shapeOf(*w);
+  int64_t rank = xShape.size();
+  if (wShape.size() != xShape.size() || rank < 3)
+    return ctx.error() << "X and W must be [N, C, spatial...] tensors of one "
+                          "rank";
+  int64_t spatial = rank - 2;
+  if (spatial > 2) {
+    ctx.markUnsupported();
+    return ctx.error() << "only 1-D and 2-D ConvTranspose is supported, the "
+                          "input has rank "
+                       << rank;
+  }
+  if (!isa<FloatType>(elementTypeOf(*x)))
+    return ctx.error() << "X must be a floating-point tensor";
+  int64_t cin = xShape[1];
+  if (*groups <= 0 || cin % *groups != 0 || wShape[0] != cin)
+    return ctx.error() << "W must be [C, M / group, k...] with C = " << cin
+                       << " divisible by group " << *groups;
+  auto kernelAttr = ctx.intsAttr("kernel_shape");
+  auto stridesAttr = ctx.intsAttr("strides");
+  auto dilationsAttr = ctx.intsAttr("dilations");
+  auto padsAttr = ctx.intsAttr("pads");
+  auto outPadAttr = ctx.intsAttr("output_padding");
+  auto outShapeAttr = ctx.intsAttr("output_shape");
+  FailureOr<std::string> autoPad = ctx.stringAttr("auto_pad", "NOTSET");
+  if (failed(kernelAttr) || failed(stridesAttr) || failed(dilationsAttr) ||
+      failed(padsAttr) || failed(outPadAttr) || failed(outShapeAttr) ||
+      failed(autoPad))
+    return failure();
+  SmallVector<int64_t> kernel(wShape.drop_front(2));
+  SmallVector<int64_t> strides =
+      stridesAttr->value_or(SmallVector<int64_t>(spatial, 1));
+  SmallVector<int64_t> dilations =
+      dilationsAttr->value_or(SmallVector<int64_t>(spatial, 1));
+  SmallVector<int64_t> pads =
+      padsAttr->value_or(SmallVector<int64_t>(2 * spatial, 0));
+  SmallVector<int64_t> outPad =
+      outPadAttr->value_or(SmallVector<int64_t>(spatial, 0));
+  if ((kernelAttr->has_value() &&
+       ArrayRef<int64_t>(**kernelAttr) != ArrayRef<int64_t>(kernel)) ||
+      int64_t(strides.size()) != spatial ||
+      int64_t(dilations.size()) != spatial ||
+      int64_t(pads.size()) != 2 * spatial ||
+      int64_t(outPad.size()) != spatial ||
+      (outShapeAttr->has_value() &&
+       int64_t((*outShapeAttr)->size()) != spatial))
+    return ctx.error() << "kernel_shape, strides, dilations, pads, "
+                          "output_padding and output_shape must match the "
+                       << spatial << " spatial dimension(s) of W";
+  if (*autoPad != "NOTSET" && *autoPad != "VALID" && *autoPad != "SAME_UPPER" &&
+      *autoPad != "SAME_LOWER")
+    return ctx.error() << "unknown auto_pad '" << *autoPad << "'";
+  for (int64_t d = 0; d < spatial; ++d) {
+    if (strides[d] <= 0 || dilations[d] <= 0 || kernel[d] <= 0 ||
+        strides[d] > 4096 || dilations[d] > 4096 || kernel[d] > 4096)
+      return ctx.error() << "kernel, strides and dilations must be positive "
+                            "(and plausible)";
+    if (outPad[d] < 0 || outPad[d] >= std::max(strides[d], dilations[d]))
+      return ctx.error() << "output_padding must be in [0, max(stride, "
+                            "dilation))";
+    if (pads[d] < 0 || pads[spatial + d] < 0)
+      return ctx.error() << "pads must be non-negative";
+    int64_t full = strides[d] * (xShape[2 + d] - 1) + outPad[d] +
+                   dilations[d] * (kernel[d] - 1) + 1;
+    // An explicit output shape, or SAME padding (output = input * stride),
+    // fixes the total padding; SAME_UPPER puts the smaller half first.
+    std::optional<int64_t> target;
+    if (outShapeAttr->has_value())
+      target = (**outShapeAttr)[d];
+    else if (*autoPad == "SAME_UPPER" || *autoPad == "SAME_LOWER")
+      target = xShape[2 + d] * strides[d];
+    if (target) {
+      int64_t total = full - *target;
+      int64_t half = llvm::divideFloorSigned(total, 2);
+      bool upper = *autoPad == "SAME_UPPER";
+      pads[d] = upper ? half : total - half;
+      pads[spatial + d] = upper ? total - half : half;
+    } else if (*autoPad == "VALID") {
+      pads[d] = pads[spatial + d] = 0;
+    }
+  }
+
+  // Everything in 2-D: [N, C, L] -> [N, C, 1, L].
+  Value input = *x, weight = *w;
+  if (spatial == 1) {
+    input = to2d(ctx, input);
+    weight = to2d(ctx, weight);
+    kernel.insert(kernel.begin(), 1);
+    strides.insert(strides.begin(), 1);
+    dilations.insert(dilations.begin(), 1);
+    outPad.insert(outPad.begin(), 0);
+    pads = {0, pads[0], 0, pads[1]};
+  }
+  int64_t n = xShape[0], h = shapeOf(input)[2], wd = shapeOf(input)[3];
+  // Zero insertion: [N, C, H, 1, W, 1] padded to [N, C, H, sh, W, sw].
+  if (strides[0] > 1 || strides[1] > 1) {
+    Value spread = reshapeTo(ctx, input, {n, cin, h, 1, wd, 1});
+    SmallVector<int64_t> low(6, 0), high(6, 0);
+    high[3] = strides[0] - 1;
+    high[5] = strides[1] - 1;
+    SmallVector<Type> types;
+    if (failed(kiln::inferPad(ctx.loc(), spread.getType(), low, high,
+                              PadMode::constant, types)))
+      return failure();
+    spread =
+        ctx.finish(PadOp::create(ctx.builder(), ctx.loc(), types[0], spread,
+                                 low, high, PadMode::constant, APFloat(0.0)));
+    input = reshapeTo(ctx, spread, {n, cin, h * strides[0], wd * strides[1]});
+  }
+  // Padding of the stride-1 convolution; the zero insertion above left
+  // stride - 1 extra zeros at the end. Negative amounts crop.
+  SmallVector<int64_t> convPads(4, 0), starts(4, 0), limits(shapeOf(input)),
+      steps(4, 1);
+  bool crop = false;
+  for (int64_t d = 0; d < 2; ++d) {
+    int64_t span = dilations[d] * (kernel[d] - 1);
+    int64_t low = span - pads[d];
+    int64_t high = span - pads[2 + d] + outPad[d] - (strides[d] - 1);
+    if (low < 0) {
+      starts[2 + d] = -low;
+      crop = true;
+    }
+    if (high < 0) {
+      limits[2 + d] += high;
+      crop = true;
+    }
+    if (starts[2 + d] > limits[2 + d])
+      return ctx.error() << "the pads leave no output";
+    convPads[d] = std::max<int64_t>(low, 0);
+    convPads[2 + d] = std::max<int64_t>(high, 0);
+  }
+  if (crop)
+    input = sliceOf(ctx, input, starts, limits, steps);
+  // W [C, M/g, kh, kw] -> [g, C/g, M/g, kh, kw] -> [g, M/g, C/g, kh, kw]
+  // -> [M, C/g, kh, kw], flipped in space.
+  int64_t g = *groups, perGroupOut = wShape[1];
+  Value kernelValue =
+      reshapeTo(ctx, weight, {g, cin / g, perGroupOut, kernel[0], kernel[1]});
+  SmallVector<Type> types;
+  SmallVector<int64_t> perm = {0, 2, 1, 3, 4};
+  if (failed(
+          kiln::inferTranspose(ctx.loc(), kernelValue.getType(), perm, types)))
+    return failure();
+  kernelValue = ctx.finish(TransposeOp::create(ctx.builder(), ctx.loc(),
+                                               types[0], kernelValue, perm));
+  kernelValue = reshapeTo(ctx, kernelValue,
+                          {g * perGroupOut, cin / g, kernel[0], kernel[1]});
+  kernelValue = sliceOf(ctx, kernelValue, {0, 0, kernel[0] - 1, kernel[1] - 1},
+                        {g * perGroupOut, cin / g, -1, -1}, {1, 1, -1, -1});
+  Value bias = ctx.input(2);
+  SmallVector<int64_t> unitStrides = {1, 1};
+  types.clear();
+  if (failed(kiln::inferConv2d(ctx.loc(), input.getType(),
+                               kernelValue.getType(),
+                               bias ? bias.getType() : Type(), unitStrides,
+                               convPads, dilations, g, types)))
+    return failure();
+  Value result = ctx.finish(
+      Conv2dOp::create(ctx.builder(), ctx.loc(), types[0], input, kernelValue,
+                       bias, unitStrides, convPads, dilations, g));
+  ctx.setOutput(0, spatial == 1 ? from2d(ctx, result) : result);
+  return success();
+}
+
+/// MaxPool's Indices output: the flat index into X (row-major, or with
+/// storage_order 1 the spatial part column-major) of each window's first
+/// maximum. Every window offset is a strided slice of X padded with -inf;
+/// a running comparison keeps the first strict maximum and its index.
+Value maxPoolIndices(ImportContext &ctx, Value input,
+                     ArrayRef<int64_t> resultShape, const Window &w,
+                     bool columnMajor) {
+  ArrayRef<int64_t> shape = shapeOf(input);
+  int64_t n = shape[0], c = shape[1], h = shape[2], wd = shape[3];
+  int64_t oh = resultShape[2], ow = resultShape[3];
+  Type element = elementTypeOf(input), i64 = ctx.builder().getI64Type();
+  // Pad so that every window of every output position fits (ceil_mode
+  // windows may run past the end pads).
+  SmallVector<int64_t> low = {0, 0, w.pads[0], w.pads[1]};
+  SmallVector<int64_t> high = {0, 0, w.pads[2], w.pads[3]};
+  for (int64_t d = 0; d < 2; ++d) {
+    int64_t needed = (d == 0 ? oh - 1 : ow - 1) * w.strides[d] +
+                     (w.kernel[d] - 1) * w.dilations[d] + 1;
+    int64_t have = shape[2 + d] + w.pads[d] + w.pads[2 + d];
+    high[2 + d] += std::max<int64_t>(0, needed - have);
+  }
+  SmallVector<Type> types;
+  if (failed(kiln::inferPad(ctx.loc(), input.getType(), low, high,
+                            PadMode::constant, types)))
+    return {};
+  const auto &semantics = cast<FloatType>(element).getFloatSemantics();
+  Value padded = ctx.finish(PadOp::create(
+      ctx.builder(), ctx.loc(), types[0], input, low, high, PadMode::constant,
+      APFloat::getInf(semantics, /*Negative=*/true)));
+  Value best, bestIndex;
+  for (int64_t i = 0; i < w.kernel[0]; ++i)
+    for (int64_t j = 0; j < w.kernel[1]; ++j) {
+      SmallVector<int64_t> starts = {0, 0, i * w.dilations[0],
+                                     j * w.dilations[1]};
+      SmallVector<int64_t> limits = {n, c,
+                                     starts[2] + (oh - 1) * w.strides[0] + 1,
+                                     starts[3] + (ow - 1) * w.strides[1] + 1};
+      SmallVector<int64_t> steps = {1, 1, w.strides[0], w.strides[1]};
+      types.clear();
+      if (failed(kiln::inferSlice(ctx.loc(), padded.getType(), starts, limits,
+                                  steps, types)))
+        return {};
+      Value value = ctx.finish(SliceOp::create(
+          ctx.builder(), ctx.loc(), types[0], padded, starts, limits, steps));
+      // Flat spatial index of this tap per output position (positions in
+      // the padding get an index too; their -inf never wins over a real
+      // element).
+      SmallVector<int64_t> index;
+      for (int64_t y = 0; y < oh; ++y)
+        for (int64_t x = 0; x < ow; ++x) {
+          int64_t row = y * w.strides[0] + i * w.dilations[0] - w.pads[0];
+          int64_t col = x * w.strides[1] + j * w.dilations[1] - w.pads[1];
+          index.push_back(columnMajor ? col * h + row : row * wd + col);
+        }
+      Value tapIndex = ctx.constant(DenseElementsAttr::get(
+          RankedTensorType::get({oh, ow}, i64), ArrayRef<int64_t>(index)));
+      if (!best) {
+        best = value;
+        bestIndex = tapIndex;
+        continue;
+      }
+      types.clear();
+      if (failed(kiln::inferBroadcastElementwise(
+              ctx.loc(), ValueRange{value, best}, ctx.builder().getI1Type(),
+              types)))
+        return {};
+      Value better =
+          ctx.finish(CompareOp::create(ctx.builder(), ctx.loc(), types[0],
+                                       ComparePredicate::gt, value, best));
+      for (Value *target : {&best, &bestIndex}) {
+        Value candidate = target == &best ? value : tapIndex;
+        types.clear();
+        if (failed(kiln::inferSelect(ctx.loc(), better.getType(),
+                                     candidate.getType(), target->getType(),
+                                     types)))
+          return {};
+        *target = ctx.finish(SelectOp::create(
+            ctx.builder(), ctx.loc(), types[0], better, candidate, *target));
+      }
+    }
+  // Plus the offset of each (n, c) plane.
+  SmallVector<int64_t> offsets;
+  for (int64_t p = 0; p < n * c; ++p)
+    offsets.push_back(p * h * wd);
+  Value planeOffset = ctx.constant(DenseElementsAttr::get(
+      RankedTensorType::get({n, c, 1, 1}, i64), ArrayRef<int64_t>(offsets)));
+  FailureOr<Value> result = buildBroadcast<AddOp>(ctx, bestIndex, planeOffset);
+  if (failed(result))
+    return {};
+  // (Already [n, c, oh, ow] unless a single-tap window kept the [oh, ow]
+  // constant, which the broadcast above widened.)
+  return reshapeTo(ctx, *result, {n, c, oh, ow});
+}
+
 template <typename OpTy, bool IsMax> LogicalResult convertPool(ImportContext &ctx) {
   FailureOr<Value> x = ctx.requiredInput(0, "X");
   FailureOr<int64_t> ceilMode = ctx.intAttr("ceil_mode", 0);
   FailureOr<int64_t> includePad = ctx.intAttr("count_include_pad", 0);
   if (failed(x) || failed(ceilMode) || failed(includePad))
     return failure();
-  if (IsMax && ctx.node().output_size() > 1 && !ctx.node().output(1).empty()) {
+  bool wantIndices =
+      IsMax && ctx.node().output_size() > 1 && !ctx.node().output(1).empty();
+  FailureOr<int64_t> storageOrder = ctx.intAttr("storage_order", 0);
+  if (failed(storageOrder))
+    return failure();
+  if (wantIndices && !isa<FloatType>(elementTypeOf(*x))) {
     ctx.markUnsupported();
-    return ctx.error() << "the Indices output of MaxPool is not supported";
+    return ctx.error() << "the Indices output of MaxPool is supported for "
+                          "floating-point inputs only";
   }
   if (!ctx.attribute("kernel_shape"))
     return ctx.error() << "missing attribute 'kernel_shape'";
@@ -181,6 +471,13 @@ template <typename OpTy, bool IsMax> LogicalResult convertPool(ImportContext &ct
         window->strides, window->pads, window->dilations, *ceilMode != 0,
         *includePad != 0));
   ctx.setOutput(0, window->oneDimensional ? from2d(ctx, result) : result);
+  if (wantIndices) {
+    Value indices = maxPoolIndices(ctx, input, shapeOf(result), *window,
+                                   *storageOrder != 0);
+    if (!indices)
+      return failure();
+    ctx.setOutput(1, window->oneDimensional ? from2d(ctx, indices) : indices);
+  }
   return success();
 }
 
@@ -193,6 +490,130 @@ template <typename OpTy> LogicalResult convertGlobalPool(ImportContext &ctx) {
     return failure();
   ctx.setOutput(0, ctx.finish(OpTy::create(ctx.builder(), ctx.loc(), types[0],
                                            *x)));
+  return success();
+}
+
+/// MaxUnpool: X's values land at their flat indices into the output (the
+/// Indices output of MaxPool), zeros elsewhere, through a one-hot
+/// comparison of the indices against the output positions. The output
+/// shape is output_shape (constant, or the declared output shape when it
+/// is a run-time input) or (in - 1) * stride + kernel - pads.
+LogicalResult convertMaxUnpool(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "X");
+  FailureOr<Value> indices = ctx.requiredInput(1, "I");
+  auto kernelAttr = ctx.intsAttr("kernel_shape");
+  auto stridesAttr = ctx.intsAttr("strides");
+  auto padsAttr = ctx.intsAttr("pads");
+  if (failed(x) || failed(indices) || failed(kernelAttr) ||
+      failed(stridesAttr) || failed(padsAttr))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(*x);
+  int64_t rank = shape.size(), spatial = rank - 2;
+  if (rank < 3 || shapeOf(*indices) != shape ||
+      !isa<IntegerType>(elementTypeOf(*indices)))
+    return ctx.error() << "X must be [N, C, spatial...] and I integer "
+                          "indices of the same shape";
+  if (!kernelAttr->has_value())
+    return ctx.error() << "missing attribute 'kernel_shape'";
+  SmallVector<int64_t> kernel = **kernelAttr;
+  SmallVector<int64_t> strides =
+      stridesAttr->value_or(SmallVector<int64_t>(spatial, 1));
+  SmallVector<int64_t> pads =
+      padsAttr->value_or(SmallVector<int64_t>(2 * spatial, 0));
+  if (int64_t(kernel.size()) != spatial || int64_t(strides.size()) != spatial ||
+      int64_t(pads.size()) != 2 * spatial)
+    return ctx.error() << "kernel_shape, strides and pads must match the "
+                       << spatial << " spatial dimension(s)";
+  // The indices address the default output, (in - 1) * stride + kernel -
+  // pads; a larger output_shape pads that at the end (as the ONNX
+  // reference does).
+  SmallVector<int64_t> outShape(shape.take_front(2));
+  for (int64_t d = 0; d < spatial; ++d) {
+    if (strides[d] <= 0 || kernel[d] <= 0 || strides[d] > (1 << 20) ||
+        kernel[d] > (1 << 20))
+      return ctx.error() << "kernel_shape and strides must be positive";
+    outShape.push_back((shape[2 + d] - 1) * strides[d] + kernel[d] - pads[d] -
+                       pads[spatial + d]);
+  }
+  SmallVector<int64_t> finalShape = outShape;
+  if (Value given = ctx.input(2)) {
+    std::optional<ArrayRef<int64_t>> declared =
+        ctx.declaredShape(ctx.node().output(0));
+    if (!matchPattern(given, m_Constant()) && declared) {
+      finalShape.assign(declared->begin(), declared->end());
+    } else {
+      FailureOr<SmallVector<int64_t>> values =
+          ctx.constantInts(2, "output_shape");
+      if (failed(values))
+        return failure();
+      finalShape = *values;
+    }
+    if (int64_t(finalShape.size()) != rank || finalShape[0] != shape[0] ||
+        finalShape[1] != shape[1])
+      return ctx.error() << "output_shape must be [N, C, spatial...] with "
+                            "X's N and C";
+    for (int64_t d = 2; d < rank; ++d)
+      if (finalShape[d] < outShape[d]) {
+        ctx.markUnsupported();
+        return ctx.error() << "an output_shape smaller than the default "
+                              "unpooled shape is not supported";
+      }
+  }
+  int64_t count = 1, positions = 1;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (outShape[d] < 0)
+      return ctx.error() << "the output would have a negative dimension";
+    count *= shape[d];
+    positions *= outShape[d];
+  }
+  if (count * positions > (int64_t(1) << 28)) {
+    ctx.markUnsupported();
+    return ctx.error() << "MaxUnpool of " << count << " values into "
+                       << positions
+                       << " positions is too large for its "
+                          "one-hot lowering";
+  }
+  Type i64 = ctx.builder().getI64Type(), i1 = ctx.builder().getI1Type();
+  Value flatIndex = reshapeTo(ctx, castTo(ctx, *indices, i64), {count, 1});
+  SmallVector<int64_t> ramp = llvm::to_vector(llvm::seq<int64_t>(0, positions));
+  Value positionsRamp = ctx.constant(DenseElementsAttr::get(
+      RankedTensorType::get({1, positions}, i64), ArrayRef<int64_t>(ramp)));
+  SmallVector<Type> types;
+  if (failed(kiln::inferBroadcastElementwise(
+          ctx.loc(), ValueRange{flatIndex, positionsRamp}, i1, types)))
+    return failure();
+  Value hot = ctx.finish(CompareOp::create(ctx.builder(), ctx.loc(), types[0],
+                                           ComparePredicate::eq, flatIndex,
+                                           positionsRamp));
+  Value values = reshapeTo(ctx, *x, {count, 1});
+  Value zero = scalarConstant(ctx, elementTypeOf(*x), 0);
+  types.clear();
+  if (failed(kiln::inferSelect(ctx.loc(), hot.getType(), values.getType(),
+                               zero.getType(), types)))
+    return failure();
+  Value placed = ctx.finish(
+      SelectOp::create(ctx.builder(), ctx.loc(), types[0], hot, values, zero));
+  types.clear();
+  SmallVector<int64_t> axes = {0};
+  if (failed(
+          kiln::inferReduce(ctx.loc(), placed.getType(), axes, false, types)))
+    return failure();
+  Value summed = ctx.finish(ReduceSumOp::create(ctx.builder(), ctx.loc(),
+                                                types[0], placed, axes, false));
+  Value result = reshapeTo(ctx, summed, outShape);
+  if (finalShape != outShape) {
+    SmallVector<int64_t> low(rank, 0), high(rank, 0);
+    for (int64_t d = 0; d < rank; ++d)
+      high[d] = finalShape[d] - outShape[d];
+    types.clear();
+    if (failed(kiln::inferPad(ctx.loc(), result.getType(), low, high,
+                              PadMode::constant, types)))
+      return failure();
+    result =
+        ctx.finish(PadOp::create(ctx.builder(), ctx.loc(), types[0], result,
+                                 low, high, PadMode::constant, APFloat(0.0)));
+  }
+  ctx.setOutput(0, result);
   return success();
 }
 
@@ -328,6 +749,8 @@ LogicalResult convertDropout(ImportContext &ctx) {
 
 void registerNNConverters(ConverterRegistry &r) {
   r.add("Conv", 1, convertConv);
+  r.add("ConvTranspose", 1, convertConvTranspose);
+  r.add("MaxUnpool", 9, convertMaxUnpool);
   r.add("MaxPool", 1, convertPool<MaxPool2dOp, true>);
   r.add("AveragePool", 1, convertPool<AvgPool2dOp, false>);
   r.add("GlobalAveragePool", 1, convertGlobalPool<GlobalAvgPoolOp>);

@@ -106,6 +106,45 @@ LogicalResult convertConstantOfShape(ImportContext &ctx) {
   return success();
 }
 
+/// EyeLike depends only on its input's (static) shape: a constant with ones
+/// on diagonal k, of type `dtype` (default: the input's).
+LogicalResult convertEyeLike(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "input");
+  FailureOr<int64_t> k = ctx.intAttr("k", 0);
+  if (failed(x) || failed(k))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(*x);
+  if (shape.size() != 2)
+    return ctx.error() << "input must have rank 2";
+  if (shape[0] * shape[1] > (int64_t(1) << 26))
+    return ctx.error() << "the matrix is implausibly large";
+  Type element = elementTypeOf(*x);
+  if (ctx.attribute("dtype")) {
+    FailureOr<int64_t> dtype = ctx.intAttr("dtype", 0);
+    if (failed(dtype))
+      return failure();
+    if (*dtype <= 0 || *dtype > 1000)
+      return ctx.error() << "invalid dtype " << *dtype;
+    element = importElementType(ctx.context(), int32_t(*dtype), ctx.loc());
+    if (!element) {
+      if (isUnsupportedOnnxType(int32_t(*dtype)))
+        ctx.markUnsupported();
+      return failure();
+    }
+  }
+  SmallVector<Attribute> entries;
+  for (int64_t i = 0; i < shape[0]; ++i)
+    for (int64_t j = 0; j < shape[1]; ++j) {
+      bool one = j - i == *k;
+      entries.push_back(isa<FloatType>(element)
+                            ? Attribute(FloatAttr::get(element, one))
+                            : Attribute(IntegerAttr::get(element, one)));
+    }
+  ctx.setOutput(0, ctx.constant(DenseElementsAttr::get(
+                       RankedTensorType::get(shape, element), entries)));
+  return success();
+}
+
 LogicalResult convertShape(ImportContext &ctx) {
   FailureOr<Value> x = ctx.requiredInput(0, "data");
   FailureOr<int64_t> start = ctx.intAttr("start", 0);
@@ -665,34 +704,60 @@ LogicalResult convertPad(ImportContext &ctx) {
 }
 
 /// Trilu keeps the upper (or lower) triangle of the last two dimensions,
-/// shifted by k: a select with a constant triangular mask (which folds away
-/// when the input is constant, as for exporters' causal masks).
+/// shifted by k: a select with a triangular mask. With a constant k the mask
+/// is a constant (which folds away when the input is constant, as for
+/// exporters' causal masks); with k known only at run time it is a
+/// comparison of the constant diagonal offsets j - i against k.
 LogicalResult convertTrilu(ImportContext &ctx) {
   FailureOr<Value> x = ctx.requiredInput(0, "input");
   FailureOr<int64_t> upper = ctx.intAttr("upper", 1);
   if (failed(x) || failed(upper))
     return failure();
-  int64_t k = 0;
-  if (ctx.input(1)) {
-    FailureOr<SmallVector<int64_t>> values = ctx.constantInts(1, "k");
-    if (failed(values))
-      return failure();
-    if (values->size() != 1)
-      return ctx.error() << "k must be a scalar";
-    k = (*values)[0];
-  }
   ArrayRef<int64_t> shape = shapeOf(*x);
   if (shape.size() < 2)
     return ctx.error() << "input must have rank >= 2";
   int64_t rows = shape[shape.size() - 2], cols = shape.back();
   if (rows * cols > (int64_t(1) << 26))
     return ctx.error() << "the triangle is implausibly large";
-  SmallVector<bool> keep;
-  for (int64_t i = 0; i < rows; ++i)
-    for (int64_t j = 0; j < cols; ++j)
-      keep.push_back(*upper ? j - i >= k : j - i <= k);
-  auto maskType = RankedTensorType::get({rows, cols}, ctx.builder().getI1Type());
-  Value mask = ctx.constant(DenseElementsAttr::get(maskType, ArrayRef<bool>(keep)));
+  Value kInput = ctx.input(1);
+  if (kInput && !isa<IntegerType>(elementTypeOf(kInput)))
+    return ctx.error() << "k must be an integer";
+  if (kInput && cast<RankedTensorType>(kInput.getType()).getNumElements() != 1)
+    return ctx.error() << "k must be a scalar";
+  Value mask;
+  if (kInput && !matchPattern(kInput, m_Constant())) {
+    SmallVector<int64_t> offsets;
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j)
+        offsets.push_back(j - i);
+    Type i64 = ctx.builder().getI64Type();
+    Value offset = ctx.constant(DenseElementsAttr::get(
+        RankedTensorType::get({rows, cols}, i64), ArrayRef<int64_t>(offsets)));
+    Value k = reshapeTo(ctx, castTo(ctx, kInput, i64), {});
+    SmallVector<Type> types;
+    if (failed(kiln::inferBroadcastElementwise(ctx.loc(), ValueRange{offset, k},
+                                               ctx.builder().getI1Type(),
+                                               types)))
+      return failure();
+    mask = ctx.finish(CompareOp::create(
+        ctx.builder(), ctx.loc(), types[0],
+        *upper ? ComparePredicate::ge : ComparePredicate::le, offset, k));
+  } else {
+    int64_t k = 0;
+    if (kInput) {
+      FailureOr<SmallVector<int64_t>> values = ctx.constantInts(1, "k");
+      if (failed(values))
+        return failure();
+      k = (*values)[0];
+    }
+    SmallVector<bool> keep;
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j)
+        keep.push_back(*upper ? j - i >= k : j - i <= k);
+    auto maskType =
+        RankedTensorType::get({rows, cols}, ctx.builder().getI1Type());
+    mask = ctx.constant(DenseElementsAttr::get(maskType, ArrayRef<bool>(keep)));
+  }
   Value zero = scalarConstant(ctx, elementTypeOf(*x), 0.0);
   SmallVector<Type> types;
   if (failed(kiln::inferSelect(ctx.loc(), mask.getType(), x->getType(),
@@ -709,6 +774,7 @@ void registerShapeConverters(ConverterRegistry &r) {
   r.add("Trilu", 14, convertTrilu);
   r.add("Constant", 1, convertConstant);
   r.add("ConstantOfShape", 9, convertConstantOfShape);
+  r.add("EyeLike", 9, convertEyeLike);
   r.add("Shape", 1, convertShape);
   r.add("Size", 1, convertSize);
   r.add("Range", 11, convertRange);

@@ -232,6 +232,15 @@ func.func @arith_i8_minmax_div(%a: tensor<2x4xi8>, %b: tensor<4xi8>)
   return %0, %1, %2, %3 : tensor<2x4xi8>, tensor<2x4xi8>, tensor<2x4xi8>, tensor<2x4xi8>
 }
 
+// rem truncates (C fmod): the remainder has the dividend's sign.
+func.func @rem_mixed_signs(%a: tensor<2x4xi32>, %b: tensor<4xi32>, %x: tensor<3x4xf32>, %y: tensor<4xf32>, %p: tensor<5xf64>, %q: tensor<5xf64>)
+    -> (tensor<2x4xi32>, tensor<3x4xf32>, tensor<5xf64>) {
+  %0 = kiln.rem %a, %b : (tensor<2x4xi32>, tensor<4xi32>) -> tensor<2x4xi32>
+  %1 = kiln.rem %x, %y : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<3x4xf32>
+  %2 = kiln.rem %p, %q : (tensor<5xf64>, tensor<5xf64>) -> tensor<5xf64>
+  return %0, %1, %2 : tensor<2x4xi32>, tensor<3x4xf32>, tensor<5xf64>
+}
+
 func.func @arith_f16(%a: tensor<3x4xf16>, %b: tensor<4xf16>, %s: tensor<f16>)
     -> (tensor<3x4xf16>, tensor<3x4xf16>, tensor<3x4xf16>, tensor<3x4xf16>,
         tensor<3x4xf16>, tensor<3x4xf16>, tensor<3x4xf16>) {

@@ -242,6 +242,16 @@ CASES = [
          lambda a, b: (trunc_div(a, b).astype(np.int8), np.minimum(a, b),
                        np.maximum(a, b), (a.astype(np.int64) * b)
                        .astype(np.int8))),
+    Case("rem_mixed_signs",
+         lambda rng: [randint(rng, -50, 51, 2, 4, dtype=np.int32),
+                      nonzero_int(rng, 1, 9, 4, dtype=np.int32),
+                      nonzero_f32(rng, 0.1, 20.0, 3, 4),
+                      nonzero_f32(rng, 0.5, 3.0, 4),
+                      np.array([7.25, -7.25, 1e300, 3.0, -0.0]),
+                      np.array([2.0, 2.0, 3.0, INF, 1.0])],
+         lambda a, b, x, y, p, q: (
+             (a.astype(np.int64) - trunc_div(a, b) * b).astype(np.int32),
+             np.fmod(x, y), np.fmod(p, q))),
     Case("arith_f16",
          lambda rng: [nonzero_f32(rng, 0.1, 3.0, 3, 4).astype(np.float16),
                       nonzero_f32(rng, 0.5, 2.0, 4).astype(np.float16),

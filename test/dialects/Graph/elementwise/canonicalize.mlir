@@ -347,6 +347,48 @@ func.func @no_fold_div_int_min_by_minus_one() -> tensor<i8> {
 
 // -----
 
+// Integer rem truncates: the remainder takes the dividend's sign.
+// CHECK-LABEL: func @fold_rem_int
+// CHECK-NEXT: %[[C:.*]] = kiln.constant dense<[1, -1, 2, 0]> : tensor<4xi32>
+// CHECK-NEXT: return %[[C]]
+func.func @fold_rem_int() -> tensor<4xi32> {
+  %a = kiln.constant dense<[7, -7, 6, 8]> : tensor<4xi32>
+  %b = kiln.constant dense<[2, 2, -4, 4]> : tensor<4xi32>
+  %0 = kiln.rem %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+// Float rem is C fmod (exact, the dividend's sign; x rem 0 is NaN).
+// CHECK-LABEL: func @fold_rem_float
+// CHECK-NEXT: %[[C:.*]] = kiln.constant dense<[1.500000e+00, -1.500000e+00, 0x7FC00000]> : tensor<3xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @fold_rem_float() -> tensor<3xf32> {
+  %a = kiln.constant dense<[5.5, -5.5, 1.0]> : tensor<3xf32>
+  %b = kiln.constant dense<[-2.0, 2.0, 0.0]> : tensor<3xf32>
+  %0 = kiln.rem %a, %b : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+// Integer rem by zero and INT_MIN rem -1 are left for run time.
+// CHECK-LABEL: func @no_fold_rem_int_by_zero
+// CHECK: kiln.rem
+// CHECK: kiln.rem
+func.func @no_fold_rem_int_by_zero() -> (tensor<2xi32>, tensor<i8>) {
+  %a = kiln.constant dense<[7, 8]> : tensor<2xi32>
+  %b = kiln.constant dense<[1, 0]> : tensor<2xi32>
+  %0 = kiln.rem %a, %b : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+  %c = kiln.constant dense<-128> : tensor<i8>
+  %d = kiln.constant dense<-1> : tensor<i8>
+  %1 = kiln.rem %c, %d : (tensor<i8>, tensor<i8>) -> tensor<i8>
+  return %0, %1 : tensor<2xi32>, tensor<i8>
+}
+
+// -----
+
 // Float division by zero follows IEEE 754.
 // CHECK-LABEL: func @fold_div_float_by_zero
 // CHECK-NEXT: %[[C:.*]] = kiln.constant dense<[0x7F800000, 0xFF800000, 0x7FC00000, 2.500000e-01]> : tensor<4xf32>

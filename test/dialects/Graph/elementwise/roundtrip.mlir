@@ -141,6 +141,8 @@ func.func @arith_f32_broadcast(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %s: tenso
   %2 = kiln.mul %c, %b : (tensor<2x1xf32>, tensor<3xf32>) -> tensor<2x3xf32>
   // CHECK: kiln.div %[[A]], %[[A]] : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   %3 = kiln.div %a, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: kiln.rem %[[A]], %[[C]] : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
+  %r = kiln.rem %a, %c : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
   // CHECK: kiln.pow %[[A]], %[[S]] : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
   %4 = kiln.pow %a, %s : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
   // CHECK: kiln.min %[[A]], %[[C]] : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
