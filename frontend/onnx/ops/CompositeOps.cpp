@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "frontend/onnx/ops/Common.h"
+#include "frontend/onnx/ops/Expr.h"
 
 #include <cmath>
 
@@ -18,67 +19,6 @@ namespace kiln::onnx {
 
 namespace {
 
-/// Builds elementwise expressions at the current node. Every method
-/// returns null after a failure (reported at the node), and propagates
-/// null inputs, so an expression is checked once at the end.
-class Expr {
-public:
-  explicit Expr(ImportContext &ctx) : ctx_(ctx) {}
-
-  Value c(Value like, double value) {
-    return like ? scalarConstant(ctx_, elementTypeOf(like), value) : Value();
-  }
-  template <typename OpTy> Value unary(Value x) {
-    if (!x)
-      return {};
-    return ctx_.finish(OpTy::create(ctx_.builder(), ctx_.loc(), x.getType(), x));
-  }
-  template <typename OpTy> Value binary(Value a, Value b) {
-    if (!a || !b)
-      return {};
-    FailureOr<Value> r = buildBroadcast<OpTy>(ctx_, a, b);
-    return succeeded(r) ? *r : Value();
-  }
-  Value add(Value a, Value b) { return binary<AddOp>(a, b); }
-  Value sub(Value a, Value b) { return binary<SubOp>(a, b); }
-  Value mul(Value a, Value b) { return binary<MulOp>(a, b); }
-  Value div(Value a, Value b) { return binary<DivOp>(a, b); }
-  Value max(Value a, Value b) { return binary<MaxOp>(a, b); }
-  Value min(Value a, Value b) { return binary<MinOp>(a, b); }
-  Value cmp(ComparePredicate p, Value a, Value b) {
-    if (!a || !b)
-      return {};
-    SmallVector<Type> types;
-    if (failed(kiln::inferBroadcastElementwise(ctx_.loc(), ValueRange{a, b},
-                                               ctx_.builder().getI1Type(),
-                                               types)))
-      return {};
-    return ctx_.finish(
-        CompareOp::create(ctx_.builder(), ctx_.loc(), types[0], p, a, b));
-  }
-  Value select(Value cond, Value a, Value b) {
-    if (!cond || !a || !b)
-      return {};
-    SmallVector<Type> types;
-    if (failed(kiln::inferSelect(ctx_.loc(), cond.getType(), a.getType(),
-                                 b.getType(), types)))
-      return {};
-    return ctx_.finish(
-        SelectOp::create(ctx_.builder(), ctx_.loc(), types[0], cond, a, b));
-  }
-  Value orOf(Value a, Value b) { return binary<OrOp>(a, b); }
-
-  /// Defines output 0 as `result`, or fails if the expression failed.
-  LogicalResult output(Value result) {
-    if (!result)
-      return failure();
-    ctx_.setOutput(0, result);
-    return success();
-  }
-
-private:
-  ImportContext &ctx_;
-};
 
 /// A float attribute, or `fallback`; null Value-style failure is reported.
 double attr(ImportContext &ctx, llvm::StringRef name, double fallback,

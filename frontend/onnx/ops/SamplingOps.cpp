@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "frontend/onnx/ops/Common.h"
+#include "frontend/onnx/ops/Expr.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
@@ -35,49 +36,14 @@ enum class SamplePadding { Zeros, Border, Reflection };
 
 /// Elementwise expressions in one float type; every helper returns null
 /// after a failure (already reported at the node) and propagates nulls.
-class Sampler {
+class Sampler : public Expr {
 public:
-  Sampler(ImportContext &ctx, Type element) : ctx_(ctx), element_(element) {}
+  Sampler(ImportContext &ctx, Type element) : Expr(ctx), element_(element) {}
 
+  using Expr::c;
   Value c(double value) { return scalarConstant(ctx_, element_, value); }
-  template <typename OpTy> Value binary(Value a, Value b) {
-    if (!a || !b)
-      return {};
-    FailureOr<Value> r = buildBroadcast<OpTy>(ctx_, a, b);
-    return succeeded(r) ? *r : Value();
-  }
-  template <typename OpTy> Value unary(Value x) {
-    if (!x)
-      return {};
-    return ctx_.finish(
-        OpTy::create(ctx_.builder(), ctx_.loc(), x.getType(), x));
-  }
-  Value add(Value a, Value b) { return binary<AddOp>(a, b); }
-  Value sub(Value a, Value b) { return binary<SubOp>(a, b); }
-  Value mul(Value a, Value b) { return binary<MulOp>(a, b); }
-  Value div(Value a, Value b) { return binary<DivOp>(a, b); }
   Value clamp(Value x, double low, double high) {
-    return binary<MinOp>(binary<MaxOp>(x, c(low)), c(high));
-  }
-  Value cmp(ComparePredicate p, Value a, Value b) {
-    if (!a || !b)
-      return {};
-    SmallVector<Type> types;
-    if (failed(kiln::inferBroadcastElementwise(
-            ctx_.loc(), ValueRange{a, b}, ctx_.builder().getI1Type(), types)))
-      return {};
-    return ctx_.finish(
-        CompareOp::create(ctx_.builder(), ctx_.loc(), types[0], p, a, b));
-  }
-  Value select(Value cond, Value a, Value b) {
-    if (!cond || !a || !b)
-      return {};
-    SmallVector<Type> types;
-    if (failed(kiln::inferSelect(ctx_.loc(), cond.getType(), a.getType(),
-                                 b.getType(), types)))
-      return {};
-    return ctx_.finish(
-        SelectOp::create(ctx_.builder(), ctx_.loc(), types[0], cond, a, b));
+    return min(max(x, c(low)), c(high));
   }
 
   /// Round half to even (nearbyint), as the nearest mode does.
@@ -116,7 +82,6 @@ public:
   }
 
 private:
-  ImportContext &ctx_;
   Type element_;
 };
 
