@@ -40,6 +40,8 @@ enum class SectionKind : uint32_t {
   kProgram = 2, ///< Encoded Program (see below).
   kCpuKernels = 3, ///< ELF shared object with the CPU kernels.
   kMemoryPlan = 4, ///< Encoded memory plans (optional, see below).
+  kCudaKernels = 5, ///< Encoded CUDA modules (PTX and CUBIN images).
+  kConstants = 6,   ///< Weights the kernels read from device memory.
 };
 
 /// Section flags (the table entry's second word). Readers skip optional
@@ -53,19 +55,40 @@ struct TensorSpec {
   std::vector<int64_t> shape;
 };
 
-/// One step of a device program. Today the only step calls a kernel
-/// (symbol in the kernels section) on the model's inputs and outputs;
-/// collectives and buffer-plan steps join later without a format break
-/// (unknown step kinds are rejected).
+/// A pointer argument of a launched GPU kernel: a byte offset into one of
+/// the buffers the runtime owns.
+struct KernelArg {
+  enum class Base : uint32_t {
+    kInput = 1,     ///< Input tensor `index`.
+    kOutput = 2,    ///< Output tensor `index`.
+    kArena = 3,     ///< The device arena (index 0).
+    kConstants = 4, ///< The constants section, uploaded once (index 0).
+  };
+  Base base = Base::kArena;
+  uint32_t index = 0;
+  uint64_t offset = 0; ///< Bytes from the start of the base buffer.
+  uint64_t bytes = 0;  ///< Bytes the kernel may touch from `offset`.
+};
+
+/// One step of a device program. A CPU step calls a kernel (symbol in the
+/// kernels section) on the model's inputs and outputs; a CUDA step launches
+/// a kernel (by name, in the CUDA modules) with a grid, a block and pointer
+/// arguments. Collectives join later without a format break (unknown step
+/// kinds are rejected).
 struct Step {
-  enum class Kind : uint32_t { kCallKernel = 1 };
+  enum class Kind : uint32_t { kCallKernel = 1, kLaunchKernel = 2 };
   Kind kind = Kind::kCallKernel;
   std::string kernel;
+  // kLaunchKernel only.
+  uint32_t grid[3] = {1, 1, 1};
+  uint32_t block[3] = {1, 1, 1};
+  uint32_t sharedBytes = 0; ///< Dynamic shared memory.
+  std::vector<KernelArg> args;
 };
 
 /// The program of one device.
 struct DeviceProgram {
-  enum class Kind : uint32_t { kCpu = 1 };
+  enum class Kind : uint32_t { kCpu = 1, kCuda = 2 };
   Kind kind = Kind::kCpu;
   /// Bytes of working memory (intermediate buffers) the device's kernels
   /// share; the runtime allocates it once per loaded executable.
@@ -109,11 +132,28 @@ struct MemoryPlan {
   std::vector<PlannedBuffer> buffers;
 };
 
+/// One compiled CUDA module: the kernels it defines and its image.
+struct CudaModule {
+  enum class Format : uint32_t { kPtx = 1, kCubin = 2 };
+  Format format = Format::kPtx;
+  /// Virtual architecture of PTX (80 = compute_80) or real one of CUBIN
+  /// (90 = sm_90).
+  uint32_t arch = 0;
+  std::vector<std::string> kernels;
+  std::vector<uint8_t> image; ///< PTX text (NUL-terminated) or ELF CUBIN.
+};
+
 /// An artifact's contents, decoded and validated.
 struct Artifact {
   std::string target;
   Program program;
   std::vector<uint8_t> cpuKernels;
+  /// CUDA artifacts: every kernel in PTX for some virtual architecture
+  /// and usually in CUBIN for the real ones named by the target.
+  std::vector<CudaModule> cudaModules;
+  /// Constant tensors (weights) the CUDA kernels read; 256-byte aligned
+  /// inside. CPU kernels embed theirs in the shared object.
+  std::vector<uint8_t> constants;
   /// At most one per device; empty for artifacts written without one.
   std::vector<MemoryPlan> memoryPlans;
 };
