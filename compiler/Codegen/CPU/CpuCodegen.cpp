@@ -83,8 +83,7 @@ void kiln::compiler::registerCpuCodegenPasses() {
       [](OpPassManager &pm) { buildCpuCodegenPipeline(pm); });
 }
 
-void kiln::compiler::buildCpuCodegenPipeline(OpPassManager &pm) {
-  pm.addPass(createConvertGraphToLinalgPass());
+void kiln::compiler::buildBufferizeAndPlanPipeline(OpPassManager &pm) {
   // Destinations become allocations before CSE can merge identical
   // tensor.empty ops (and the fills of them): merged, one buffer would be
   // shared by unrelated tensors, live from the first to the last of them,
@@ -117,6 +116,11 @@ void kiln::compiler::buildCpuCodegenPipeline(OpPassManager &pm) {
   bufferization::buildBufferDeallocationPipeline(pm);
   // Strided copies would otherwise call MLIR's runner library.
   pm.addPass(createLowerMemRefCopyPass());
+}
+
+void kiln::compiler::buildCpuCodegenPipeline(OpPassManager &pm) {
+  pm.addPass(createConvertGraphToLinalgPass());
+  buildBufferizeAndPlanPipeline(pm);
 
   // Loops, then everything to the LLVM dialect. Math ops with LLVM
   // intrinsics become intrinsics; the rest (tanh, erf) become libm calls.
