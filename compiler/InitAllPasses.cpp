@@ -7,6 +7,7 @@
 #include "compiler/InitAllPasses.h"
 
 #include "compiler/Codegen/CPU/CpuCodegen.h"
+#include "compiler/Codegen/CUDA/CudaCodegen.h"
 #include "compiler/Contracts/Passes.h"
 #include "compiler/Fusion/Passes.h"
 #include "compiler/Conversion/GraphToLinalg/Passes.h"
@@ -21,4 +22,5 @@ void kiln::registerAllPasses() {
   kiln::compiler::registerGraphToLinalgPasses();
   kiln::compiler::registerPipelines();
   kiln::compiler::registerCpuCodegenPasses();
+  kiln::compiler::cuda::registerCudaCodegenPasses();
 }

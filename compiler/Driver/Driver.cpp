@@ -12,6 +12,7 @@
 #include "compiler/Fusion/Passes.h"
 #include "compiler/Pipelines/Pipelines.h"
 #include "compiler/Target/CpuArtifact.h"
+#include "compiler/Target/CudaArtifact.h"
 #include "dialects/InitAllDialects.h"
 #include "frontend/onnx/OnnxImporter.h"
 #include "kiln/runtime/Npy.h"
@@ -330,6 +331,68 @@ DriverError compileToArtifact(ModuleOp module, const std::string &entry,
   artifact = std::move(*built);
   plan->device = 0;
   artifact.memoryPlans.push_back(std::move(*plan));
+  return {};
+}
+
+DriverError generateCuda(ModuleOp module, const std::string &entry,
+                         cuda::CudaProgram &program,
+                         EntrySignature &signature, rt::MemoryPlan *plan,
+                         const PipelineOptions &options) {
+  FailureOr<EntrySignature> graphSignature = getEntrySignature(module, entry);
+  if (failed(graphSignature))
+    return {ErrorKind::kInvalidInput, "the model has no usable entry point"};
+  if (DriverError error = lowerTo(module, Stage::kKiln, options))
+    return error;
+  if (DriverError error = runPipeline(
+          module, ErrorKind::kUnsupported, "CUDA code generation",
+          [](OpPassManager &pm) { cuda::buildCudaPreparationPipeline(pm); }))
+    return error;
+  FailureOr<uint64_t> arena = readArenaBytes(module);
+  if (failed(arena))
+    return {ErrorKind::kInternal, "lowering lost the arena size"};
+  signature = std::move(*graphSignature);
+  signature.arenaBytes = *arena;
+  auto function = module.lookupSymbol<func::FuncOp>(signature.function);
+  if (!function)
+    return {ErrorKind::kInternal, "the entry vanished during lowering"};
+  if (plan) {
+    FailureOr<rt::MemoryPlan> recorded =
+        readMemoryPlan(module, signature.function);
+    if (failed(recorded))
+      return {ErrorKind::kInternal, "lowering lost the memory plan"};
+    *plan = std::move(*recorded);
+  }
+  FailureOr<cuda::CudaProgram> printed =
+      cuda::emitCudaProgram(function, unsigned(signature.inputs.size()),
+                            unsigned(signature.outputs.size()));
+  if (failed(printed))
+    return {ErrorKind::kUnsupported, "CUDA code generation failed"};
+  program = std::move(*printed);
+  return {};
+}
+
+DriverError compileToCudaArtifact(ModuleOp module, const std::string &entry,
+                                  const std::string &target,
+                                  rt::Artifact &artifact,
+                                  const PipelineOptions &options) {
+  auto parsed = CudaTarget::parse(target);
+  if (!parsed.isOk())
+    return {ErrorKind::kUsage, parsed.status().message()};
+  cuda::CudaProgram program;
+  EntrySignature signature;
+  rt::MemoryPlan plan;
+  if (DriverError error =
+          generateCuda(module, entry, program, signature, &plan, options))
+    return error;
+  auto built = buildCudaArtifact(program, signature, *parsed);
+  if (!built.isOk())
+    return {built.status().code() == rt::StatusCode::kUnavailable
+                ? ErrorKind::kUnsupported
+                : ErrorKind::kInternal,
+            built.status().message()};
+  artifact = std::move(*built);
+  plan.device = 0;
+  artifact.memoryPlans.push_back(std::move(plan));
   return {};
 }
 

@@ -13,6 +13,7 @@
 #define KILN_COMPILER_DRIVER_DRIVER_H
 
 #include "compiler/Codegen/CPU/CpuJit.h"
+#include "compiler/Codegen/CUDA/CudaCodegen.h"
 #include "compiler/Pipelines/PipelineExtensions.h"
 #include "kiln/runtime/Artifact.h"
 #include "kiln/runtime/HostTensor.h"
@@ -126,6 +127,22 @@ DriverError compileToArtifact(mlir::ModuleOp module, const std::string &entry,
                               rt::Artifact &artifact,
                               const std::string &cpu = "native",
                               const PipelineOptions &options = {});
+
+/// Cleans up and lowers `module` (consumed) for the CUDA backend and prints
+/// its kernels (the CUDA C++ of --emit=cuda). `signature` gets the entry's
+/// inputs, outputs and arena size; `plan` (if given) its memory plan.
+DriverError generateCuda(mlir::ModuleOp module, const std::string &entry,
+                         cuda::CudaProgram &program, EntrySignature &signature,
+                         rt::MemoryPlan *plan = nullptr,
+                         const PipelineOptions &options = {});
+
+/// As compileToArtifact, for a CUDA target ("cuda", "cuda:sm_90", ...):
+/// kernels compiled by NVRTC to PTX and CUBIN.
+DriverError compileToCudaArtifact(mlir::ModuleOp module,
+                                  const std::string &entry,
+                                  const std::string &target,
+                                  rt::Artifact &artifact,
+                                  const PipelineOptions &options = {});
 
 } // namespace kiln::compiler
 

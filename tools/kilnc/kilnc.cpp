@@ -68,7 +68,9 @@ cl::list<std::string> bindings(
              "time (for inputs that feed shapes), NAME=FILE.npy"),
     cl::value_desc("name=file.npy"), cl::sub(compileCommand),
     cl::sub(runCommand), cl::sub(benchCommand), cl::sub(inspectCommand));
-cl::opt<std::string> target("target", cl::desc("Target device (cpu)"),
+cl::opt<std::string> target("target",
+                            cl::desc("Target device: cpu, cuda (sm_80 and "
+                                     "sm_90), cuda:sm_90, cuda:sm_80,sm_90"),
                             cl::init("cpu"), cl::sub(compileCommand),
                             cl::sub(runCommand), cl::sub(benchCommand));
 enum class Fusion { None, All };
@@ -85,7 +87,7 @@ cl::list<std::string> passPlugins(
     cl::value_desc("path"), cl::sub(compileCommand), cl::sub(runCommand),
     cl::sub(benchCommand), cl::sub(inspectCommand));
 
-enum class Emit { Kiln, Linalg, LLVM };
+enum class Emit { Kiln, Linalg, LLVM, Cuda, Ptx };
 cl::opt<Emit>
     emit("emit", cl::desc("What to write"), cl::init(Emit::LLVM),
          cl::values(clEnumValN(Emit::Kiln, "mlir",
@@ -93,7 +95,12 @@ cl::opt<Emit>
                                "constants folded)"),
                     clEnumValN(Emit::Linalg, "linalg",
                                "linalg/tensor IR before bufferisation"),
-                    clEnumValN(Emit::LLVM, "llvm", "the LLVM dialect")),
+                    clEnumValN(Emit::LLVM, "llvm", "the LLVM dialect"),
+                    clEnumValN(Emit::Cuda, "cuda",
+                               "the generated CUDA C++ kernels"),
+                    clEnumValN(Emit::Ptx, "ptx",
+                               "those kernels compiled by NVRTC to PTX (for "
+                               "the newest architecture of --target)")),
          cl::sub(compileCommand));
 cl::opt<std::string> targetCpu(
     "target-cpu",
@@ -352,6 +359,8 @@ int compileModel() {
   }
   Compiler::IRStage stage = emit == Emit::Kiln     ? Compiler::IRStage::kGraph
                             : emit == Emit::Linalg ? Compiler::IRStage::kLinalg
+                            : emit == Emit::Cuda   ? Compiler::IRStage::kCuda
+                            : emit == Emit::Ptx    ? Compiler::IRStage::kPtx
                                                    : Compiler::IRStage::kLLVM;
   StatusOr<std::string> text =
       (*compiler)->emitIR(source, stage, printLocations);

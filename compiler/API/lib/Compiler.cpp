@@ -12,6 +12,7 @@
 #include "PassPlugins.h"
 
 #include "compiler/Driver/Driver.h"
+#include "compiler/Target/CudaArtifact.h"
 #include "kiln/Graph.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -150,6 +151,31 @@ private:
 };
 } // namespace
 
+namespace {
+/// The generated CUDA C++ of `module`, or its PTX.
+StatusOr<std::string> emitCuda(Session &session, ModuleOp module,
+                               const CompileOptions &options,
+                               const compiler::PipelineOptions &pipeline,
+                               bool ptx) {
+  std::string target = compiler::CudaTarget::isCuda(options.target)
+                           ? options.target
+                           : "cuda";
+  auto parsed = compiler::CudaTarget::parse(target);
+  if (!parsed.isOk())
+    return Status(StatusCode::kUnimplemented, parsed.status().message());
+  compiler::cuda::CudaProgram program;
+  compiler::EntrySignature signature;
+  if (DriverError error =
+          compiler::generateCuda(module, options.entry, program,
+                                 signature, nullptr, pipeline))
+    return session.fail(error);
+  if (!ptx)
+    return program.source();
+  // The newest architecture the target names.
+  return compiler::compileCudaToPtx(program, parsed->archs.back());
+}
+} // namespace
+
 //===----------------------------------------------------------------------===//
 // Compiler
 //===----------------------------------------------------------------------===//
@@ -164,10 +190,15 @@ public:
 };
 
 StatusOr<std::unique_ptr<Compiler>> Compiler::create(CompileOptions options) {
-  if (options.target != "cpu")
+  if (compiler::CudaTarget::isCuda(options.target)) {
+    auto parsed = compiler::CudaTarget::parse(options.target);
+    if (!parsed.isOk())
+      return Status(StatusCode::kUnimplemented, parsed.status().message());
+  } else if (options.target != "cpu") {
     return Status(StatusCode::kUnimplemented,
                   "target '" + options.target +
-                      "' is not supported yet (only cpu)");
+                      "' is not supported (cpu, cuda, cuda:sm_XX)");
+  }
   auto impl = std::make_unique<Impl>();
   for (const std::string &path : options.passPlugins)
     KILN_RETURN_IF_ERROR(compiler::loadPassPlugin(path, impl->extensions));
@@ -202,15 +233,24 @@ Status Compiler::compileToArtifact(const ModelSource &source,
   if (DriverError error = session.load(source, impl_->options, module))
     return session.fail(error);
   rt::Artifact artifact;
-  if (DriverError error = compiler::compileToArtifact(
-          *module, impl_->options.entry, artifact, impl_->options.targetCpu,
-          impl_->pipeline()))
+  bool cuda = compiler::CudaTarget::isCuda(impl_->options.target);
+  DriverError error =
+      cuda ? compiler::compileToCudaArtifact(*module, impl_->options.entry,
+                                             impl_->options.target, artifact,
+                                             impl_->pipeline())
+           : compiler::compileToArtifact(*module, impl_->options.entry,
+                                         artifact, impl_->options.targetCpu,
+                                         impl_->pipeline());
+  if (error)
     return session.fail(error);
   if (Status status = rt::writeArtifactFile(path, artifact); !status.isOk())
     // Where to write is the caller's choice: a usage error.
     return Status(StatusCode::kFailedPrecondition, status.message());
-  if (report)
+  if (report) {
     report->kernelBytes = artifact.cpuKernels.size();
+    for (const rt::CudaModule &module : artifact.cudaModules)
+      report->kernelBytes += module.image.size();
+  }
   return Status::ok();
 }
 
@@ -220,6 +260,9 @@ StatusOr<std::string> Compiler::emitIR(const ModelSource &source, IRStage stage,
   OwningOpRef<ModuleOp> module;
   if (DriverError error = session.load(source, impl_->options, module))
     return session.fail(error);
+  if (stage == IRStage::kCuda || stage == IRStage::kPtx)
+    return emitCuda(session, *module, impl_->options, impl_->pipeline(),
+                    stage == IRStage::kPtx);
   compiler::Stage driverStage =
       stage == IRStage::kGraph    ? compiler::Stage::kKiln
       : stage == IRStage::kLinalg ? compiler::Stage::kLinalg

@@ -186,6 +186,8 @@ public:
     kGraph,  ///< The kiln dialect after cleanup (and graph-level plugins).
     kLinalg, ///< linalg/tensor, before bufferisation.
     kLLVM,   ///< The LLVM dialect.
+    kCuda,   ///< The generated CUDA C++ (not MLIR).
+    kPtx,    ///< That CUDA C++ compiled by NVRTC to PTX (not MLIR).
   };
   /// The model's IR at `stage`, as MLIR text (with each op's location when
   /// `withLocations`).

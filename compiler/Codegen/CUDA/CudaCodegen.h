@@ -1,0 +1,53 @@
+//===- CudaCodegen.h - Kiln graphs as CUDA C++ kernels ------------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// The CUDA backend's code generation: the same linalg lowering, fusion
+// groups and memory plan as the CPU backend, then every loop nest of the
+// entry function printed as one CUDA C++ kernel (KernelEmitter) with the
+// launch that runs it. A linalg.fill that only initialises the next
+// reduction's output is folded into that kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_COMPILER_CODEGEN_CUDA_CUDACODEGEN_H
+#define KILN_COMPILER_CODEGEN_CUDA_CUDACODEGEN_H
+
+#include "compiler/Codegen/CUDA/KernelEmitter.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
+namespace kiln::compiler::cuda {
+
+/// Every kernel of a model, the constants they read and the launches.
+struct CudaProgram {
+  std::vector<EmittedKernel> kernels;
+  std::vector<uint8_t> constants;
+  bool usesHalf = false;
+
+  /// One translation unit holding `kernels` (all of them by default).
+  std::string source(llvm::ArrayRef<EmittedKernel> kernels) const;
+  std::string source() const { return source(kernels); }
+};
+
+/// Appends kiln (tensors) -> linalg.generic on planned buffers: what
+/// emitCudaProgram reads. Registered as `kiln-cuda-prepare-pipeline`.
+void buildCudaPreparationPipeline(mlir::OpPassManager &pm);
+
+/// Prints the kernels of `entry` (prepared; arguments: inputs, outputs,
+/// arena). Errors are emitted on the offending op.
+mlir::FailureOr<CudaProgram> emitCudaProgram(mlir::func::FuncOp entry,
+                                             unsigned numInputs,
+                                             unsigned numOutputs);
+
+void registerCudaCodegenPasses();
+
+} // namespace kiln::compiler::cuda
+
+#endif // KILN_COMPILER_CODEGEN_CUDA_CUDACODEGEN_H

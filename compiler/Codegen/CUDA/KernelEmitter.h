@@ -1,0 +1,63 @@
+//===- KernelEmitter.h - One linalg.generic as one CUDA kernel ---*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Prints a CUDA kernel for a linalg.generic on planned buffers. The shape
+// of the kernel follows the op:
+//   - all loops parallel: one thread per point, grid-stride, 128-bit
+//     (float4) loads and stores when every dense operand allows them;
+//   - a contraction (matmul, batch matmul): 64x64 output tiles in shared
+//     memory, 4x4 per thread, the generic's own body as the update;
+//   - a reduction with a recognised combiner: a warp (or a block) per
+//     output point, shuffles to combine;
+//   - anything else: one thread per output point looping over the
+//     reduction dimensions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_COMPILER_CODEGEN_CUDA_KERNELEMITTER_H
+#define KILN_COMPILER_CODEGEN_CUDA_KERNELEMITTER_H
+
+#include "compiler/Codegen/CUDA/BufferAccess.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include <optional>
+#include <string>
+
+namespace kiln::compiler::cuda {
+
+/// How the emitter laid out a kernel (also shown in its header comment).
+enum class KernelKind { kElementwise, kContraction, kWarpReduction,
+                        kBlockReduction, kSerialReduction };
+const char *kernelKindName(KernelKind kind);
+
+/// A kernel ready for NVRTC and the launch that runs it.
+struct EmittedKernel {
+  std::string name;
+  KernelKind kind = KernelKind::kElementwise;
+  std::string source;
+  uint32_t grid[3] = {1, 1, 1};
+  uint32_t block[3] = {1, 1, 1};
+  uint32_t sharedBytes = 0;
+  /// One device pointer parameter per root, in order.
+  std::vector<BufferRoot> params;
+  bool usesHalf = false;
+};
+
+/// What surrounds the generic: its name, a comment line naming its source
+/// ops, and the constant its output starts from when a linalg.fill before
+/// it was folded in.
+struct KernelRequest {
+  std::string name;
+  std::string provenance;
+  std::optional<std::string> initValue;
+};
+
+/// Emits `op`; errors are reported on `op`.
+mlir::FailureOr<EmittedKernel> emitKernel(mlir::linalg::GenericOp op,
+                                          const KernelRequest &request,
+                                          BufferResolver &buffers);
+
+} // namespace kiln::compiler::cuda
+
+#endif // KILN_COMPILER_CODEGEN_CUDA_KERNELEMITTER_H
