@@ -170,7 +170,7 @@ StatusOr<std::string> emitCuda(Session &session, ModuleOp module,
                                  signature, nullptr, pipeline))
     return session.fail(error);
   if (!ptx)
-    return program.source();
+    return program.source() + program.launchSummary();
   // The newest architecture the target names.
   return compiler::compileCudaToPtx(program, parsed->archs.back());
 }

@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -81,8 +82,28 @@ FailureOr<uint64_t> ConstantPool::offsetOf(Operation *op) {
   auto found = offsets_.find(global.getSymName());
   if (found != offsets_.end())
     return found->second;
-  auto value = dyn_cast_or_null<DenseElementsAttr>(
-      global.getInitialValue().value_or(Attribute()));
+  Attribute initial = global.getInitialValue().value_or(Attribute());
+  if (auto resource = dyn_cast_or_null<DenseResourceElementsAttr>(initial)) {
+    // Large weights (the ONNX importer's) live in a resource blob.
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    auto type = cast<ShapedType>(resource.getType());
+    int64_t bytes = type.getNumElements() *
+                    deviceElementBytes(type.getElementType());
+    if (!blob || int64_t(blob->getData().size()) != bytes ||
+        type.getElementType().isInteger(1)) {
+      global.emitError("constant '")
+          << global.getSymName() << "' has no data of the expected size";
+      return failure();
+    }
+    bytes_.resize((bytes_.size() + kConstantAlignment - 1) /
+                  kConstantAlignment * kConstantAlignment);
+    uint64_t offset = bytes_.size();
+    bytes_.insert(bytes_.end(), blob->getData().begin(),
+                  blob->getData().end());
+    offsets_[global.getSymName()] = offset;
+    return offset;
+  }
+  auto value = dyn_cast_or_null<DenseElementsAttr>(initial);
   if (!value) {
     global.emitError("CUDA code generation needs constant initialisers");
     return failure();
@@ -133,8 +154,10 @@ FailureOr<BufferRoot> BufferResolver::resolveRoot(Value memref) {
         SymbolTable::lookupNearestSymbolFrom(get, get.getNameAttr());
     FailureOr<uint64_t> offset =
         global ? constants_.offsetOf(global) : FailureOr<uint64_t>(failure());
-    if (failed(offset))
+    if (failed(offset)) {
+      constantFailed_ = global != nullptr;
       return failure();
+    }
     BufferRoot root;
     root.base = rt::KernelArg::Base::kConstants;
     root.byteOffset = *offset;
@@ -168,6 +191,8 @@ FailureOr<BufferAccess> BufferResolver::resolve(Value memref) {
     return fail("buffers must have static strides and offsets");
   access.shape.assign(type.getShape().begin(), type.getShape().end());
   FailureOr<BufferRoot> root = resolveRoot(memref);
+  if (failed(root) && constantFailed_)
+    return failure(); // Already reported on the constant.
   if (failed(root))
     return fail("buffer is not a view of an input, output, arena or constant");
   access.root = *root;

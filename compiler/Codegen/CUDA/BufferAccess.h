@@ -82,6 +82,7 @@ private:
   unsigned numInputs_;
   unsigned numOutputs_;
   ConstantPool &constants_;
+  bool constantFailed_ = false;
 };
 
 /// Bytes of one element of `type` in device memory.

@@ -103,6 +103,32 @@ std::string CudaProgram::source(ArrayRef<EmittedKernel> selected) const {
   return text;
 }
 
+std::string CudaProgram::launchSummary() const {
+  std::string text = "\n// Launches, in order (base:index+offset:bytes); constants: " +
+                     std::to_string(constants.size()) + " bytes\n";
+  for (const EmittedKernel &kernel : kernels) {
+    text += "// launch " + kernel.name + " grid " +
+            std::to_string(kernel.grid[0]) + " " +
+            std::to_string(kernel.grid[1]) + " " +
+            std::to_string(kernel.grid[2]) + " block " +
+            std::to_string(kernel.block[0]) + " " +
+            std::to_string(kernel.block[1]) + " " +
+            std::to_string(kernel.block[2]) + " shared " +
+            std::to_string(kernel.sharedBytes) + " args";
+    for (const BufferRoot &root : kernel.params) {
+      const char *base = root.base == rt::KernelArg::Base::kInput    ? "input"
+                         : root.base == rt::KernelArg::Base::kOutput ? "output"
+                         : root.base == rt::KernelArg::Base::kArena  ? "arena"
+                                                                     : "constants";
+      text += std::string(" ") + base + ":" + std::to_string(root.index) +
+              "+" + std::to_string(root.byteOffset) + ":" +
+              std::to_string(root.bytes);
+    }
+    text += "\n";
+  }
+  return text;
+}
+
 void buildCudaPreparationPipeline(OpPassManager &pm) {
   pm.addPass(createConvertGraphToLinalgPass());
   buildBufferizeAndPlanPipeline(pm);

@@ -34,6 +34,11 @@ struct CudaProgram {
   /// One translation unit holding `kernels` (all of them by default).
   std::string source(llvm::ArrayRef<EmittedKernel> kernels) const;
   std::string source() const { return source(kernels); }
+  /// One comment line per kernel with its launch, e.g.
+  /// `// launch kiln_k0 grid 1 1 1 block 256 1 1 shared 0 args arena:0+64:128 input:0+0:32`
+  /// (base:index+byte offset:bytes): what --emit=cuda appends so that
+  /// people and test harnesses can run the kernels.
+  std::string launchSummary() const;
 };
 
 /// Appends kiln (tensors) -> linalg.generic on planned buffers: what
