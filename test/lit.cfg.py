@@ -27,6 +27,7 @@ config.substitutions.append(("%kiln_obj_root", config.kiln_obj_root))
 # `cuda` only when a GPU is actually present (tests that run kernels).
 if config.kiln_have_cuda_toolkit:
     config.available_features.add("cuda-toolkit")
+    config.substitutions.append(("%ptxas", config.kiln_ptxas))
 if os.path.exists("/dev/nvidia0") or (shutil.which("nvidia-smi") and
                                       os.system("nvidia-smi -L >/dev/null 2>&1") == 0):
     config.available_features.add("cuda")

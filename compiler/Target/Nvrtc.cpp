@@ -42,12 +42,14 @@ template <typename F> bool bind(void *library, const char *name, F &slot) {
 
 rt::StatusOr<Nvrtc::Api *> loadApi() {
   std::vector<std::string> candidates;
+  // An explicit choice is the only candidate: falling back would hide it.
   if (const char *path = std::getenv("KILN_NVRTC"))
     candidates.push_back(path);
-  for (const char *name :
-       {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so",
-        "/usr/local/cuda/lib64/libnvrtc.so"})
-    candidates.push_back(name);
+  else
+    for (const char *name :
+         {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so",
+          "/usr/local/cuda/lib64/libnvrtc.so"})
+      candidates.push_back(name);
   void *library = nullptr;
   for (const std::string &candidate : candidates)
     if ((library = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL)))
