@@ -197,7 +197,7 @@ Status decodeLaunch(ByteReader &r, const Program &program, uint64_t arenaBytes,
       limit = arenaBytes;
       break;
     case uint32_t(KernelArg::Base::kConstants):
-      limit = ~uint64_t(0); // See checkConstantArgs.
+      limit = ~uint64_t(0); // Checked in checkCudaPrograms.
       break;
     default:
       return programError(name, "unknown base " + std::to_string(base) +
