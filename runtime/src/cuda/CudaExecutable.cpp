@@ -313,8 +313,8 @@ CudaExecutable::load(Artifact artifact, const std::string &name,
 const Program &CudaExecutable::program() const { return state_->program; }
 
 std::string CudaExecutable::description() const {
-  return "cuda sm_" + std::to_string(state_->device->sm()) + " (device " +
-         std::to_string(state_->device->ordinal()) + ")";
+  return "cuda:" + std::to_string(state_->device->ordinal()) + " sm_" +
+         std::to_string(state_->device->sm());
 }
 
 int CudaExecutable::sm() const { return state_->device->sm(); }

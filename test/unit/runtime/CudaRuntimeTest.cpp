@@ -106,6 +106,32 @@ TEST(CudaDriverTest, NoDriverIsUnavailableWithAClearMessage) {
   unsetenv("KILN_CUDA_DRIVER");
 }
 
+TEST(CudaDriverTest, DriverWithoutGpuIsUnavailable) {
+  // A second copy of the fake is a second driver (loaded drivers are kept
+  // per path), whose cuInit can fail like a driver on a GPU-less machine.
+  std::string dir = ::testing::TempDir() + "kiln-cuda-no-gpu";
+  std::string copy = dir + "/libcuda.so.1";
+  ASSERT_EQ(std::system(("mkdir -p " + dir + " && cp " + KILN_FAKE_CUDA_DRIVER +
+                         " " + copy)
+                            .c_str()),
+            0);
+  void *library = dlopen(copy.c_str(), RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(library, nullptr) << dlerror();
+  auto state = reinterpret_cast<FakeCudaState *(*)()>(
+      dlsym(library, "kilnFakeCudaState"))();
+  state->failCall = "cuInit";
+  state->failResult = 100;
+  setenv("KILN_CUDA_DRIVER", copy.c_str(), 1);
+  auto executable = CudaExecutable::load(cudaSampleArtifact(), "m.kiln");
+  unsetenv("KILN_CUDA_DRIVER");
+  ASSERT_FALSE(executable.isOk());
+  EXPECT_EQ(executable.status().code(), StatusCode::kUnavailable);
+  EXPECT_EQ(executable.status().message(),
+            "m.kiln: no usable CUDA device: cuInit failed: "
+            "CUDA_ERROR_NO_DEVICE; run this artifact on a machine with an "
+            "NVIDIA GPU or compile with --target cpu");
+}
+
 TEST(CudaModuleChoiceTest, PrefersExactCubinThenNewestUsablePtx) {
   std::vector<CudaModule> modules = cudaSampleArtifact().cudaModules;
   std::vector<std::string> kernels = {"scale", "add_one"};
@@ -132,7 +158,7 @@ TEST_F(CudaRuntimeTest, LoadsTheCubinForThisGpu) {
   auto executable = load();
   ASSERT_TRUE(executable);
   EXPECT_EQ(executable->sm(), 90);
-  EXPECT_EQ(executable->description(), "cuda sm_90 (device 0)");
+  EXPECT_EQ(executable->description(), "cuda:0 sm_90");
   EXPECT_EQ(
       executable->moduleChoices(),
       (std::vector<std::string>{"scale: sm_90 CUBIN", "add_one: sm_90 CUBIN"}));

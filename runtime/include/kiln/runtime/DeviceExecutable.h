@@ -28,7 +28,8 @@ public:
 
   virtual const Program &program() const = 0;
 
-  /// Where it runs, e.g. "cpu" or "cuda sm_90 (NVIDIA device 0)".
+  /// Where it runs, e.g. "cpu" or "cuda:0 sm_90" (device 0, compute
+  /// capability 9.0).
   virtual std::string description() const = 0;
 
   /// Checks `inputs` against the program and runs it; `outputs` is resized
