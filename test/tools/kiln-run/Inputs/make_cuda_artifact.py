@@ -2,15 +2,20 @@
 """Writes a small CUDA .kiln artifact and its input, encoded from
 docs/artifact-format.md independently of the C++ encoder.
 
-y = add_one(scale(x, c)) on four floats, as in test/unit/runtime's
-CudaTestArtifacts.h; the module images are stand-ins (the tests that use this
-never reach a real GPU: no driver, or the fake driver).
+y = add_one(scale(x, c)) = x * c + 1 on four floats, c = [2, 3, 4, 5] from
+the constants section, as in test/unit/runtime's CudaTestArtifacts.h.
+By default the module images are stand-ins (for runs without a GPU: no
+driver, or the fake driver). With --nvcc they are real: scale_add_one.cu
+compiled to PTX for compute_<--ptx> and to CUBIN for each of --cubin.
 
-Usage: make_cuda_artifact.py OUT_DIR   (writes model.kiln and x.npy)
+Usage: make_cuda_artifact.py OUT_DIR [--nvcc NVCC] [--ptx 80]
+                             [--cubin 80,90] [--name model]
+Writes OUT_DIR/NAME.kiln and OUT_DIR/x.npy.
 """
+import argparse
 import os
 import struct
-import sys
+import subprocess
 import zlib
 
 import numpy as np
@@ -67,15 +72,43 @@ def module(fmt, arch, kernels, image):
 
 
 PTX, CUBIN = 1, 2
-modules = u32(2)
-modules += module(PTX, 80, ["scale", "add_one"],
-                  b".target sm_80 .entry scale .entry add_one\0")
-modules += module(CUBIN, 90, ["scale", "add_one"],
-                  b"\x7fELF sm_90 scale add_one\0")
+parser = argparse.ArgumentParser()
+parser.add_argument("out")
+parser.add_argument("--nvcc")
+parser.add_argument("--ptx", type=int, default=80)
+parser.add_argument("--cubin", default="90")
+parser.add_argument("--name", default="model")
+args = parser.parse_args()
+os.makedirs(args.out, exist_ok=True)
+kernels = ["scale", "add_one"]
+cubins = [int(a) for a in args.cubin.split(",") if a]
+images = []
+if args.nvcc:
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                          "scale_add_one.cu")
+    ptx = os.path.join(args.out, "kernels.ptx")
+    subprocess.check_call([args.nvcc, "-ptx", f"-arch=compute_{args.ptx}",
+                           source, "-o", ptx])
+    images.append((PTX, args.ptx, open(ptx, "rb").read() + b"\0"))
+    for arch in cubins:
+        cubin = os.path.join(args.out, f"kernels_sm{arch}.cubin")
+        subprocess.check_call([args.nvcc, "-cubin", f"-arch=sm_{arch}",
+                               source, "-o", cubin])
+        images.append((CUBIN, arch, open(cubin, "rb").read()))
+else:
+    images.append((PTX, args.ptx, f".target sm_{args.ptx} .entry scale "
+                   ".entry add_one\0".encode()))
+    for arch in cubins:
+        images.append((CUBIN, arch, f"\x7fELF sm_{arch} scale add_one\0"
+                       .encode("latin-1")))
+modules = u32(len(images))
+for fmt, arch, image in images:
+    modules += module(fmt, arch, kernels, image)
 constants = bytearray(512)
 constants[256:272] = struct.pack("<4f", 2, 3, 4, 5)
 
-sections = [(1, b"cuda sm_90"), (2, program), (5, modules),
+target = " ".join(["cuda"] + [",".join(f"sm_{a}" for a in cubins)] * bool(cubins))
+sections = [(1, target.encode()), (2, program), (5, modules),
             (6, bytes(constants))]
 table_end = 64 + 32 * len(sections)
 body = bytearray((table_end + 15) // 16 * 16)
@@ -93,8 +126,6 @@ header[32:36] = u32(zlib.crc32(bytes(header)))
 body[0:64] = header
 body[64:table_end] = table
 
-out = sys.argv[1]
-os.makedirs(out, exist_ok=True)
-with open(os.path.join(out, "model.kiln"), "wb") as f:
+with open(os.path.join(args.out, args.name + ".kiln"), "wb") as f:
     f.write(body)
-np.save(os.path.join(out, "x.npy"), np.array([1, 2, 3, 4], np.float32))
+np.save(os.path.join(args.out, "x.npy"), np.array([1, 2, 3, 4], np.float32))
