@@ -204,6 +204,15 @@ TEST(CudaArtifactTest, RejectsMalformedModules) {
                  "PTX of module #0 is not NUL-terminated");
 }
 
+TEST(CudaArtifactTest, RejectsTooManyModules) {
+  CudaModule tiny{CudaModule::Format::kPtx, 80, {"scale", "add_one"}, {0}};
+  expectRejected([&](Artifact &a) { a.cudaModules.assign(4097, tiny); },
+                 "bad module count");
+  Artifact most = cudaSampleArtifact();
+  most.cudaModules.assign(4096, tiny);
+  EXPECT_TRUE(decode(encodeArtifact(most)).isOk());
+}
+
 TEST(CudaArtifactTest, AcceptsTheLimits) {
   Artifact artifact = cudaSampleArtifact();
   scale(artifact).block[0] = 1024;
