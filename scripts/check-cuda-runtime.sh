@@ -4,7 +4,7 @@
 # listed archs, and PTX only), runs them with kiln-run and compares with
 # x * c + 1, then times many runs with CUDA Graphs on and off.
 # Usage: scripts/check-cuda-runtime.sh [KILN_RUN] (default build/bin/kiln-run,
-# e.g. build-runtime/kiln-run/bin/kiln-run from the stand-alone build).
+# or build-runtime/bin/kiln-run from the stand-alone build).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 run="${1:-$root/build/bin/kiln-run}"
