@@ -168,7 +168,10 @@ rt::StatusOr<rt::Artifact> buildCpuArtifact(ModuleOp loweredModule,
   rt::DeviceProgram device;
   device.kind = rt::DeviceProgram::Kind::kCpu;
   device.arenaBytes = signature.arenaBytes;
-  device.steps.push_back({rt::Step::Kind::kCallKernel, kernelName});
+  rt::Step step;
+  step.kind = rt::Step::Kind::kCallKernel;
+  step.kernel = kernelName;
+  device.steps.push_back(std::move(step));
   artifact.program.devices.push_back(std::move(device));
   llvm::StringRef bytes = (*library)->getBuffer();
   artifact.cpuKernels.assign(bytes.bytes_begin(), bytes.bytes_end());

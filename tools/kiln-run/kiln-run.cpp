@@ -5,12 +5,13 @@
 // The deployment-side runner: links only the Kiln runtime (no MLIR, no
 // LLVM), loads and validates an artifact, runs it on .npy inputs.
 // Exit codes match kilnc: 0 success, 1 usage error, 2 invalid artifact or
-// inputs, 3 unsupported (newer format, other target), 4 internal error.
+// inputs, 3 unsupported (newer format, other target), 4 internal error,
+// 5 device unavailable (no GPU or driver, out of memory).
 //
 //===----------------------------------------------------------------------===//
 
 #include "kiln/runtime/Artifact.h"
-#include "kiln/runtime/CpuExecutable.h"
+#include "kiln/runtime/DeviceExecutable.h"
 #include "kiln/runtime/ModelIO.h"
 
 #include <algorithm>
@@ -28,22 +29,25 @@ constexpr const char *kUsage =
     "usage: kiln-run MODEL.kiln [--input NAME=FILE.npy]... [--output-dir DIR]\n"
     "                [--iterations N] [--warmup N]\n"
     "\n"
-    "Runs a compiled Kiln artifact on .npy inputs with the runtime alone.\n"
+    "Runs a compiled Kiln artifact on .npy inputs with the runtime alone,\n"
+    "on the CPU or on CUDA device 0, as the artifact says.\n"
     "Writes DIR/<output name>.npy per output; with --iterations > 1 also\n"
     "prints median/p10/p90 latency.\n"
     "\n"
     "Exit codes: 0 success, 1 usage error, 2 invalid artifact or inputs,\n"
-    "3 unsupported (newer format, other target), 4 internal error.\n";
+    "3 unsupported (newer format, other target), 4 internal error,\n"
+    "5 device unavailable (no GPU or driver, out of memory).\n";
 
 int exitCodeFor(const Status &status) {
   switch (status.code()) {
   case StatusCode::kOk:
     return 0;
   case StatusCode::kUnimplemented:
-  case StatusCode::kUnavailable:
     return 3;
   case StatusCode::kInternal:
     return 4;
+  case StatusCode::kUnavailable:
+    return 5;
   default:
     return 2;
   }
@@ -113,12 +117,12 @@ int main(int argc, char **argv) {
   StatusOr<Artifact> artifact = readArtifactFile(model);
   if (!artifact.isOk())
     return fail(exitCodeFor(artifact.status()), artifact.status().message());
-  StatusOr<std::unique_ptr<CpuExecutable>> executable =
-      CpuExecutable::load(std::move(*artifact), model);
+  StatusOr<std::unique_ptr<DeviceExecutable>> executable =
+      loadExecutable(std::move(*artifact), model);
   if (!executable.isOk())
     return fail(exitCodeFor(executable.status()),
                 executable.status().message());
-  CpuExecutable &program = **executable;
+  DeviceExecutable &program = **executable;
 
   StatusOr<std::vector<HostTensor>> tensors =
       loadInputs(inputs, program.program().inputs, /*synthesizeMissing=*/false);

@@ -12,6 +12,7 @@
 
 #include "compiler/MemoryPlanning/PlanReport.h"
 #include "kiln/kiln.h"
+#include "kiln/runtime/CudaModuleChoice.h"
 #include "kiln/runtime/ModelIO.h"
 #include "kiln/runtime/Npy.h"
 
@@ -160,7 +161,8 @@ constexpr const char *kOverview =
     "--load-pass-plugin=PATH\n\n"
     "Run `kilnc <command> --help` for a command's options.\n\n"
     "Exit codes: 0 success, 1 usage error, 2 invalid model or inputs,\n"
-    "3 model uses something Kiln cannot compile yet, 4 internal error.\n";
+    "3 model uses something Kiln cannot compile yet, 4 internal error,\n"
+    "5 device unavailable (no GPU or driver, out of memory, a missing tool).\n";
 
 /// Exit codes (the API's exitCodeFor gives the same for its Statuses).
 enum ExitCode { kSuccess = 0, kUsage = 1, kInvalid = 2 };
@@ -291,6 +293,29 @@ StatusOr<std::unique_ptr<Executable>> prepare() {
 //===----------------------------------------------------------------------===//
 // Memory plan reports (docs/memory-planning.md)
 //===----------------------------------------------------------------------===//
+
+/// "2x1x1".
+std::string formatDims(const uint32_t (&dims)[3]) {
+  return std::to_string(dims[0]) + "x" + std::to_string(dims[1]) + "x" +
+         std::to_string(dims[2]);
+}
+
+/// "input0+0:16 constants+256:16 arena+512:16" (base, offset, bytes).
+std::string formatArgs(const std::vector<rt::KernelArg> &args) {
+  std::string out;
+  for (const rt::KernelArg &arg : args) {
+    static const char *const bases[] = {"?", "input", "output", "arena",
+                                        "constants"};
+    uint32_t base = uint32_t(arg.base);
+    out += out.empty() ? "" : " ";
+    out += bases[base < 5 ? base : 0];
+    if (arg.base == rt::KernelArg::Base::kInput ||
+        arg.base == rt::KernelArg::Base::kOutput)
+      out += std::to_string(arg.index);
+    out += "+" + std::to_string(arg.offset) + ":" + std::to_string(arg.bytes);
+  }
+  return out.empty() ? "none" : out;
+}
 
 /// Writes `text` to `path` ("-" is stdout); failures are usage errors.
 int writeReport(const std::string &path, const std::string &what,
@@ -474,13 +499,30 @@ int inspectModel() {
   printTensors("input", artifact->program.inputs);
   printTensors("output", artifact->program.outputs);
   for (auto [index, device] : llvm::enumerate(artifact->program.devices)) {
-    llvm::outs() << "  device " << index << " (cpu): " << device.steps.size()
-                 << " step(s), arena " << device.arenaBytes << " bytes\n";
+    bool cuda = device.kind == rt::DeviceProgram::Kind::kCuda;
+    llvm::outs() << "  device " << index << (cuda ? " (cuda): " : " (cpu): ")
+                 << device.steps.size() << " step(s), arena "
+                 << device.arenaBytes << " bytes\n";
     for (const rt::Step &step : device.steps)
-      llvm::outs() << "    call kernel " << step.kernel << "\n";
+      if (step.kind == rt::Step::Kind::kLaunchKernel)
+        llvm::outs() << "    launch " << step.kernel << " grid "
+                     << formatDims(step.grid) << " block "
+                     << formatDims(step.block) << " shared "
+                     << step.sharedBytes << " args " << formatArgs(step.args)
+                     << "\n";
+      else
+        llvm::outs() << "    call kernel " << step.kernel << "\n";
   }
-  llvm::outs() << "  kernels: " << artifact->cpuKernels.size()
-               << " bytes (ELF shared object)\n";
+  if (!artifact->cpuKernels.empty() || artifact->cudaModules.empty())
+    llvm::outs() << "  kernels: " << artifact->cpuKernels.size()
+                 << " bytes (ELF shared object)\n";
+  for (const rt::CudaModule &module : artifact->cudaModules)
+    llvm::outs() << "  cuda module: " << rt::describeCudaModule(module)
+                 << ", " << module.image.size() << " bytes, kernels "
+                 << llvm::join(module.kernels, ", ") << "\n";
+  if (!artifact->constants.empty())
+    llvm::outs() << "  constants: " << artifact->constants.size()
+                 << " bytes\n";
   for (const rt::MemoryPlan &plan : artifact->memoryPlans) {
     // Indented under the artifact, like the lines above.
     std::string summary = plan::formatPlanSummary(plan);

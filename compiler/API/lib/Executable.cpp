@@ -6,16 +6,19 @@
 
 #include "ExecutableImpl.h"
 
-#include "kiln/runtime/CpuExecutable.h"
+#include "kiln/runtime/DeviceExecutable.h"
 
 namespace kiln {
 
 namespace {
-/// An artifact loaded by the runtime, exactly as kiln-run runs it.
+/// An artifact loaded by the runtime (CPU or CUDA, as its program says),
+/// exactly as kiln-run runs it.
 class ArtifactExecutable : public Executable::Impl {
 public:
-  explicit ArtifactExecutable(std::unique_ptr<rt::CpuExecutable> executable)
-      : executable_(std::move(executable)) {}
+  explicit ArtifactExecutable(
+      std::unique_ptr<rt::DeviceExecutable> executable)
+      : executable_(std::move(executable)),
+        description_(executable_->description() + " (artifact)") {}
   const std::vector<TensorInfo> &inputs() const override {
     return executable_->program().inputs;
   }
@@ -33,8 +36,8 @@ public:
   }
 
 private:
-  std::unique_ptr<rt::CpuExecutable> executable_;
-  std::string description_ = "cpu (artifact)";
+  std::unique_ptr<rt::DeviceExecutable> executable_;
+  std::string description_;
 };
 } // namespace
 
@@ -43,7 +46,7 @@ Executable::loadArtifact(const std::string &path) {
   rt::StatusOr<rt::Artifact> artifact = rt::readArtifactFile(path);
   if (!artifact.isOk())
     return artifact.status();
-  auto executable = rt::CpuExecutable::load(std::move(*artifact), path);
+  auto executable = rt::loadExecutable(std::move(*artifact), path);
   if (!executable.isOk())
     return executable.status();
   return std::make_unique<Executable>(
@@ -93,10 +96,11 @@ int exitCodeFor(const Status &status) {
   case StatusCode::kDataLoss:
     return 2;
   case StatusCode::kUnimplemented:
-  case StatusCode::kUnavailable:
     return 3;
   case StatusCode::kInternal:
     return 4;
+  case StatusCode::kUnavailable:
+    return 5;
   }
   return 4;
 }

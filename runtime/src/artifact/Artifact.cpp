@@ -5,7 +5,8 @@
 // Decoding checks, in order: header size, magic, version, declared file
 // size, header and table CRCs, section bounds/alignment/overlap, section
 // CRCs, required sections, then the program's own structure, then the
-// memory plans against the program. Every count and length read from the
+// memory plans against the program, then the CUDA modules and the launches
+// against them and the constants. Every count and length read from the
 // file is bounded before it is used.
 //
 //===----------------------------------------------------------------------===//
@@ -19,6 +20,7 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <set>
 
 namespace kiln::rt {
 
@@ -36,6 +38,13 @@ constexpr uint32_t kMaxDevices = 64;
 constexpr uint32_t kMaxSteps = 1 << 16;
 constexpr size_t kMaxName = 4096;
 constexpr uint32_t kMaxPlannedBuffers = 1 << 20;
+constexpr uint32_t kMaxKernelArgs = 1024;
+constexpr uint32_t kMaxCudaModules = 4096;
+constexpr uint32_t kMaxKernelsPerModule = 1 << 16;
+// CUDA's own limits on a launch (any architecture Kiln targets).
+constexpr uint32_t kMaxThreadsPerBlock = 1024;
+constexpr uint32_t kMaxBlockDim[3] = {1024, 1024, 64};
+constexpr uint32_t kMaxGridDim[3] = {0x7FFFFFFFu, 65535, 65535};
 
 constexpr size_t kHeaderCrcOffset = 32;
 
@@ -77,6 +86,20 @@ std::vector<uint8_t> encodeProgram(const Program &program) {
     for (const Step &step : device.steps) {
       w.u32(uint32_t(step.kind));
       w.string(step.kernel);
+      if (step.kind != Step::Kind::kLaunchKernel)
+        continue;
+      for (uint32_t d : step.grid)
+        w.u32(d);
+      for (uint32_t d : step.block)
+        w.u32(d);
+      w.u32(step.sharedBytes);
+      w.u32(uint32_t(step.args.size()));
+      for (const KernelArg &arg : step.args) {
+        w.u32(uint32_t(arg.base));
+        w.u32(arg.index);
+        w.u64(arg.offset);
+        w.u64(arg.bytes);
+      }
     }
   }
   return std::move(w.bytes());
@@ -116,6 +139,85 @@ Status decodeTensors(ByteReader &r, const std::string &name, const char *what,
   return Status::ok();
 }
 
+/// Bytes of a tensor, saturating (shapes are bounded, dtypes are not).
+uint64_t tensorBytes(const TensorSpec &spec) {
+  uint64_t elements = 1;
+  for (int64_t dim : spec.shape)
+    elements *= uint64_t(dim); // Bounded by 2^62 at decoding.
+  uint64_t size = dtypeSize(spec.dtype);
+  if (size != 0 && elements > ~uint64_t(0) / size)
+    return ~uint64_t(0);
+  return elements * size;
+}
+
+/// The launch configuration and pointer arguments of a kLaunchKernel step.
+/// Arguments into the constants are checked once that section is known.
+Status decodeLaunch(ByteReader &r, const Program &program, uint64_t arenaBytes,
+                    Step &step, const std::string &name,
+                    const std::string &where) {
+  for (uint32_t &d : step.grid)
+    d = r.u32();
+  for (uint32_t &d : step.block)
+    d = r.u32();
+  step.sharedBytes = r.u32();
+  uint32_t args = r.u32();
+  if (!r.ok() || args > kMaxKernelArgs)
+    return programError(name, "bad launch in " + where);
+  uint64_t threads = 1;
+  for (int d = 0; d < 3; ++d) {
+    if (step.grid[d] == 0 || step.grid[d] > kMaxGridDim[d] ||
+        step.block[d] == 0 || step.block[d] > kMaxBlockDim[d])
+      return programError(name, "bad grid or block dimension in " + where);
+    threads *= step.block[d];
+  }
+  if (threads > kMaxThreadsPerBlock)
+    return programError(name, "more than 1024 threads per block in " + where);
+  for (uint32_t a = 0; a < args; ++a) {
+    KernelArg arg;
+    uint32_t base = r.u32();
+    arg.index = r.u32();
+    arg.offset = r.u64();
+    arg.bytes = r.u64();
+    std::string which = "argument #" + std::to_string(a) + " of " + where;
+    if (!r.ok())
+      return programError(name, "bad " + which);
+    uint64_t limit = 0;
+    switch (base) {
+    case uint32_t(KernelArg::Base::kInput):
+      if (arg.index >= program.inputs.size())
+        return programError(name, "input index out of range in " + which);
+      limit = tensorBytes(program.inputs[arg.index]);
+      break;
+    case uint32_t(KernelArg::Base::kOutput):
+      if (arg.index >= program.outputs.size())
+        return programError(name, "output index out of range in " + which);
+      limit = tensorBytes(program.outputs[arg.index]);
+      break;
+    case uint32_t(KernelArg::Base::kArena):
+      limit = arenaBytes;
+      break;
+    case uint32_t(KernelArg::Base::kConstants):
+      limit = ~uint64_t(0); // Checked in checkCudaPrograms.
+      break;
+    default:
+      return programError(name, "unknown base " + std::to_string(base) +
+                                    " of " + which);
+    }
+    bool single = base == uint32_t(KernelArg::Base::kArena) ||
+                  base == uint32_t(KernelArg::Base::kConstants);
+    if (single && arg.index != 0)
+      return programError(name, "index of a single buffer is not 0 in " +
+                                    which);
+    if (arg.offset > limit || arg.bytes > limit - arg.offset)
+      return programError(name, "bytes " + std::to_string(arg.offset) + "+" +
+                                    std::to_string(arg.bytes) +
+                                    " outside the buffer in " + which);
+    arg.base = KernelArg::Base(base);
+    step.args.push_back(arg);
+  }
+  return Status::ok();
+}
+
 StatusOr<Program> decodeProgram(const uint8_t *bytes, size_t size,
                                 const std::string &name) {
   ByteReader r(bytes, size);
@@ -130,7 +232,8 @@ StatusOr<Program> decodeProgram(const uint8_t *bytes, size_t size,
     uint32_t kind = r.u32();
     uint64_t arenaBytes = r.u64();
     uint32_t steps = r.u32();
-    if (!r.ok() || kind != uint32_t(DeviceProgram::Kind::kCpu))
+    if (!r.ok() || (kind != uint32_t(DeviceProgram::Kind::kCpu) &&
+                    kind != uint32_t(DeviceProgram::Kind::kCuda)))
       return programError(name, "unknown device kind in device #" +
                                     std::to_string(i));
     if (steps > kMaxSteps)
@@ -144,9 +247,21 @@ StatusOr<Program> decodeProgram(const uint8_t *bytes, size_t size,
       Step step;
       uint32_t stepKind = r.u32();
       step.kernel = r.string(kMaxName);
-      if (!r.ok() || stepKind != uint32_t(Step::Kind::kCallKernel) ||
-          step.kernel.empty())
-        return programError(name, "bad step #" + std::to_string(s));
+      std::string where =
+          "step #" + std::to_string(s) + " of device #" + std::to_string(i);
+      if (!r.ok() || step.kernel.empty())
+        return programError(name, "bad " + where);
+      // A CPU device calls kernels, a CUDA device launches them.
+      uint32_t expected = device.kind == DeviceProgram::Kind::kCpu
+                              ? uint32_t(Step::Kind::kCallKernel)
+                              : uint32_t(Step::Kind::kLaunchKernel);
+      if (stepKind != expected)
+        return programError(name, "bad kind " + std::to_string(stepKind) +
+                                      " of " + where);
+      step.kind = Step::Kind(stepKind);
+      if (step.kind == Step::Kind::kLaunchKernel)
+        KILN_RETURN_IF_ERROR(
+            decodeLaunch(r, program, device.arenaBytes, step, name, where));
       device.steps.push_back(std::move(step));
     }
     program.devices.push_back(std::move(device));
@@ -242,6 +357,109 @@ StatusOr<std::vector<MemoryPlan>> decodeMemoryPlans(const uint8_t *bytes,
   return plans;
 }
 
+//===----------------------------------------------------------------------===//
+// CUDA modules encoding
+//===----------------------------------------------------------------------===//
+
+std::vector<uint8_t> encodeCudaModules(const std::vector<CudaModule> &modules) {
+  ByteWriter w;
+  w.u32(uint32_t(modules.size()));
+  for (const CudaModule &module : modules) {
+    w.u32(uint32_t(module.format));
+    w.u32(module.arch);
+    w.u32(uint32_t(module.kernels.size()));
+    for (const std::string &kernel : module.kernels)
+      w.string(kernel);
+    w.u64(module.image.size());
+    w.raw(module.image.data(), module.image.size());
+  }
+  return std::move(w.bytes());
+}
+
+Status cudaError(const std::string &name, const std::string &what) {
+  return dataLoss(name + ": corrupt CUDA kernels section: " + what);
+}
+
+StatusOr<std::vector<CudaModule>>
+decodeCudaModules(const uint8_t *bytes, size_t size, const std::string &name) {
+  ByteReader r(bytes, size);
+  std::vector<CudaModule> modules;
+  uint32_t count = r.u32();
+  if (!r.ok() || count > kMaxCudaModules)
+    return cudaError(name, "bad module count");
+  for (uint32_t m = 0; m < count; ++m) {
+    std::string which = "module #" + std::to_string(m);
+    CudaModule module;
+    uint32_t format = r.u32();
+    module.arch = r.u32();
+    uint32_t kernels = r.u32();
+    if (!r.ok() || (format != uint32_t(CudaModule::Format::kPtx) &&
+                    format != uint32_t(CudaModule::Format::kCubin)))
+      return cudaError(name, "unknown format of " + which);
+    // sm_10 .. sm_999: anything else is not an architecture.
+    if (module.arch < 10 || module.arch > 999)
+      return cudaError(name, "bad architecture " +
+                                 std::to_string(module.arch) + " of " + which);
+    if (kernels == 0 || kernels > kMaxKernelsPerModule)
+      return cudaError(name, "bad kernel count of " + which);
+    module.format = CudaModule::Format(format);
+    for (uint32_t k = 0; k < kernels; ++k) {
+      std::string kernel = r.string(kMaxName);
+      if (!r.ok() || kernel.empty())
+        return cudaError(name, "bad kernel name #" + std::to_string(k) +
+                                   " in " + which);
+      module.kernels.push_back(std::move(kernel));
+    }
+    uint64_t imageSize = r.u64();
+    if (!r.ok() || imageSize == 0 || imageSize > r.remaining())
+      return cudaError(name, "bad image size of " + which);
+    module.image.resize(size_t(imageSize));
+    r.raw(module.image.data(), module.image.size());
+    // The driver reads PTX up to its NUL and CUBIN as ELF; check both here
+    // so that a damaged image is a clear error, not a driver crash.
+    if (module.format == CudaModule::Format::kPtx && module.image.back() != 0)
+      return cudaError(name, "PTX of " + which + " is not NUL-terminated");
+    if (module.format == CudaModule::Format::kCubin &&
+        (imageSize < 4 ||
+         std::memcmp(module.image.data(), "\x7f" "ELF", 4) != 0))
+      return cudaError(name, "CUBIN of " + which + " is not an ELF image");
+    modules.push_back(std::move(module));
+  }
+  if (!r.ok() || r.remaining() != 0)
+    return cudaError(name, "trailing bytes");
+  return modules;
+}
+
+/// Cross-section checks of CUDA devices: every launched kernel has a PTX
+/// module (the portable fallback) and constant arguments lie inside the
+/// constants.
+Status checkCudaPrograms(const Artifact &artifact, const std::string &name) {
+  std::set<std::string> portable;
+  for (const CudaModule &module : artifact.cudaModules)
+    if (module.format == CudaModule::Format::kPtx)
+      portable.insert(module.kernels.begin(), module.kernels.end());
+  for (size_t i = 0; i < artifact.program.devices.size(); ++i) {
+    const DeviceProgram &device = artifact.program.devices[i];
+    if (device.kind != DeviceProgram::Kind::kCuda)
+      continue;
+    for (size_t s = 0; s < device.steps.size(); ++s) {
+      const Step &step = device.steps[s];
+      std::string where =
+          "step #" + std::to_string(s) + " of device #" + std::to_string(i);
+      if (!portable.count(step.kernel))
+        return dataLoss(name + ": kernel '" + step.kernel + "' of " + where +
+                        " is in no PTX module");
+      for (const KernelArg &arg : step.args)
+        if (arg.base == KernelArg::Base::kConstants &&
+            (arg.offset > artifact.constants.size() ||
+             arg.bytes > artifact.constants.size() - arg.offset))
+          return dataLoss(name + ": an argument of " + where +
+                          " lies outside the constants section");
+    }
+  }
+  return Status::ok();
+}
+
 struct SectionEntry {
   uint32_t kind;
   uint32_t flags;
@@ -251,7 +469,7 @@ struct SectionEntry {
 };
 
 /// Kinds this reader knows (see SectionKind).
-constexpr uint32_t kLastKnownKind = uint32_t(SectionKind::kMemoryPlan);
+constexpr uint32_t kLastKnownKind = uint32_t(SectionKind::kConstants);
 
 } // namespace
 
@@ -276,6 +494,11 @@ std::vector<uint8_t> encodeArtifact(const Artifact &artifact) {
                         encodeProgram(artifact.program));
   if (!artifact.cpuKernels.empty())
     sections.emplace_back(SectionKind::kCpuKernels, artifact.cpuKernels);
+  if (!artifact.cudaModules.empty())
+    sections.emplace_back(SectionKind::kCudaKernels,
+                          encodeCudaModules(artifact.cudaModules));
+  if (!artifact.constants.empty())
+    sections.emplace_back(SectionKind::kConstants, artifact.constants);
   if (!artifact.memoryPlans.empty())
     sections.emplace_back(SectionKind::kMemoryPlan,
                           encodeMemoryPlans(artifact.memoryPlans));
@@ -393,7 +616,8 @@ StatusOr<Artifact> decodeArtifact(const uint8_t *bytes, size_t size,
       return dataLoss(name + ": sections overlap");
 
   Artifact artifact;
-  const SectionEntry *program = nullptr, *memoryPlan = nullptr;
+  const SectionEntry *program = nullptr, *memoryPlan = nullptr,
+                     *cudaKernels = nullptr;
   bool seen[kLastKnownKind + 1] = {};
   for (const SectionEntry &e : entries) {
     const uint8_t *data = bytes + e.offset;
@@ -424,6 +648,12 @@ StatusOr<Artifact> decodeArtifact(const uint8_t *bytes, size_t size,
     case SectionKind::kMemoryPlan:
       memoryPlan = &e;
       break;
+    case SectionKind::kCudaKernels:
+      cudaKernels = &e;
+      break;
+    case SectionKind::kConstants:
+      artifact.constants.assign(data, data + e.size);
+      break;
     }
   }
   if (!program || !seen[uint32_t(SectionKind::kTarget)])
@@ -441,9 +671,17 @@ StatusOr<Artifact> decodeArtifact(const uint8_t *bytes, size_t size,
       return plans.status();
     artifact.memoryPlans = std::move(*plans);
   }
+  if (cudaKernels) {
+    StatusOr<std::vector<CudaModule>> modules = decodeCudaModules(
+        bytes + cudaKernels->offset, cudaKernels->size, name);
+    if (!modules.isOk())
+      return modules.status();
+    artifact.cudaModules = std::move(*modules);
+  }
   for (const DeviceProgram &device : artifact.program.devices)
     if (device.kind == DeviceProgram::Kind::kCpu && artifact.cpuKernels.empty())
       return dataLoss(name + ": a CPU program without a kernels section");
+  KILN_RETURN_IF_ERROR(checkCudaPrograms(artifact, name));
   return artifact;
 }
 

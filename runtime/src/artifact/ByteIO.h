@@ -74,6 +74,8 @@ public:
     return lo | hi << 32;
   }
   int64_t i64() { return int64_t(u64()); }
+  /// `n` raw bytes.
+  void raw(void *out, size_t n) { read(out, n); }
   /// A length-prefixed string of at most `maxLength` bytes.
   std::string string(size_t maxLength) {
     uint32_t length = u32();

@@ -25,7 +25,9 @@ Artifact sampleArtifact() {
                              {"ids", DType::kI64, {4}}};
   artifact.program.outputs = {{"y", DType::kF16, {}}};
   DeviceProgram device;
-  device.steps.push_back({Step::Kind::kCallKernel, "_kiln_packed_main"});
+  Step step;
+  step.kernel = "_kiln_packed_main";
+  device.steps.push_back(step);
   artifact.program.devices.push_back(device);
   artifact.cpuKernels = {0x7f, 'E', 'L', 'F', 1, 2, 3, 4, 5, 6, 7, 8};
   return artifact;

@@ -46,8 +46,9 @@ class Graph;
 
 /// kilnc's exit code for `status`: 0 OK, 1 usage (kFailedPrecondition: an
 /// option that does not apply), 2 invalid model or inputs (kInvalidArgument,
-/// kNotFound, kDataLoss), 3 unsupported (kUnimplemented, kUnavailable),
-/// 4 internal (kInternal).
+/// kNotFound, kDataLoss), 3 unsupported (kUnimplemented), 4 internal
+/// (kInternal), 5 this machine lacks what the run needs: a GPU or its
+/// driver, memory, a tool (kUnavailable).
 int exitCodeFor(const Status &status);
 
 /// The API version of these headers (also KILN_PLUGIN_API_VERSION's home).
@@ -119,7 +120,9 @@ private:
 class Executable {
 public:
   /// Loads an ahead-of-time artifact written by Compiler::compileToArtifact
-  /// or `kilnc compile -o X.kiln`, validating it first.
+  /// or `kilnc compile -o X.kiln`, validating it first. A CUDA artifact
+  /// runs on CUDA device 0 (host tensors in and out); without a GPU or
+  /// driver it is kUnavailable (exit code 5).
   static StatusOr<std::unique_ptr<Executable>>
   loadArtifact(const std::string &path);
 

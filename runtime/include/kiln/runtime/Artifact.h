@@ -11,8 +11,9 @@
 //   sections 16-byte aligned, non-overlapping, inside the file
 //
 // Sections: the target description, the program (entry signature and the
-// steps of each device), the kernels (a shared object for the CPU) and,
-// optionally, the memory plan (information for tools).
+// steps of each device), the kernels (a shared object for the CPU; PTX and
+// CUBIN modules and the constants for CUDA) and, optionally, the memory
+// plan (information for tools).
 // Readers validate everything before returning a view; a truncated or
 // corrupted file is an error, never a crash.
 //

@@ -1,0 +1,75 @@
+//===- CudaExecutable.h - Run a .kiln artifact on a CUDA GPU ----*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// docs/cuda-runtime.md describes loading (driver, module choice, one device
+// allocation), running (copies, launches, CUDA Graphs) and the errors.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_RUNTIME_CUDAEXECUTABLE_H
+#define KILN_RUNTIME_CUDAEXECUTABLE_H
+
+#include "kiln/runtime/DeviceExecutable.h"
+
+#include <cstdint>
+#include <memory>
+
+namespace kiln::rt {
+
+struct CudaLoadOptions {
+  int device = 0; ///< CUDA device ordinal.
+  /// Capture the launches into a CUDA Graph on the second run and replay it
+  /// from then on. KILN_CUDA_GRAPHS=0 in the environment also turns it off.
+  bool graphs = true;
+};
+
+/// What the executable did so far (for tests, benchmarks and tools).
+struct CudaRunCounters {
+  uint64_t runs = 0;
+  uint64_t directRuns = 0;    ///< Runs that launched kernel by kernel.
+  uint64_t graphCaptures = 0; ///< Runs that captured (and then launched).
+  uint64_t graphLaunches = 0; ///< Runs that replayed the graph.
+};
+
+/// An artifact's CUDA program on one GPU. Owns its modules, one device
+/// allocation (constants, inputs, outputs and the arena), a stream and the
+/// captured graph. Thread-compatible: one run at a time.
+class CudaExecutable : public DeviceExecutable {
+public:
+  /// Loads the program of a decoded artifact (its single device must be
+  /// CUDA); `name` is used in messages. kUnavailable without a driver or
+  /// GPU, kUnimplemented when no module fits this GPU.
+  static StatusOr<std::unique_ptr<CudaExecutable>>
+  load(Artifact artifact, const std::string &name,
+       const CudaLoadOptions &options = {});
+
+  ~CudaExecutable() override;
+  CudaExecutable(const CudaExecutable &) = delete;
+  CudaExecutable &operator=(const CudaExecutable &) = delete;
+
+  const Program &program() const override;
+  std::string description() const override;
+  Status run(const std::vector<HostTensor> &inputs,
+             std::vector<HostTensor> &outputs) override;
+  /// Copies the host inputs in, launches every step on the stream (or
+  /// replays the graph), copies the outputs out and waits.
+  Status run(const std::vector<TensorRef> &inputs,
+             const std::vector<TensorRef> &outputs) override;
+
+  /// The GPU's compute capability (major * 10 + minor).
+  int sm() const;
+  /// Per launched kernel (in first-launch order): "name: sm_90 CUBIN".
+  const std::vector<std::string> &moduleChoices() const;
+  const CudaRunCounters &counters() const;
+
+  struct State;
+
+private:
+  explicit CudaExecutable(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
+} // namespace kiln::rt
+
+#endif // KILN_RUNTIME_CUDAEXECUTABLE_H

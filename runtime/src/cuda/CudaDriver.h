@@ -1,0 +1,56 @@
+//===- CudaDriver.h - The CUDA driver, loaded with dlopen -------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Kiln never links libcuda: a binary linked with -lcuda does not even start
+// on a machine without an NVIDIA driver. The driver is opened on first use
+// (KILN_CUDA_DRIVER=PATH overrides libcuda.so.1, for tests), its entry
+// points resolved into a table, and cuInit called once.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_RUNTIME_SRC_CUDA_CUDADRIVER_H
+#define KILN_RUNTIME_SRC_CUDA_CUDADRIVER_H
+
+#include "CudaApi.h"
+
+#include "kiln/runtime/Status.h"
+
+#include <string>
+
+namespace kiln::rt::cuda {
+
+/// The driver's entry points. Loaded once per path and never unloaded
+/// (drivers do not support it); immutable afterwards, so thread-safe.
+struct CudaDriver {
+  /// The process's driver: kUnavailable with an explanation when there is
+  /// no driver, it lacks an entry point, or cuInit fails (no device).
+  static StatusOr<const CudaDriver *> get();
+
+  /// "CUDA_ERROR_INVALID_PTX (a PTX JIT compilation failed)".
+  std::string describe(CUresult result) const;
+
+  /// "`call` failed: NAME (text)" with a Status code by error class:
+  /// kUnavailable for a missing device, memory or a too old driver,
+  /// kDataLoss for an image the driver rejects, kInternal otherwise.
+  Status error(CUresult result, const std::string &call) const;
+
+  std::string path; ///< What was dlopen'ed.
+  int version = 0;  ///< cuDriverGetVersion, e.g. 13000.
+
+#define KILN_CUDA_POINTER(name, parameters)                                    \
+  CUresult(*name) parameters = nullptr;
+  KILN_CUDA_DRIVER_FUNCTIONS(KILN_CUDA_POINTER)
+#undef KILN_CUDA_POINTER
+};
+
+/// Errors after which the context is unusable (CUDA reports them to every
+/// later call until the process exits).
+bool isStickyError(CUresult result);
+
+/// The message of a missing driver (also for docs and tests).
+std::string noDriverMessage(const std::string &path, const std::string &why);
+
+} // namespace kiln::rt::cuda
+
+#endif // KILN_RUNTIME_SRC_CUDA_CUDADRIVER_H

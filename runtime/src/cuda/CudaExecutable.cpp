@@ -1,0 +1,383 @@
+//===- CudaExecutable.cpp - Run a .kiln artifact on a CUDA GPU ------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Load: open the device (CudaDevice), pick and load a module per kernel
+// (CUBIN for this GPU, else PTX that the driver JIT-compiles), make one
+// device allocation holding the constants, every input and output and the
+// arena, upload the constants, and precompute each launch's parameters.
+// Every kernel parameter is a device pointer to a fixed place in that one
+// allocation, so a captured CUDA Graph stays valid for every later run.
+//
+// Run: copy inputs in, launch the steps in order on one stream (the second
+// run captures them into a graph, later runs replay it), copy outputs out,
+// wait. Host buffers are the caller's; only copies touch them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/runtime/CudaExecutable.h"
+#include "kiln/runtime/Bindings.h"
+#include "kiln/runtime/CudaModuleChoice.h"
+
+#include "CudaDevice.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+
+namespace kiln::rt {
+
+using namespace cuda;
+
+namespace {
+/// Alignment of every buffer inside the device allocation (what cudaMalloc
+/// guarantees, and what the constants' entries assume).
+constexpr uint64_t kDeviceAlignment = 256;
+
+uint64_t alignUp(uint64_t value) {
+  return (value + kDeviceAlignment - 1) / kDeviceAlignment * kDeviceAlignment;
+}
+
+uint64_t bytesOf(const TensorSpec &spec) {
+  uint64_t count = 1;
+  for (int64_t dim : spec.shape)
+    count *= uint64_t(dim);
+  return count * dtypeSize(spec.dtype);
+}
+
+bool graphsDisabledByEnvironment() {
+  const char *value = std::getenv("KILN_CUDA_GRAPHS");
+  return value && std::strcmp(value, "0") == 0;
+}
+
+struct Launch {
+  CUfunction function = nullptr;
+  unsigned grid[3] = {1, 1, 1};
+  unsigned block[3] = {1, 1, 1};
+  unsigned sharedBytes = 0;
+  std::vector<CUdeviceptr> values; ///< One device pointer per parameter.
+  std::vector<void *> parameters;  ///< &values[i], as cuLaunchKernel wants.
+};
+} // namespace
+
+struct CudaExecutable::State {
+  std::string name;
+  Program program;
+  CudaLoadOptions options;
+  std::shared_ptr<CudaDevice> device;
+  std::vector<CUmodule> modules;
+  std::vector<std::string> choices;
+  std::vector<Launch> launches;
+  CUstream stream = nullptr;
+  CUdeviceptr memory = 0;
+  CUdeviceptr constants = 0, arena = 0;
+  std::vector<CUdeviceptr> inputs, outputs;
+  std::vector<uint64_t> inputBytes, outputBytes;
+  CUgraphExec graph = nullptr;
+  bool graphs = true;
+  CudaRunCounters counters;
+
+  const CudaDriver &api() const { return device->driver(); }
+  Status check(CUresult result, const char *call) {
+    return device->check(result, call);
+  }
+
+  ~State() {
+    if (!device)
+      return;
+    // Best effort: on a poisoned context these fail, and nothing more can
+    // be done about it.
+    const CudaDriver &d = api();
+    // makeCurrent binds the context even when it reports a poisoned device.
+    if (device->makeCurrent().isOk() && stream)
+      d.cuStreamSynchronize(stream);
+    if (graph)
+      d.cuGraphExecDestroy(graph);
+    if (stream)
+      d.cuStreamDestroy_v2(stream);
+    if (memory)
+      d.cuMemFree_v2(memory);
+    for (CUmodule module : modules)
+      d.cuModuleUnload(module);
+  }
+
+  Status loadModules(const std::vector<CudaModule> &images);
+  Status allocate(const std::vector<uint8_t> &constantBytes);
+  Status prepareLaunches();
+  Status launchAll();
+  Status capture();
+};
+
+Status
+CudaExecutable::State::loadModules(const std::vector<CudaModule> &images) {
+  const DeviceProgram &code = program.devices[0];
+  std::vector<std::string> kernels;
+  for (const Step &step : code.steps)
+    if (std::find(kernels.begin(), kernels.end(), step.kernel) == kernels.end())
+      kernels.push_back(step.kernel);
+  StatusOr<std::vector<size_t>> chosen =
+      chooseCudaModules(images, kernels, device->sm());
+  if (!chosen.isOk())
+    return chosen.status().withContext(name);
+
+  std::map<size_t, CUmodule> loaded;
+  std::map<std::string, CUfunction> functions;
+  for (size_t k = 0; k < kernels.size(); ++k) {
+    size_t index = (*chosen)[k];
+    const CudaModule &image = images[index];
+    choices.push_back(kernels[k] + ": " + describeCudaModule(image));
+    if (!loaded.count(index)) {
+      // The JIT's log says which PTX line it rejects.
+      char log[4096] = {};
+      CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
+                                CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+      void *values[] = {log, reinterpret_cast<void *>(sizeof(log) - 1)};
+      CUmodule module = nullptr;
+      Status status =
+          check(api().cuModuleLoadDataEx(&module, image.image.data(), 2,
+                                         options, values),
+                "cuModuleLoadDataEx");
+      if (!status.isOk()) {
+        std::string detail = log[0] ? std::string("\n") + log : "";
+        return Status(status.code(),
+                      name + ": loading the " + describeCudaModule(image) +
+                          " module: " + status.message() + detail);
+      }
+      modules.push_back(module);
+      loaded[index] = module;
+    }
+    CUfunction function = nullptr;
+    Status status = check(
+        api().cuModuleGetFunction(&function, loaded[index], kernels[k].c_str()),
+        "cuModuleGetFunction");
+    if (!status.isOk())
+      return status.withContext(name + ": kernel '" + kernels[k] + "' in the " +
+                                describeCudaModule(image) + " module");
+    functions[kernels[k]] = function;
+  }
+  for (const Step &step : code.steps) {
+    Launch launch;
+    launch.function = functions[step.kernel];
+    std::copy(step.grid, step.grid + 3, launch.grid);
+    std::copy(step.block, step.block + 3, launch.block);
+    launch.sharedBytes = step.sharedBytes;
+    launches.push_back(std::move(launch));
+  }
+  return Status::ok();
+}
+
+Status
+CudaExecutable::State::allocate(const std::vector<uint8_t> &constantBytes) {
+  // One allocation, laid out: constants, inputs, outputs, arena; each part
+  // 256-byte aligned. Zero-byte parts still get distinct addresses.
+  uint64_t offset = 0;
+  auto reserve = [&](uint64_t bytes) {
+    uint64_t at = offset;
+    offset += alignUp(bytes == 0 ? 1 : bytes);
+    return at;
+  };
+  uint64_t constantsAt = reserve(constantBytes.size());
+  std::vector<uint64_t> inputsAt, outputsAt;
+  for (const TensorSpec &spec : program.inputs) {
+    inputBytes.push_back(bytesOf(spec));
+    inputsAt.push_back(reserve(inputBytes.back()));
+  }
+  for (const TensorSpec &spec : program.outputs) {
+    outputBytes.push_back(bytesOf(spec));
+    outputsAt.push_back(reserve(outputBytes.back()));
+  }
+  uint64_t arenaAt = reserve(program.devices[0].arenaBytes);
+  Status status =
+      check(api().cuMemAlloc_v2(&memory, size_t(offset)), "cuMemAlloc");
+  if (!status.isOk())
+    return status.withContext(name + ": allocating " + std::to_string(offset) +
+                              " bytes of device memory");
+  constants = memory + constantsAt;
+  arena = memory + arenaAt;
+  for (uint64_t at : inputsAt)
+    inputs.push_back(memory + at);
+  for (uint64_t at : outputsAt)
+    outputs.push_back(memory + at);
+  // Zeroed once, like the CPU arena: no run sees another process's data.
+  KILN_RETURN_IF_ERROR(
+      check(api().cuMemsetD8Async(memory, 0, size_t(offset), stream),
+            "cuMemsetD8Async"));
+  if (!constantBytes.empty())
+    KILN_RETURN_IF_ERROR(
+        check(api().cuMemcpyHtoDAsync_v2(constants, constantBytes.data(),
+                                         constantBytes.size(), stream),
+              "cuMemcpyHtoDAsync"));
+  // The constants' host copy goes away with the artifact: wait for it.
+  return check(api().cuStreamSynchronize(stream), "cuStreamSynchronize");
+}
+
+Status CudaExecutable::State::prepareLaunches() {
+  const DeviceProgram &code = program.devices[0];
+  for (size_t s = 0; s < code.steps.size(); ++s) {
+    Launch &launch = launches[s];
+    for (const KernelArg &arg : code.steps[s].args) {
+      CUdeviceptr base = 0;
+      switch (arg.base) {
+      case KernelArg::Base::kInput:
+        base = inputs[arg.index];
+        break;
+      case KernelArg::Base::kOutput:
+        base = outputs[arg.index];
+        break;
+      case KernelArg::Base::kArena:
+        base = arena;
+        break;
+      case KernelArg::Base::kConstants:
+        base = constants;
+        break;
+      }
+      launch.values.push_back(base + arg.offset);
+    }
+    // values no longer grows: its addresses are stable.
+    for (CUdeviceptr &value : launch.values)
+      launch.parameters.push_back(&value);
+  }
+  return Status::ok();
+}
+
+Status CudaExecutable::State::launchAll() {
+  for (Launch &launch : launches)
+    KILN_RETURN_IF_ERROR(check(
+        api().cuLaunchKernel(launch.function, launch.grid[0], launch.grid[1],
+                             launch.grid[2], launch.block[0], launch.block[1],
+                             launch.block[2], launch.sharedBytes, stream,
+                             launch.parameters.data(), nullptr),
+        "cuLaunchKernel"));
+  return Status::ok();
+}
+
+Status CudaExecutable::State::capture() {
+  // Thread-local capture: other threads' CUDA work is not affected.
+  KILN_RETURN_IF_ERROR(check(api().cuStreamBeginCapture_v2(
+                                 stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+                             "cuStreamBeginCapture"));
+  Status launched = launchAll();
+  // Always end the capture, or the stream stays unusable.
+  CUgraph captured = nullptr;
+  Status ended =
+      check(api().cuStreamEndCapture(stream, &captured), "cuStreamEndCapture");
+  Status status = launched.isOk() ? ended : launched;
+  if (status.isOk())
+    status = check(api().cuGraphInstantiateWithFlags(&graph, captured, 0),
+                   "cuGraphInstantiateWithFlags");
+  if (captured)
+    api().cuGraphDestroy(captured);
+  if (!status.isOk()) {
+    // Do not try again on every run; later runs launch directly.
+    graph = nullptr;
+    graphs = false;
+  }
+  return status;
+}
+
+CudaExecutable::CudaExecutable(std::unique_ptr<State> state)
+    : state_(std::move(state)) {}
+CudaExecutable::~CudaExecutable() = default;
+
+StatusOr<std::unique_ptr<CudaExecutable>>
+CudaExecutable::load(Artifact artifact, const std::string &name,
+                     const CudaLoadOptions &options) {
+  if (artifact.program.devices.size() != 1 ||
+      artifact.program.devices[0].kind != DeviceProgram::Kind::kCuda)
+    return unimplemented(name + ": the CUDA runtime runs single-device CUDA "
+                                "programs");
+  StatusOr<std::shared_ptr<CudaDevice>> device =
+      CudaDevice::open(options.device);
+  if (!device.isOk())
+    return device.status().withContext(name);
+  auto state = std::make_unique<State>();
+  state->name = name;
+  state->program = std::move(artifact.program);
+  state->options = options;
+  state->graphs = options.graphs && !graphsDisabledByEnvironment();
+  state->device = std::move(*device);
+  KILN_RETURN_IF_ERROR(state->device->makeCurrent().withContext(name));
+  KILN_RETURN_IF_ERROR(state->loadModules(artifact.cudaModules));
+  // A non-blocking stream: no implicit syncs with the legacy default stream.
+  KILN_RETURN_IF_ERROR(state
+                           ->check(state->api().cuStreamCreate(
+                                       &state->stream, CU_STREAM_NON_BLOCKING),
+                                   "cuStreamCreate")
+                           .withContext(name));
+  KILN_RETURN_IF_ERROR(state->allocate(artifact.constants));
+  KILN_RETURN_IF_ERROR(state->prepareLaunches());
+  return std::unique_ptr<CudaExecutable>(new CudaExecutable(std::move(state)));
+}
+
+const Program &CudaExecutable::program() const { return state_->program; }
+
+std::string CudaExecutable::description() const {
+  return "cuda:" + std::to_string(state_->device->ordinal()) + " sm_" +
+         std::to_string(state_->device->sm());
+}
+
+int CudaExecutable::sm() const { return state_->device->sm(); }
+
+const std::vector<std::string> &CudaExecutable::moduleChoices() const {
+  return state_->choices;
+}
+
+const CudaRunCounters &CudaExecutable::counters() const {
+  return state_->counters;
+}
+
+Status CudaExecutable::run(const std::vector<HostTensor> &inputs,
+                           std::vector<HostTensor> &outputs) {
+  // Outputs are only allocated for a valid call.
+  KILN_RETURN_IF_ERROR(checkBindings(refsOf(inputs), program().inputs,
+                                     std::vector<TensorRef>(), {}));
+  for (size_t i = 0; i < inputs.size(); ++i)
+    KILN_RETURN_IF_ERROR(checkTensor(inputs[i], program().inputs[i]));
+  std::vector<TensorRef> outputRefs =
+      allocateOutputs(program().outputs, outputs);
+  return run(refsOf(inputs), outputRefs);
+}
+
+Status CudaExecutable::run(const std::vector<TensorRef> &inputs,
+                           const std::vector<TensorRef> &outputs) {
+  State &s = *state_;
+  KILN_RETURN_IF_ERROR(
+      checkBindings(inputs, s.program.inputs, outputs, s.program.outputs));
+  KILN_RETURN_IF_ERROR(s.device->makeCurrent());
+  const CudaDriver &api = s.api();
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (s.inputBytes[i])
+      KILN_RETURN_IF_ERROR(
+          s.check(api.cuMemcpyHtoDAsync_v2(s.inputs[i], inputs[i].data,
+                                           size_t(s.inputBytes[i]), s.stream),
+                  "cuMemcpyHtoDAsync"));
+  if (s.graph) {
+    KILN_RETURN_IF_ERROR(
+        s.check(api.cuGraphLaunch(s.graph, s.stream), "cuGraphLaunch"));
+    ++s.counters.graphLaunches;
+  } else if (s.graphs && s.counters.runs >= 1 && !s.launches.empty()) {
+    // The first run stays direct: a model run once should not pay for a
+    // capture, and its errors are easier to read.
+    KILN_RETURN_IF_ERROR(s.capture());
+    KILN_RETURN_IF_ERROR(
+        s.check(api.cuGraphLaunch(s.graph, s.stream), "cuGraphLaunch"));
+    ++s.counters.graphCaptures;
+  } else {
+    KILN_RETURN_IF_ERROR(s.launchAll());
+    ++s.counters.directRuns;
+  }
+  for (size_t i = 0; i < outputs.size(); ++i)
+    if (s.outputBytes[i])
+      KILN_RETURN_IF_ERROR(
+          s.check(api.cuMemcpyDtoHAsync_v2(outputs[i].data, s.outputs[i],
+                                           size_t(s.outputBytes[i]), s.stream),
+                  "cuMemcpyDtoHAsync"));
+  // Kernel faults surface here.
+  KILN_RETURN_IF_ERROR(
+      s.check(api.cuStreamSynchronize(s.stream), "cuStreamSynchronize"));
+  ++s.counters.runs;
+  return Status::ok();
+}
+
+} // namespace kiln::rt

@@ -1,0 +1,314 @@
+//===- FakeCudaDriver.cpp - A CUDA driver on host memory, for tests -------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Built only for tests (libkiln_fake_cuda.so); see FakeCudaDriver.h. The
+// signatures come from the runtime's own CudaApi.h so that they cannot
+// drift from what the runtime resolves.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FakeCudaDriver.h"
+
+#include "CudaApi.h"
+
+#include <cstdlib>
+#include <cstring>
+
+using namespace kiln::rt::cuda;
+
+// The opaque handle types, declared in kiln::rt::cuda by CudaApi.h.
+namespace kiln::rt::cuda {
+struct CUmod_st {
+  std::string image;
+};
+struct CUfunc_st {
+  std::string name;
+};
+struct CUstream_st {
+  bool capturing = false;
+  std::vector<FakeLaunch> captured;
+};
+struct CUgraph_st {
+  std::vector<FakeLaunch> launches;
+};
+struct CUgraphExec_st {
+  std::vector<FakeLaunch> launches;
+};
+struct CUctx_st {};
+} // namespace kiln::rt::cuda
+
+namespace {
+FakeCudaState state;
+CUctx_st context;
+
+/// Applies the failure injection to a call of `name`.
+CUresult enter(const char *name) {
+  ++state.calls;
+  if (state.stickyResult != CUDA_SUCCESS)
+    return state.stickyResult;
+  if (!state.failCall.empty() && state.failCall == name) {
+    if (state.failSkip-- > 0)
+      return CUDA_SUCCESS;
+    CUresult result = state.failResult;
+    state.failCall.clear();
+    if (state.failSticky)
+      state.stickyResult = result;
+    return result;
+  }
+  return CUDA_SUCCESS;
+}
+
+#define ENTER(name)                                                            \
+  if (CUresult injected = enter(name); injected != CUDA_SUCCESS)               \
+  return injected
+
+void execute(FakeLaunch launch, bool fromGraph) {
+  launch.fromGraph = fromGraph;
+  auto body = state.kernels.find(launch.kernel);
+  if (body != state.kernels.end() && body->second.body)
+    body->second.body(launch.args);
+  state.launches.push_back(std::move(launch));
+}
+} // namespace
+
+extern "C" {
+
+FakeCudaState *kilnFakeCudaState() { return &state; }
+
+CUresult cuInit(unsigned) {
+  ENTER("cuInit");
+  return CUDA_SUCCESS;
+}
+CUresult cuDriverGetVersion(int *version) {
+  *version = 13000;
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGetCount(int *count) {
+  ENTER("cuDeviceGetCount");
+  *count = state.deviceCount;
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGet(CUdevice *device, int ordinal) {
+  ENTER("cuDeviceGet");
+  if (ordinal < 0 || ordinal >= state.deviceCount)
+    return CUDA_ERROR_INVALID_DEVICE;
+  *device = ordinal;
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attribute,
+                              CUdevice) {
+  ENTER("cuDeviceGetAttribute");
+  *value = attribute == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
+               ? state.major
+               : state.minor;
+  return CUDA_SUCCESS;
+}
+CUresult cuDevicePrimaryCtxRetain(CUcontext *out, CUdevice) {
+  ENTER("cuDevicePrimaryCtxRetain");
+  ++state.primaryRetains;
+  *out = &context;
+  return CUDA_SUCCESS;
+}
+CUresult cuDevicePrimaryCtxRelease_v2(CUdevice) {
+  ++state.primaryReleases;
+  return CUDA_SUCCESS;
+}
+CUresult cuCtxSetCurrent(CUcontext) {
+  ENTER("cuCtxSetCurrent");
+  return CUDA_SUCCESS;
+}
+CUresult cuCtxSynchronize() {
+  ENTER("cuCtxSynchronize");
+  return CUDA_SUCCESS;
+}
+
+CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
+                            unsigned numOptions, CUjit_option *options,
+                            void **values) {
+  CUresult injected = enter("cuModuleLoadDataEx");
+  if (injected != CUDA_SUCCESS) {
+    // Fill the error log like the JIT does.
+    char *log = nullptr;
+    size_t size = 0;
+    for (unsigned i = 0; i < numOptions; ++i) {
+      if (options[i] == CU_JIT_ERROR_LOG_BUFFER)
+        log = static_cast<char *>(values[i]);
+      if (options[i] == CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES)
+        size = reinterpret_cast<size_t>(values[i]);
+    }
+    if (log && size)
+      std::strncpy(log, state.jitLog.c_str(), size);
+    return injected;
+  }
+  const char *bytes = static_cast<const char *>(image);
+  // Test CUBINs are "\x7fELF" followed by a NUL-terminated description.
+  std::string text = std::memcmp(bytes,
+                                 "\x7f"
+                                 "ELF",
+                                 4) == 0
+                         ? "CUBIN " + std::string(bytes + 4)
+                         : std::string(bytes);
+  state.loadedImages.push_back(text);
+  *module = new CUmod_st{text};
+  ++state.liveModules;
+  return CUDA_SUCCESS;
+}
+CUresult cuModuleGetFunction(CUfunction *function, CUmodule module,
+                             const char *name) {
+  ENTER("cuModuleGetFunction");
+  if (module->image.find(name) == std::string::npos)
+    return CUDA_ERROR_NOT_FOUND;
+  *function = new CUfunc_st{name}; // Leaked: test lifetime.
+  return CUDA_SUCCESS;
+}
+CUresult cuModuleUnload(CUmodule module) {
+  delete module;
+  --state.liveModules;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemAlloc_v2(CUdeviceptr *pointer, size_t bytes) {
+  ENTER("cuMemAlloc_v2");
+  if (bytes == 0)
+    return 1; // CUDA_ERROR_INVALID_VALUE, as the real driver.
+  void *memory = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+  if (!memory)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  // Garbage, as on a GPU: the runtime must clear what it relies on.
+  std::memset(memory, 0xA5, bytes);
+  *pointer = reinterpret_cast<CUdeviceptr>(memory);
+  ++state.liveAllocations;
+  state.allocatedBytes = bytes;
+  return CUDA_SUCCESS;
+}
+CUresult cuMemFree_v2(CUdeviceptr pointer) {
+  std::free(reinterpret_cast<void *>(pointer));
+  --state.liveAllocations;
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr destination, const void *source,
+                              size_t bytes, CUstream) {
+  ENTER("cuMemcpyHtoDAsync_v2");
+  std::memcpy(reinterpret_cast<void *>(destination), source, bytes);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpyDtoHAsync_v2(void *destination, CUdeviceptr source,
+                              size_t bytes, CUstream) {
+  ENTER("cuMemcpyDtoHAsync_v2");
+  std::memcpy(destination, reinterpret_cast<const void *>(source), bytes);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemsetD8Async(CUdeviceptr destination, unsigned char value,
+                         size_t count, CUstream) {
+  ENTER("cuMemsetD8Async");
+  std::memset(reinterpret_cast<void *>(destination), value, count);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuLaunchKernel(CUfunction function, unsigned gridX, unsigned gridY,
+                        unsigned gridZ, unsigned blockX, unsigned blockY,
+                        unsigned blockZ, unsigned sharedBytes, CUstream stream,
+                        void **parameters, void **) {
+  ENTER("cuLaunchKernel");
+  FakeLaunch launch{function->name,
+                    {gridX, gridY, gridZ},
+                    {blockX, blockY, blockZ},
+                    sharedBytes,
+                    {},
+                    false};
+  // The driver API does not pass the parameter count: the test says it.
+  auto known = state.kernels.find(launch.kernel);
+  size_t count = known == state.kernels.end() ? 0 : known->second.arity;
+  for (size_t i = 0; i < count; ++i)
+    launch.args.push_back(*static_cast<CUdeviceptr *>(parameters[i]));
+  if (stream && stream->capturing)
+    stream->captured.push_back(std::move(launch));
+  else
+    execute(std::move(launch), false);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamCreate(CUstream *stream, unsigned) {
+  ENTER("cuStreamCreate");
+  *stream = new CUstream_st;
+  ++state.liveStreams;
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamSynchronize(CUstream) {
+  ENTER("cuStreamSynchronize");
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamDestroy_v2(CUstream stream) {
+  delete stream;
+  --state.liveStreams;
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamBeginCapture_v2(CUstream stream, CUstreamCaptureMode) {
+  ENTER("cuStreamBeginCapture_v2");
+  stream->capturing = true;
+  stream->captured.clear();
+  ++state.captures;
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamEndCapture(CUstream stream, CUgraph *graph) {
+  stream->capturing = false;
+  ENTER("cuStreamEndCapture");
+  *graph = new CUgraph_st{std::move(stream->captured)};
+  ++state.liveGraphs;
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphInstantiateWithFlags(CUgraphExec *exec, CUgraph graph,
+                                     unsigned long long) {
+  ENTER("cuGraphInstantiateWithFlags");
+  *exec = new CUgraphExec_st{graph->launches};
+  ++state.instantiations;
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphLaunch(CUgraphExec exec, CUstream) {
+  ENTER("cuGraphLaunch");
+  ++state.graphLaunches;
+  for (const FakeLaunch &launch : exec->launches)
+    execute(launch, true);
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphExecDestroy(CUgraphExec exec) {
+  delete exec;
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphDestroy(CUgraph graph) {
+  delete graph;
+  --state.liveGraphs;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGetErrorName(CUresult error, const char **name) {
+  static const std::map<CUresult, const char *> names = {
+      {CUDA_SUCCESS, "CUDA_SUCCESS"},
+      {CUDA_ERROR_OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY"},
+      {CUDA_ERROR_NO_DEVICE, "CUDA_ERROR_NO_DEVICE"},
+      {CUDA_ERROR_INVALID_PTX, "CUDA_ERROR_INVALID_PTX"},
+      {CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND"},
+      {CUDA_ERROR_ILLEGAL_ADDRESS, "CUDA_ERROR_ILLEGAL_ADDRESS"},
+      {CUDA_ERROR_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED"},
+      {CUDA_ERROR_UNSUPPORTED_PTX_VERSION,
+       "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"}};
+  auto found = names.find(error);
+  if (found == names.end())
+    return 1; // CUDA_ERROR_INVALID_VALUE
+  *name = found->second;
+  return CUDA_SUCCESS;
+}
+CUresult cuGetErrorString(CUresult error, const char **text) {
+  if (error == CUDA_ERROR_ILLEGAL_ADDRESS) {
+    *text = "an illegal memory access was encountered";
+    return CUDA_SUCCESS;
+  }
+  if (error == CUDA_ERROR_INVALID_PTX) {
+    *text = "a PTX JIT compilation failed";
+    return CUDA_SUCCESS;
+  }
+  return 1;
+}
+
+} // extern "C"

@@ -1,0 +1,72 @@
+//===- FakeCudaDriver.h - A CUDA driver on host memory, for tests -*- C++ -*-//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// libkiln_fake_cuda.so exports the driver entry points the runtime uses
+// (runtime/src/cuda/CudaApi.h) implemented on host memory: device pointers
+// are host pointers, copies are memcpy, launches run a test-registered host
+// function and are recorded, stream capture records launches into a graph
+// that cuGraphLaunch replays. Tests point KILN_CUDA_DRIVER at it and read
+// and steer it through kilnFakeCudaState().
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_TEST_UNIT_RUNTIME_FAKECUDADRIVER_H
+#define KILN_TEST_UNIT_RUNTIME_FAKECUDADRIVER_H
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+struct FakeLaunch {
+  std::string kernel;
+  unsigned grid[3];
+  unsigned block[3];
+  unsigned sharedBytes;
+  std::vector<uint64_t> args; ///< The pointer parameters.
+  bool fromGraph;             ///< Replayed by cuGraphLaunch.
+};
+
+/// A kernel the fake can run: its parameter count (the driver API does not
+/// say) and a body on the host pointers.
+struct FakeKernel {
+  size_t arity = 0;
+  std::function<void(const std::vector<uint64_t> &)> body;
+};
+
+struct FakeCudaState {
+  // The device.
+  int deviceCount = 1;
+  int major = 9, minor = 0;
+
+  // What the runtime did.
+  std::vector<std::string>
+      loadedImages;                 ///< PTX text, or CUBIN after "\x7fELF".
+  std::vector<FakeLaunch> launches; ///< Executed launches, in order.
+  int captures = 0, instantiations = 0, graphLaunches = 0;
+  int liveAllocations = 0, liveModules = 0, liveStreams = 0, liveGraphs = 0;
+  uint64_t allocatedBytes = 0; ///< Of the last cuMemAlloc.
+  int primaryRetains = 0, primaryReleases = 0;
+
+  /// Kernels by name; unknown kernels are recorded with no arguments.
+  std::map<std::string, FakeKernel> kernels;
+
+  /// Failure injection: the `failSkip`+1-th call of `failCall` from now
+  /// returns `failResult` (once); with `failSticky`, every later call of
+  /// any function returns it too, like a real sticky error.
+  std::string failCall;
+  int failResult = 0;
+  int failSkip = 0;
+  bool failSticky = false;
+  int stickyResult = 0; ///< Set by a sticky failure; a reset clears it.
+  std::string jitLog;   ///< Written to the JIT error log on a failed load.
+  int calls = 0;        ///< Driver calls so far (error queries excluded).
+
+  void reset() { *this = FakeCudaState(); }
+};
+
+extern "C" FakeCudaState *kilnFakeCudaState();
+
+#endif // KILN_TEST_UNIT_RUNTIME_FAKECUDADRIVER_H
