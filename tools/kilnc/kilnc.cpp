@@ -269,9 +269,6 @@ double millisecondsSince(Clock::time_point start) {
 /// Loads the model (JIT-compiling it, or loading an artifact); prints how
 /// long that took.
 StatusOr<std::unique_ptr<Executable>> prepare() {
-  if (target != "cpu")
-    return Status(StatusCode::kUnimplemented,
-                  "target '" + target + "' is not supported yet (only cpu)");
   auto start = Clock::now();
   if (isArtifactPath(modelPath)) {
     auto executable = Executable::loadArtifact(modelPath);

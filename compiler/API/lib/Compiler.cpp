@@ -217,6 +217,17 @@ Compiler::compile(const ModelSource &source) {
   OwningOpRef<ModuleOp> module;
   if (DriverError error = session.load(source, impl_->options, module))
     return session.fail(error);
+  if (compiler::CudaTarget::isCuda(impl_->options.target)) {
+    // GPUs run what an artifact holds; it just never touches the disk.
+    rt::Artifact artifact;
+    if (DriverError error = compiler::compileToCudaArtifact(
+            *module, impl_->options.entry, impl_->options.target, artifact,
+            impl_->pipeline()))
+      return session.fail(error);
+    return makeArtifactExecutable(std::move(artifact),
+                                  source.name().empty() ? "model"
+                                                        : source.name());
+  }
   std::unique_ptr<compiler::CpuJitExecutable> jit;
   if (DriverError error = compiler::compileForCpu(*module, impl_->options.entry,
                                                   jit, impl_->pipeline()))

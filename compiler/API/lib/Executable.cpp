@@ -42,15 +42,20 @@ private:
 } // namespace
 
 StatusOr<std::unique_ptr<Executable>>
-Executable::loadArtifact(const std::string &path) {
-  rt::StatusOr<rt::Artifact> artifact = rt::readArtifactFile(path);
-  if (!artifact.isOk())
-    return artifact.status();
-  auto executable = rt::loadExecutable(std::move(*artifact), path);
+makeArtifactExecutable(rt::Artifact artifact, const std::string &name) {
+  auto executable = rt::loadExecutable(std::move(artifact), name);
   if (!executable.isOk())
     return executable.status();
   return std::make_unique<Executable>(
       std::make_unique<ArtifactExecutable>(std::move(*executable)));
+}
+
+StatusOr<std::unique_ptr<Executable>>
+Executable::loadArtifact(const std::string &path) {
+  rt::StatusOr<rt::Artifact> artifact = rt::readArtifactFile(path);
+  if (!artifact.isOk())
+    return artifact.status();
+  return makeArtifactExecutable(std::move(*artifact), path);
 }
 
 Executable::Executable(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}

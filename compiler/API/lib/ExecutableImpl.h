@@ -8,6 +8,7 @@
 #define KILN_COMPILER_API_EXECUTABLEIMPL_H
 
 #include "kiln/kiln.h"
+#include "kiln/runtime/Artifact.h"
 
 namespace kiln {
 
@@ -23,6 +24,11 @@ public:
   virtual Status run(const std::vector<TensorRef> &inputs,
                      const std::vector<TensorRef> &outputs) = 0;
 };
+
+/// Runs a decoded artifact through the runtime (CPU or CUDA, as its
+/// program says); `name` stands for it in messages.
+StatusOr<std::unique_ptr<Executable>>
+makeArtifactExecutable(rt::Artifact artifact, const std::string &name);
 
 } // namespace kiln
 

@@ -142,13 +142,24 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
     return injected;
   }
   const char *bytes = static_cast<const char *>(image);
-  // Test CUBINs are "\x7fELF" followed by a NUL-terminated description.
-  std::string text = std::memcmp(bytes,
-                                 "\x7f"
-                                 "ELF",
-                                 4) == 0
-                         ? "CUBIN " + std::string(bytes + 4)
-                         : std::string(bytes);
+  // Test CUBINs are "\x7fELF" followed by a NUL-terminated description;
+  // real ones (NVRTC's, ELFCLASS64) end with their section header table.
+  bool elf = std::memcmp(bytes,
+                         "\x7f"
+                         "ELF",
+                         4) == 0;
+  std::string text;
+  if (elf && bytes[4] == 2 && bytes[5] == 1) {
+    uint64_t sectionTable;
+    uint16_t entrySize, entries;
+    std::memcpy(&sectionTable, bytes + 0x28, 8);
+    std::memcpy(&entrySize, bytes + 0x3A, 2);
+    std::memcpy(&entries, bytes + 0x3C, 2);
+    text = "CUBIN " +
+           std::string(bytes, sectionTable + uint64_t(entrySize) * entries);
+  } else {
+    text = elf ? "CUBIN " + std::string(bytes + 4) : std::string(bytes);
+  }
   state.loadedImages.push_back(text);
   *module = new CUmod_st{text};
   ++state.liveModules;
