@@ -27,6 +27,7 @@ using CUfunction = struct CUfunc_st *;
 using CUstream = struct CUstream_st *;
 using CUgraph = struct CUgraph_st *;
 using CUgraphExec = struct CUgraphExec_st *;
+using CUevent = struct CUevent_st *;
 using CUjit_option = int;
 using CUdevice_attribute = int;
 using CUstreamCaptureMode = int;
@@ -108,6 +109,13 @@ inline constexpr CUjit_option CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
   X(cuGraphLaunch, (CUgraphExec exec, CUstream stream))                        \
   X(cuGraphExecDestroy, (CUgraphExec exec))                                    \
   X(cuGraphDestroy, (CUgraph graph))                                           \
+  X(cuEventCreate, (CUevent * event, unsigned flags))                          \
+  X(cuEventRecord, (CUevent event, CUstream stream))                           \
+  X(cuEventSynchronize, (CUevent event))                                       \
+  X(cuEventElapsedTime_v2, (float *milliseconds, CUevent start, CUevent end))  \
+  X(cuEventDestroy_v2, (CUevent event))                                        \
+  X(cuMemcpyDtoDAsync_v2, (CUdeviceptr destination, CUdeviceptr source,        \
+                           size_t bytes, CUstream stream))                     \
   X(cuGetErrorName, (CUresult error, const char **name))                       \
   X(cuGetErrorString, (CUresult error, const char **text))
 

@@ -380,4 +380,105 @@ Status CudaExecutable::run(const std::vector<TensorRef> &inputs,
   return Status::ok();
 }
 
+namespace {
+/// Two events around some stream work; the elapsed device time.
+class EventTimer {
+public:
+  EventTimer(const CudaDriver &api, CudaDevice &device)
+      : api_(api), device_(device) {}
+  ~EventTimer() {
+    if (start_)
+      api_.cuEventDestroy_v2(start_);
+    if (end_)
+      api_.cuEventDestroy_v2(end_);
+  }
+  Status start(CUstream stream) {
+    KILN_RETURN_IF_ERROR(
+        device_.check(api_.cuEventCreate(&start_, 0), "cuEventCreate"));
+    KILN_RETURN_IF_ERROR(
+        device_.check(api_.cuEventCreate(&end_, 0), "cuEventCreate"));
+    return device_.check(api_.cuEventRecord(start_, stream), "cuEventRecord");
+  }
+  StatusOr<double> stop(CUstream stream) {
+    KILN_RETURN_IF_ERROR(
+        device_.check(api_.cuEventRecord(end_, stream), "cuEventRecord"));
+    KILN_RETURN_IF_ERROR(
+        device_.check(api_.cuEventSynchronize(end_), "cuEventSynchronize"));
+    float ms = 0;
+    KILN_RETURN_IF_ERROR(device_.check(
+        api_.cuEventElapsedTime_v2(&ms, start_, end_), "cuEventElapsedTime"));
+    return double(ms);
+  }
+
+private:
+  const CudaDriver &api_;
+  CudaDevice &device_;
+  CUevent start_ = nullptr, end_ = nullptr;
+};
+} // namespace
+
+StatusOr<double> CudaExecutable::timeLaunches(int iterations, bool graph) {
+  State &s = *state_;
+  if (iterations < 1)
+    return invalidArgument("timeLaunches needs at least one iteration");
+  KILN_RETURN_IF_ERROR(s.device->makeCurrent());
+  const CudaDriver &api = s.api();
+  if (graph && !s.graph && !s.launches.empty())
+    KILN_RETURN_IF_ERROR(s.capture());
+  auto once = [&]() -> Status {
+    if (graph && s.graph)
+      return s.check(api.cuGraphLaunch(s.graph, s.stream), "cuGraphLaunch");
+    return s.launchAll();
+  };
+  KILN_RETURN_IF_ERROR(once()); // Warm: module JIT, caches.
+  EventTimer timer(api, *s.device);
+  KILN_RETURN_IF_ERROR(timer.start(s.stream));
+  for (int i = 0; i < iterations; ++i)
+    KILN_RETURN_IF_ERROR(once());
+  StatusOr<double> ms = timer.stop(s.stream);
+  if (!ms.isOk())
+    return ms.status();
+  return *ms / iterations;
+}
+
+StatusOr<double> CudaExecutable::timeDeviceCopy(uint64_t bytes,
+                                                int iterations) {
+  State &s = *state_;
+  if (iterations < 1 || bytes == 0)
+    return invalidArgument("timeDeviceCopy needs bytes and iterations");
+  KILN_RETURN_IF_ERROR(s.device->makeCurrent());
+  const CudaDriver &api = s.api();
+  CUdeviceptr from = 0, to = 0;
+  KILN_RETURN_IF_ERROR(
+      s.check(api.cuMemAlloc_v2(&from, size_t(bytes)), "cuMemAlloc"));
+  Status status = s.check(api.cuMemAlloc_v2(&to, size_t(bytes)), "cuMemAlloc");
+  StatusOr<double> ms = status;
+  if (status.isOk()) {
+    EventTimer timer(api, *s.device);
+    status = s.check(api.cuMemcpyDtoDAsync_v2(to, from, size_t(bytes), s.stream),
+                     "cuMemcpyDtoDAsync");
+    if (status.isOk())
+      status = timer.start(s.stream);
+    for (int i = 0; status.isOk() && i < iterations; ++i)
+      status = s.check(
+          api.cuMemcpyDtoDAsync_v2(to, from, size_t(bytes), s.stream),
+          "cuMemcpyDtoDAsync");
+    ms = status.isOk() ? timer.stop(s.stream) : StatusOr<double>(status);
+  }
+  if (to)
+    api.cuMemFree_v2(to);
+  api.cuMemFree_v2(from);
+  if (!ms.isOk())
+    return ms.status();
+  return *ms / iterations;
+}
+
+uint64_t CudaExecutable::launchArgumentBytes() const {
+  uint64_t total = 0;
+  for (const Step &step : state_->program.devices[0].steps)
+    for (const KernelArg &arg : step.args)
+      total += arg.bytes;
+  return total;
+}
+
 } // namespace kiln::rt

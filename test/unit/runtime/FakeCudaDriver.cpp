@@ -36,6 +36,7 @@ struct CUgraphExec_st {
   std::vector<FakeLaunch> launches;
 };
 struct CUctx_st {};
+struct CUevent_st {};
 } // namespace kiln::rt::cuda
 
 namespace {
@@ -281,6 +282,36 @@ CUresult cuGraphLaunch(CUgraphExec exec, CUstream) {
   ++state.graphLaunches;
   for (const FakeLaunch &launch : exec->launches)
     execute(launch, true);
+  return CUDA_SUCCESS;
+}
+// Events measure nothing here: time is always 1 ms.
+CUresult cuEventCreate(CUevent *event, unsigned) {
+  ENTER("cuEventCreate");
+  *event = new CUevent_st;
+  return CUDA_SUCCESS;
+}
+CUresult cuEventRecord(CUevent, CUstream) {
+  ENTER("cuEventRecord");
+  return CUDA_SUCCESS;
+}
+CUresult cuEventSynchronize(CUevent) {
+  ENTER("cuEventSynchronize");
+  return CUDA_SUCCESS;
+}
+CUresult cuEventElapsedTime_v2(float *milliseconds, CUevent, CUevent) {
+  ENTER("cuEventElapsedTime_v2");
+  *milliseconds = 1.0f;
+  return CUDA_SUCCESS;
+}
+CUresult cuEventDestroy_v2(CUevent event) {
+  delete event;
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr destination, CUdeviceptr source,
+                              size_t bytes, CUstream) {
+  ENTER("cuMemcpyDtoDAsync_v2");
+  std::memmove(reinterpret_cast<void *>(destination),
+               reinterpret_cast<const void *>(source), bytes);
   return CUDA_SUCCESS;
 }
 CUresult cuGraphExecDestroy(CUgraphExec exec) {

@@ -57,6 +57,17 @@ public:
   Status run(const std::vector<TensorRef> &inputs,
              const std::vector<TensorRef> &outputs) override;
 
+  /// Device time of `iterations` runs of the launches alone (no copies;
+  /// replaying the graph when `graph`), in milliseconds per run, measured
+  /// with CUDA events. For benchmarks such as scripts/gpu-check.sh.
+  StatusOr<double> timeLaunches(int iterations, bool graph);
+  /// Device time of one device-to-device copy of `bytes`, in milliseconds
+  /// (mean over `iterations`): the bandwidth yardstick for kernels.
+  StatusOr<double> timeDeviceCopy(uint64_t bytes, int iterations);
+  /// Bytes the launches' pointer arguments span (read or written), summed
+  /// over launches: the traffic a bandwidth figure divides.
+  uint64_t launchArgumentBytes() const;
+
   /// The GPU's compute capability (major * 10 + minor).
   int sm() const;
   /// Per launched kernel (in first-launch order): "name: sm_90 CUBIN".
