@@ -142,11 +142,13 @@ std::string hostSource(const compiler::cuda::CudaProgram &program) {
 }
 
 std::string findCompiler() {
-  if (!hostCompiler.empty())
-    return hostCompiler;
+  std::vector<std::string> names = {"clang++-22",
+                                    "/usr/lib/llvm-22/bin/clang++"};
   if (const char *fromEnv = std::getenv("KILN_EMU_CXX"))
-    return fromEnv;
-  for (const char *name : {"clang++-22", "/usr/lib/llvm-22/bin/clang++"}) {
+    names = {fromEnv};
+  if (!hostCompiler.empty())
+    names = {hostCompiler};
+  for (const std::string &name : names) {
     llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName(name);
     if (found)
       return *found;
@@ -168,7 +170,8 @@ DriverError compileHost(const std::string &dir, const std::string &source) {
   std::string cxx = findCompiler();
   if (cxx.empty())
     return {ErrorKind::kInternal,
-            "no host C++ compiler (clang++-22; set KILN_EMU_CXX)"};
+            "no host C++ compiler (clang++-22; set KILN_EMU_CXX or "
+            "--host-cxx)"};
   std::string cpp = dir + "/kernels.cpp", so = dir + "/kernels.so",
               log = dir + "/compile.log";
   // The generated source includes the CUDA half headers: the shim has the
@@ -192,7 +195,8 @@ DriverError compileHost(const std::string &dir, const std::string &source) {
       llvm::errs() << (*text)->getBuffer();
     return {ErrorKind::kInternal,
             "the generated CUDA C++ does not compile for the host (" + cxx +
-                (message.empty() ? "" : ": " + message) + "); kept " + dir};
+                (message.empty() ? "" : ": " + message) +
+                "); --keep-temps keeps it"};
   }
   return {};
 }
@@ -272,10 +276,8 @@ int runModel() {
     else
       llvm::sys::fs::remove_directories(dirName);
   });
-  if (DriverError error = compileHost(dirName, hostSource(program))) {
-    keepTemps.setValue(true);
+  if (DriverError error = compileHost(dirName, hostSource(program)))
     return fail(error);
-  }
   void *library =
       dlopen((dirName + "/kernels.so").c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!library)
