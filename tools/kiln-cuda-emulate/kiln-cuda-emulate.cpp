@@ -127,7 +127,7 @@ struct DeviceBuffer {
 /// kernel (sets the thread's indices; no per-arity casts in the runner).
 std::string hostSource(const compiler::cuda::CudaProgram &program) {
   std::string text = kCudaHostShim;
-  text += "\n#line 1 \"kernels.cu\"\n";
+  text += "\n";
   text += program.source();
   text += "\n// Wrappers for kiln-cuda-emulate.\n";
   for (const compiler::cuda::EmittedKernel &kernel : program.kernels) {
