@@ -1,0 +1,139 @@
+//===- CudaHostShim.h - Just enough CUDA to run Kiln kernels on a CPU -----===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// kiln-cuda-emulate prepends this header to the generated CUDA C++ and
+// compiles the result with the host C++ compiler into a shared library. It
+// covers what Kiln's CUDA emitter prints (compiler/Codegen/CUDA), nothing
+// more:
+//   - qualifiers (__global__, __device__, ...) as plain C++;
+//   - threadIdx/blockIdx/blockDim/gridDim as thread_locals, set by the
+//     per-kernel entry points the tool appends (kiln_emu_enter);
+//   - __shared__ as `static`: the tool runs blocks one at a time, so every
+//     thread of the running block sees the same array, as on a GPU;
+//   - __syncthreads() and __shfl_xor_sync() as calls back into the tool,
+//     which owns the threads (BlockRunner.h);
+//   - float4, the bit casts, __half/__nv_bfloat16 with round-to-nearest-
+//     even conversions; the math functions come from <math.h>.
+// Only C headers: this is compiled once per run, and <thread> and friends
+// would triple the time that takes.
+//
+// The file must stay self-contained: it is embedded into the tool as text.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_CUDA_HOST_SHIM_H
+#define KILN_CUDA_HOST_SHIM_H
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __launch_bounds__(...)
+#define __shared__ static
+#define __restrict__ __restrict
+
+struct dim3 {
+  unsigned x = 1, y = 1, z = 1;
+};
+
+inline thread_local dim3 threadIdx, blockIdx, blockDim, gridDim;
+
+/// What the tool provides (kiln_emu_init).
+struct KilnEmuHooks {
+  void (*syncthreads)();
+  /// The value of lane `lane ^ laneMask` of the caller's warp.
+  uint64_t (*shuffleXor)(uint64_t value, int laneMask, int width);
+};
+inline KilnEmuHooks kiln_emu_hooks;
+
+extern "C" void kiln_emu_init(const KilnEmuHooks *hooks) {
+  kiln_emu_hooks = *hooks;
+}
+
+/// Sets the calling thread's indices: threadIdx, blockIdx, blockDim,
+/// gridDim as 12 numbers.
+inline void kiln_emu_enter(const unsigned *ids) {
+  threadIdx = {ids[0], ids[1], ids[2]};
+  blockIdx = {ids[3], ids[4], ids[5]};
+  blockDim = {ids[6], ids[7], ids[8]};
+  gridDim = {ids[9], ids[10], ids[11]};
+}
+
+inline void __syncthreads() { kiln_emu_hooks.syncthreads(); }
+
+template <typename T>
+inline T __shfl_xor_sync(unsigned /*mask*/, T value, int laneMask,
+                         int width = 32) {
+  static_assert(sizeof(T) <= 8, "shuffles move at most 8 bytes");
+  uint64_t bits = 0;
+  memcpy(&bits, &value, sizeof(T));
+  bits = kiln_emu_hooks.shuffleXor(bits, laneMask, width);
+  T result;
+  memcpy(&result, &bits, sizeof(T));
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Scalars
+//===----------------------------------------------------------------------===//
+
+struct alignas(16) float4 {
+  float x, y, z, w;
+};
+inline float4 make_float4(float x, float y, float z, float w) {
+  return {x, y, z, w};
+}
+
+inline float __int_as_float(int bits) {
+  float f;
+  memcpy(&f, &bits, sizeof f);
+  return f;
+}
+inline double __longlong_as_double(long long bits) {
+  double d;
+  memcpy(&d, &bits, sizeof d);
+  return d;
+}
+inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+inline double rsqrt(double x) { return 1.0 / sqrt(x); }
+
+struct __half {
+  uint16_t bits;
+};
+struct __nv_bfloat16 {
+  uint16_t bits;
+};
+
+inline float __half2float(__half h) {
+  _Float16 f;
+  memcpy(&f, &h.bits, sizeof f);
+  return static_cast<float>(f);
+}
+inline __half __float2half_rn(float x) {
+  // The conversion rounds to nearest even, as IEEE 754 (and cvt.rn) does.
+  _Float16 f = static_cast<_Float16>(x);
+  __half h;
+  memcpy(&h.bits, &f, sizeof f);
+  return h;
+}
+inline float __bfloat162float(__nv_bfloat16 b) {
+  uint32_t bits = uint32_t(b.bits) << 16;
+  float f;
+  memcpy(&f, &bits, sizeof f);
+  return f;
+}
+inline __nv_bfloat16 __float2bfloat16_rn(float x) {
+  uint32_t bits;
+  memcpy(&bits, &x, sizeof bits);
+  if ((bits & 0x7fffffffu) > 0x7f800000u) // NaN: keep it a quiet NaN
+    return {uint16_t((bits >> 16) | 0x40u)};
+  bits += 0x7fffu + ((bits >> 16) & 1u);
+  return {uint16_t(bits >> 16)};
+}
+
+#endif // KILN_CUDA_HOST_SHIM_H
