@@ -8,6 +8,8 @@
 
 #include "kiln/kiln.h"
 
+#include <cstdlib>
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -131,10 +133,16 @@ TEST(Compiler, InvalidModelsGiveLocatedErrors) {
 
 TEST(Compiler, OptionsAreValidated) {
   CompileOptions cuda;
-  cuda.target = "cuda";
+  cuda.target = "cuda:sm_61";
   auto compiler = Compiler::create(cuda);
   ASSERT_FALSE(compiler.isOk());
   EXPECT_EQ(exitCodeFor(compiler.status()), 3);
+  EXPECT_NE(compiler.status().message().find("unknown CUDA architecture"),
+            std::string::npos);
+
+  CompileOptions tpu;
+  tpu.target = "tpu";
+  EXPECT_EQ(exitCodeFor(Compiler::create(tpu).status()), 3);
 
   CompileOptions plugin;
   plugin.passPlugins = {"/nonexistent/plugin.so"};
@@ -143,6 +151,28 @@ TEST(Compiler, OptionsAreValidated) {
   EXPECT_EQ(exitCodeFor(withPlugin.status()), 1);
   EXPECT_NE(withPlugin.status().message().find("cannot load pass plugin"),
             std::string::npos);
+}
+
+// Compiling for CUDA works anywhere NVRTC does; running needs a GPU, and
+// without one the executable is refused with exit code 5 (not a crash, not
+// a CPU fallback).
+TEST(Compiler, CudaWithoutAGpuIsUnavailable) {
+  setenv("KILN_CUDA_DRIVER", "/nonexistent/libcuda.so.1", 1);
+  CompileOptions options;
+  options.target = "cuda:sm_90";
+  auto compiler = Compiler::create(options);
+  ASSERT_TRUE(compiler.isOk()) << compiler.status().message();
+  auto executable =
+      (*compiler)->compile(ModelSource::mlirText(kAddRelu, "add_relu.mlir"));
+  unsetenv("KILN_CUDA_DRIVER");
+  ASSERT_FALSE(executable.isOk());
+  // NVRTC missing is "unsupported here" (3); a missing driver is 5.
+  int code = exitCodeFor(executable.status());
+  EXPECT_TRUE(code == 5 || code == 3) << executable.status().message();
+  if (code == 5)
+    EXPECT_NE(executable.status().message().find("no CUDA driver"),
+              std::string::npos)
+        << executable.status().message();
 }
 
 TEST(Compiler, PluginPassesRunAtTheirPoint) {
