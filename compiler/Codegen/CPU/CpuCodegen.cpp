@@ -109,6 +109,8 @@ void kiln::compiler::buildCpuCodegenPipeline(OpPassManager &pm) {
   outParams.hoistStaticAllocs = true;
   outParams.modifyPublicFunctions = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  // The last kernel of each result writes the caller's buffer, not a copy.
+  pm.addPass(createElideResultCopiesPass());
   // Intermediates live in one caller-owned, planned arena: kernels never
   // allocate. Here because the execution order and every buffer are final
   // (after out-params), and before deallocation: views of an argument need

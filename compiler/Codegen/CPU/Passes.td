@@ -21,6 +21,27 @@ def LowerMemRefCopyPass : Pass<"kiln-lower-memref-copy", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def ElideResultCopiesPass : Pass<"kiln-elide-result-copies", "::mlir::ModuleOp"> {
+  let summary = "Let the kernel that computes a result write it straight into "
+                "the caller's output buffer";
+  let description = [{
+    After buffer-results-to-out-params each result is a `memref.copy` from
+    the buffer holding it into a trailing out-parameter. (The pass's own
+    `hoist-static-allocs` only handles a returned `memref.alloc` with the
+    `AllocationOpInterface`, not a reshaped view of one.) Where the copy's
+    source is a whole statically shaped `memref.alloc`, possibly seen
+    through `memref.collapse_shape`/`expand_shape`, and the destination is a
+    function argument used by nothing but this copy, the allocation is
+    replaced by the argument (reshaped back to the allocation's shape) and
+    the copy is erased: the last kernel writes the caller's buffer, and the
+    result takes no arena memory.
+
+    Only when that is unobservable: the copy is the allocation's last use,
+    the allocation does not escape, and the function is one block.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def PlanMemoryPass : Pass<"kiln-plan-memory", "::mlir::ModuleOp"> {
   let summary = "Place every intermediate buffer in one planned arena the "
                 "caller owns";
