@@ -84,6 +84,8 @@ void kiln::compiler::registerCpuCodegenPasses() {
 }
 
 void kiln::compiler::buildCpuCodegenPipeline(OpPassManager &pm) {
+  // Counted on the graph: lowering removes tensors (docs/memory-planning.md).
+  pm.addPass(createRecordGraphTensorBytesPass());
   pm.addPass(createConvertGraphToLinalgPass());
   // Destinations become allocations before CSE can merge identical
   // tensor.empty ops (and the fills of them): merged, one buffer would be

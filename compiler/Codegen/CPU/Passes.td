@@ -42,6 +42,26 @@ def ElideResultCopiesPass : Pass<"kiln-elide-result-copies", "::mlir::ModuleOp">
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def RecordGraphTensorBytesPass
+    : Pass<"kiln-record-graph-tensor-bytes", "::mlir::ModuleOp"> {
+  let summary = "Record what one buffer per intermediate graph tensor would "
+                "take: the unplanned figure of the memory plan";
+  let description = [{
+    Sets `kiln.graph_tensor_bytes` on every public function: the total size
+    of the tensors an op-by-op executor without memory planning would
+    allocate, one buffer per intermediate tensor of the graph. Counted: every
+    statically shaped tensor result of an op in the function, ops inside
+    `kiln.fusion` groups counted as if unfused (so the figure is the same
+    with and without fusion). Not counted: constants (weights), the
+    function's results and whatever reaches them only through reshapes (the
+    caller owns those buffers), and `kiln.reshape` results (a view of their
+    operand, as op-by-op runtimes alias them). i1 elements take a byte.
+
+    `kiln-plan-memory` reports this as the plan's `unplanned_bytes`
+    (docs/memory-planning.md). Runs on the graph, before lowering.
+  }];
+}
+
 def PlanMemoryPass : Pass<"kiln-plan-memory", "::mlir::ModuleOp"> {
   let summary = "Place every intermediate buffer in one planned arena the "
                 "caller owns";
