@@ -82,8 +82,11 @@ def PlanMemoryPass : Pass<"kiln-plan-memory", "::mlir::ModuleOp"> {
     every offset 64-byte aligned (docs/memory-planning.md).
 
     The plan (per buffer: offset, size, first and last step, producing op
-    and its location; per function: peak, lower bound and unplanned bytes,
-    steps, kernels) is recorded as the module attribute `kiln.memory_plan`.
+    and its location; per function: peak, lower bound, the buffers' total
+    `unplanned_kernel_buffers_bytes`, steps, kernels, and `unplanned_bytes`
+    taken from the function's `kiln.graph_tensor_bytes` when
+    kiln-record-graph-tensor-bytes set it) is recorded as the module
+    attribute `kiln.memory_plan`.
     Runs after bufferisation and before buffer deallocation (views of an
     argument are not deallocated).
   }];
