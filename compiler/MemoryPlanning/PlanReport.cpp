@@ -56,6 +56,17 @@ std::string colourOf(const std::string &label) {
   return "hsl(" + std::to_string(hash % 360) + ",60%,70%)";
 }
 
+/// The naive-allocation figure, or "unknown" (older artifacts, plans of
+/// functions that did not come from a graph).
+std::string unplannedText(const rt::MemoryPlan &plan) {
+  return plan.unplannedBytes ? std::to_string(*plan.unplannedBytes) : "unknown";
+}
+
+/// A JSON number with 4 decimals, or null.
+std::string jsonRatio(uint64_t a, std::optional<uint64_t> b) {
+  return b ? format("%.4f", ratio(a, *b)) : "null";
+}
+
 } // namespace
 
 std::string bufferLabel(const rt::PlannedBuffer &buffer) {
@@ -73,10 +84,15 @@ std::string formatPlanSummary(const rt::MemoryPlan &plan,
      << " in place) over " << plan.steps << " step(s), " << plan.kernels
      << " kernel(s)\n";
   os << "  peak " << plan.peakBytes << " bytes, lower bound "
-     << plan.lowerBoundBytes << ", unplanned " << plan.unplannedBytes
-     << format(" (peak/lower bound %.3f, peak/unplanned %.3f)\n",
-               ratio(plan.peakBytes, plan.lowerBoundBytes),
-               ratio(plan.peakBytes, plan.unplannedBytes));
+     << plan.lowerBoundBytes << ", unplanned " << unplannedText(plan)
+     << ", unplanned kernel buffers " << plan.unplannedKernelBuffersBytes
+     << format(" (peak/lower bound %.3f",
+               ratio(plan.peakBytes, plan.lowerBoundBytes));
+  if (plan.unplannedBytes)
+    os << format(", peak/unplanned %.3f",
+                 ratio(plan.peakBytes, *plan.unplannedBytes));
+  os << format(", peak/kernel buffers %.3f)\n",
+               ratio(plan.peakBytes, plan.unplannedKernelBuffersBytes));
   std::vector<size_t> order(plan.buffers.size());
   std::iota(order.begin(), order.end(), 0);
   // (std::stable_sort trips a libstdc++ deprecation under -Werror.)
@@ -112,12 +128,18 @@ std::string formatStatsJson(const rt::MemoryPlan &plan, uint64_t arenaBytes) {
      << "  \"in_place_buffers\": " << inPlace << ",\n"
      << "  \"peak_bytes\": " << plan.peakBytes << ",\n"
      << "  \"lower_bound_bytes\": " << plan.lowerBoundBytes << ",\n"
-     << "  \"unplanned_bytes\": " << plan.unplannedBytes << ",\n"
+     << "  \"unplanned_bytes\": "
+     << (plan.unplannedBytes ? std::to_string(*plan.unplannedBytes) : "null")
+     << ",\n"
+     << "  \"unplanned_kernel_buffers_bytes\": "
+     << plan.unplannedKernelBuffersBytes << ",\n"
      << "  \"arena_bytes\": " << arenaBytes << ",\n"
      << format("  \"peak_over_lower_bound\": %.4f,\n",
                ratio(plan.peakBytes, plan.lowerBoundBytes))
-     << format("  \"peak_over_unplanned\": %.4f\n",
-               ratio(plan.peakBytes, plan.unplannedBytes))
+     << "  \"peak_over_unplanned\": "
+     << jsonRatio(plan.peakBytes, plan.unplannedBytes) << ",\n"
+     << "  \"peak_over_unplanned_kernel_buffers\": "
+     << jsonRatio(plan.peakBytes, plan.unplannedKernelBuffersBytes) << "\n"
      << "}\n";
   return os.str();
 }
@@ -142,7 +164,8 @@ std::string renderPlanSvg(const rt::MemoryPlan &plan,
   os << "<text x=\"" << left << "\" y=\"20\" font-size=\"14\">"
      << escapeXml(title) << ": peak " << plan.peakBytes
      << " bytes, lower bound " << plan.lowerBoundBytes << ", unplanned "
-     << plan.unplannedBytes << "</text>\n";
+     << unplannedText(plan) << ", unplanned kernel buffers "
+     << plan.unplannedKernelBuffersBytes << "</text>\n";
   // Axes.
   os << "<g class=\"axes\" stroke=\"black\">\n"
      << "<line x1=\"" << left << "\" y1=\"" << base << "\" x2=\""

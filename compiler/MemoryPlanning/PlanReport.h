@@ -22,7 +22,8 @@ std::string formatPlanSummary(const rt::MemoryPlan &plan,
                               size_t largestBuffers = 5);
 
 /// A JSON object with `kernels`, `peak_bytes`, `lower_bound_bytes`,
-/// `unplanned_bytes` and a few more (see docs/memory-planning.md).
+/// `unplanned_bytes` (null when unknown), `unplanned_kernel_buffers_bytes`
+/// and a few more (see docs/memory-planning.md).
 std::string formatStatsJson(const rt::MemoryPlan &plan, uint64_t arenaBytes);
 
 /// An SVG picture: one rectangle per buffer, x = execution step, y = arena

@@ -19,6 +19,9 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/raw_ostream.h"
+#ifdef KILN_HAVE_TEST_PASSES
+#include "test/lib/TestPasses.h"
+#endif
 
 #include <vector>
 
@@ -63,6 +66,9 @@ int main(int argc, char **argv) {
   // Intermediate IR of the CPU pipeline (linalg, memref, LLVM, ...).
   kiln::compiler::registerCpuCodegenDialects(registry);
   kiln::registerAllPasses();
+#ifdef KILN_HAVE_TEST_PASSES
+  kiln::test::registerTestPasses();
+#endif
   if (!loadPassPlugins(argc, argv))
     return 1;
   return mlir::asMainReturnCode(

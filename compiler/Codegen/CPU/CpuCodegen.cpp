@@ -108,6 +108,8 @@ void kiln::compiler::buildBufferizeAndPlanPipeline(OpPassManager &pm) {
   outParams.hoistStaticAllocs = true;
   outParams.modifyPublicFunctions = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  // The last kernel of each result writes the caller's buffer, not a copy.
+  pm.addPass(createElideResultCopiesPass());
   // Intermediates live in one caller-owned, planned arena: kernels never
   // allocate. Here because the execution order and every buffer are final
   // (after out-params), and before deallocation: views of an argument need
@@ -119,6 +121,8 @@ void kiln::compiler::buildBufferizeAndPlanPipeline(OpPassManager &pm) {
 }
 
 void kiln::compiler::buildCpuCodegenPipeline(OpPassManager &pm) {
+  // Counted on the graph: lowering removes tensors (docs/memory-planning.md).
+  pm.addPass(createRecordGraphTensorBytesPass());
   pm.addPass(createConvertGraphToLinalgPass());
   buildBufferizeAndPlanPipeline(pm);
 

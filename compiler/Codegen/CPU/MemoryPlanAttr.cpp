@@ -26,7 +26,8 @@ std::string shortened(std::string text, size_t limit = 512) {
 
 DictionaryAttr buildMemoryPlanAttr(func::FuncOp function,
                                    const FunctionBuffers &buffers,
-                                   const plan::MemoryPlan &plan) {
+                                   const plan::MemoryPlan &plan,
+                                   std::optional<uint64_t> graphTensorBytes) {
   Builder b(function.getContext());
   auto i64 = [&](uint64_t value) {
     return b.getI64IntegerAttr(int64_t(value));
@@ -46,15 +47,19 @@ DictionaryAttr buildMemoryPlanAttr(func::FuncOp function,
       fields.push_back(b.getNamedAttr("in_place_of", i64(buffer.reuses)));
     records.push_back(b.getDictionaryAttr(fields));
   }
-  return b.getDictionaryAttr({
+  SmallVector<NamedAttribute> fields = {
       b.getNamedAttr("function", b.getStringAttr(function.getSymName())),
       b.getNamedAttr("peak_bytes", i64(plan.peakBytes)),
       b.getNamedAttr("lower_bound_bytes", i64(plan.lowerBoundBytes)),
-      b.getNamedAttr("unplanned_bytes", i64(plan.unplannedBytes)),
+      b.getNamedAttr("unplanned_kernel_buffers_bytes",
+                     i64(plan.unplannedBytes)),
       b.getNamedAttr("steps", i64(buffers.steps.size())),
       b.getNamedAttr("kernels", i64(buffers.kernels)),
       b.getNamedAttr("buffers", b.getArrayAttr(records)),
-  });
+  };
+  if (graphTensorBytes)
+    fields.push_back(b.getNamedAttr("unplanned_bytes", i64(*graphTensorBytes)));
+  return b.getDictionaryAttr(fields);
 }
 
 namespace {
@@ -91,10 +96,17 @@ FailureOr<rt::MemoryPlan> readMemoryPlan(ModuleOp module,
     auto buffers = dict.getAs<ArrayAttr>("buffers");
     if (!buffers || !readField(dict, "peak_bytes", plan.peakBytes) ||
         !readField(dict, "lower_bound_bytes", plan.lowerBoundBytes) ||
-        !readField(dict, "unplanned_bytes", plan.unplannedBytes) ||
+        !readField(dict, "unplanned_kernel_buffers_bytes",
+                   plan.unplannedKernelBuffersBytes) ||
         !readField(dict, "steps", plan.steps) ||
         !readField(dict, "kernels", plan.kernels))
       return failure();
+    if (dict.get("unplanned_bytes")) {
+      uint64_t unplanned;
+      if (!readField(dict, "unplanned_bytes", unplanned))
+        return failure();
+      plan.unplannedBytes = unplanned;
+    }
     for (Attribute attr : buffers) {
       auto record = dyn_cast<DictionaryAttr>(attr);
       rt::PlannedBuffer buffer;

@@ -7,9 +7,10 @@
 // into the artifact's memory-plan section. Shape of the attribute:
 //
 //   kiln.memory_plan = [{function = "f", peak_bytes = P, lower_bound_bytes
-//     = L, unplanned_bytes = U, steps = S, kernels = K, buffers = [{offset,
-//     size, first, last, op = "linalg.generic", loc = "node",
-//     in_place_of = I (only when in place)}, ...]}, ...]
+//     = L, unplanned_bytes = U (only when known), unplanned_kernel_buffers_
+//     bytes = K, steps = S, kernels = K, buffers = [{offset, size, first,
+//     last, op = "linalg.generic", loc = "node", in_place_of = I (only when
+//     in place)}, ...]}, ...]
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,10 +27,12 @@ namespace kiln::compiler {
 /// Module attribute: an array with one dictionary per planned function.
 inline constexpr llvm::StringLiteral kMemoryPlanAttr = "kiln.memory_plan";
 
-/// The record of `function`'s plan (`plan` places `buffers.buffers`).
-mlir::DictionaryAttr buildMemoryPlanAttr(mlir::func::FuncOp function,
-                                         const FunctionBuffers &buffers,
-                                         const plan::MemoryPlan &plan);
+/// The record of `function`'s plan (`plan` places `buffers.buffers`);
+/// `graphTensorBytes` is the graph's naive allocation, when known.
+mlir::DictionaryAttr
+buildMemoryPlanAttr(mlir::func::FuncOp function, const FunctionBuffers &buffers,
+                    const plan::MemoryPlan &plan,
+                    std::optional<uint64_t> graphTensorBytes);
 
 /// Reads the plan of `function` back; fails if it is missing or malformed.
 mlir::FailureOr<rt::MemoryPlan> readMemoryPlan(mlir::ModuleOp module,

@@ -68,7 +68,15 @@ struct PlanMemoryPass
     }
     kiln::plan::MemoryPlan plan =
         kiln::plan::planMemory(requests, kArenaAlignment);
-    plans.push_back(buildMemoryPlanAttr(function, *buffers, plan));
+    // Consumed here: the LLVM dialect has no use for it.
+    std::optional<uint64_t> graphTensorBytes;
+    if (auto counted =
+            function->getAttrOfType<IntegerAttr>(kGraphTensorBytesAttr)) {
+      graphTensorBytes = uint64_t(counted.getInt());
+      function->removeAttr(kGraphTensorBytesAttr);
+    }
+    plans.push_back(
+        buildMemoryPlanAttr(function, *buffers, plan, graphTensorBytes));
 
     // The arena argument is added even when empty, so that every entry has
     // the same calling convention.

@@ -7,6 +7,7 @@
 #include "compiler/Codegen/CUDA/CudaCodegen.h"
 
 #include "compiler/Codegen/CPU/CpuCodegen.h"
+#include "compiler/Codegen/CPU/Passes.h"
 #include "compiler/Codegen/CUDA/ScalarCode.h"
 #include "compiler/Conversion/GraphToLinalg/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -130,6 +131,8 @@ std::string CudaProgram::launchSummary() const {
 }
 
 void buildCudaPreparationPipeline(OpPassManager &pm) {
+  // The same memory-plan baseline as the CPU backend's.
+  pm.addPass(createRecordGraphTensorBytesPass());
   pm.addPass(createConvertGraphToLinalgPass());
   buildBufferizeAndPlanPipeline(pm);
   // The emitter reads one form only: generic ops.

@@ -282,7 +282,7 @@ std::vector<uint8_t> encodeMemoryPlans(const std::vector<MemoryPlan> &plans) {
     w.u32(plan.device);
     w.u64(plan.peakBytes);
     w.u64(plan.lowerBoundBytes);
-    w.u64(plan.unplannedBytes);
+    w.u64(plan.unplannedKernelBuffersBytes);
     w.u32(plan.steps);
     w.u32(plan.kernels);
     w.u32(uint32_t(plan.buffers.size()));
@@ -320,7 +320,7 @@ StatusOr<std::vector<MemoryPlan>> decodeMemoryPlans(const uint8_t *bytes,
     plan.device = r.u32();
     plan.peakBytes = r.u64();
     plan.lowerBoundBytes = r.u64();
-    plan.unplannedBytes = r.u64();
+    plan.unplannedKernelBuffersBytes = r.u64();
     plan.steps = r.u32();
     plan.kernels = r.u32();
     uint32_t buffers = r.u32();
@@ -329,7 +329,8 @@ StatusOr<std::vector<MemoryPlan>> decodeMemoryPlans(const uint8_t *bytes,
       return planError(name, "bad device of plan #" + std::to_string(p));
     planned[plan.device] = true;
     uint64_t arena = program.devices[plan.device].arenaBytes;
-    if (plan.peakBytes > arena || plan.lowerBoundBytes > plan.unplannedBytes ||
+    if (plan.peakBytes > arena ||
+        plan.lowerBoundBytes > plan.unplannedKernelBuffersBytes ||
         plan.kernels > plan.steps || buffers > kMaxPlannedBuffers)
       return planError(name, "inconsistent figures in plan #" +
                                  std::to_string(p));
@@ -460,6 +461,47 @@ Status checkCudaPrograms(const Artifact &artifact, const std::string &name) {
   return Status::ok();
 }
 
+/// Kind 7: the plans' unplanned baselines, for the plans that have one.
+std::vector<uint8_t> encodePlanBaselines(const std::vector<MemoryPlan> &plans) {
+  ByteWriter w;
+  uint32_t count = 0;
+  for (const MemoryPlan &plan : plans)
+    count += plan.unplannedBytes.has_value();
+  w.u32(count);
+  for (const MemoryPlan &plan : plans)
+    if (plan.unplannedBytes) {
+      w.u32(plan.device);
+      w.u64(*plan.unplannedBytes);
+    }
+  return std::move(w.bytes());
+}
+
+/// Attaches the baselines to the decoded `plans`: each names a planned
+/// device, at most once.
+Status decodePlanBaselines(const uint8_t *bytes, size_t size,
+                           std::vector<MemoryPlan> &plans,
+                           const std::string &name) {
+  ByteReader r(bytes, size);
+  uint32_t count = r.u32();
+  if (!r.ok() || count > plans.size())
+    return dataLoss(name + ": corrupt memory plan baseline section: bad count");
+  for (uint32_t i = 0; i < count; ++i) {
+    uint32_t device = r.u32();
+    uint64_t unplanned = r.u64();
+    auto plan =
+        std::find_if(plans.begin(), plans.end(),
+                     [&](const MemoryPlan &p) { return p.device == device; });
+    if (!r.ok() || plan == plans.end() || plan->unplannedBytes)
+      return dataLoss(name + ": corrupt memory plan baseline section: bad "
+                             "entry #" + std::to_string(i));
+    plan->unplannedBytes = unplanned;
+  }
+  if (r.remaining() != 0)
+    return dataLoss(name +
+                    ": corrupt memory plan baseline section: trailing bytes");
+  return Status::ok();
+}
+
 struct SectionEntry {
   uint32_t kind;
   uint32_t flags;
@@ -469,7 +511,21 @@ struct SectionEntry {
 };
 
 /// Kinds this reader knows (see SectionKind).
-constexpr uint32_t kLastKnownKind = uint32_t(SectionKind::kConstants);
+constexpr uint32_t kLastKnownKind = uint32_t(SectionKind::kMemoryPlanBaseline);
+bool isKnownKind(uint32_t kind) {
+  switch (SectionKind(kind)) {
+  case SectionKind::kTarget:
+  case SectionKind::kProgram:
+  case SectionKind::kCpuKernels:
+  case SectionKind::kMemoryPlan:
+  case SectionKind::kMemoryPlanBaseline:
+  case SectionKind::kCudaKernels:
+  case SectionKind::kConstants:
+    return true;
+  default:
+    return false;
+  }
+}
 
 } // namespace
 
@@ -485,13 +541,15 @@ std::vector<uint8_t> encodeArtifact(const Artifact &artifact) {
   std::vector<std::pair<SectionKind, std::vector<uint8_t>>> sections;
   // The plan is optional: readers that do not know it may skip it.
   auto flagsOf = [](SectionKind kind) {
-    return kind == SectionKind::kMemoryPlan ? kSectionOptional : 0u;
+    return kind == SectionKind::kMemoryPlan ||
+                   kind == SectionKind::kMemoryPlanBaseline
+               ? kSectionOptional
+               : 0u;
   };
   sections.emplace_back(
       SectionKind::kTarget,
       std::vector<uint8_t>(artifact.target.begin(), artifact.target.end()));
-  sections.emplace_back(SectionKind::kProgram,
-                        encodeProgram(artifact.program));
+  sections.emplace_back(SectionKind::kProgram, encodeProgram(artifact.program));
   if (!artifact.cpuKernels.empty())
     sections.emplace_back(SectionKind::kCpuKernels, artifact.cpuKernels);
   if (!artifact.cudaModules.empty())
@@ -502,6 +560,11 @@ std::vector<uint8_t> encodeArtifact(const Artifact &artifact) {
   if (!artifact.memoryPlans.empty())
     sections.emplace_back(SectionKind::kMemoryPlan,
                           encodeMemoryPlans(artifact.memoryPlans));
+  if (std::any_of(
+          artifact.memoryPlans.begin(), artifact.memoryPlans.end(),
+          [](const MemoryPlan &p) { return p.unplannedBytes.has_value(); }))
+    sections.emplace_back(SectionKind::kMemoryPlanBaseline,
+                          encodePlanBaselines(artifact.memoryPlans));
 
   size_t tableEnd = kHeaderSize + sections.size() * kSectionEntrySize;
   ByteWriter body;
@@ -617,17 +680,17 @@ StatusOr<Artifact> decodeArtifact(const uint8_t *bytes, size_t size,
 
   Artifact artifact;
   const SectionEntry *program = nullptr, *memoryPlan = nullptr,
-                     *cudaKernels = nullptr;
+                     *cudaKernels = nullptr,
+                     *baseline = nullptr;
   bool seen[kLastKnownKind + 1] = {};
   for (const SectionEntry &e : entries) {
     const uint8_t *data = bytes + e.offset;
     if (crc32(data, e.size) != e.crc)
       return dataLoss(name + ": checksum mismatch in section of kind " +
                       std::to_string(e.kind));
-    if ((e.kind < 1 || e.kind > kLastKnownKind) &&
-        (e.flags & kSectionOptional))
+    if (!isKnownKind(e.kind) && (e.flags & kSectionOptional))
       continue; // From a newer writer, and safe to ignore.
-    if (e.kind < 1 || e.kind > kLastKnownKind)
+    if (!isKnownKind(e.kind))
       return unimplemented(name + ": unknown section kind " +
                            std::to_string(e.kind) +
                            " (written by a newer Kiln?)");
@@ -654,6 +717,11 @@ StatusOr<Artifact> decodeArtifact(const uint8_t *bytes, size_t size,
     case SectionKind::kConstants:
       artifact.constants.assign(data, data + e.size);
       break;
+    case SectionKind::kMemoryPlanBaseline:
+      baseline = &e;
+      break;
+    default: // Not known: refused above.
+      break;
     }
   }
   if (!program || !seen[uint32_t(SectionKind::kTarget)])
@@ -664,9 +732,8 @@ StatusOr<Artifact> decodeArtifact(const uint8_t *bytes, size_t size,
     return decoded.status();
   artifact.program = std::move(*decoded);
   if (memoryPlan) {
-    StatusOr<std::vector<MemoryPlan>> plans =
-        decodeMemoryPlans(bytes + memoryPlan->offset, memoryPlan->size,
-                          artifact.program, name);
+    StatusOr<std::vector<MemoryPlan>> plans = decodeMemoryPlans(
+        bytes + memoryPlan->offset, memoryPlan->size, artifact.program, name);
     if (!plans.isOk())
       return plans.status();
     artifact.memoryPlans = std::move(*plans);
@@ -678,6 +745,12 @@ StatusOr<Artifact> decodeArtifact(const uint8_t *bytes, size_t size,
       return modules.status();
     artifact.cudaModules = std::move(*modules);
   }
+  if (baseline)
+    if (Status status =
+            decodePlanBaselines(bytes + baseline->offset, baseline->size,
+                                artifact.memoryPlans, name);
+        !status.isOk())
+      return status;
   for (const DeviceProgram &device : artifact.program.devices)
     if (device.kind == DeviceProgram::Kind::kCpu && artifact.cpuKernels.empty())
       return dataLoss(name + ": a CPU program without a kernels section");

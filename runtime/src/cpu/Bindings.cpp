@@ -73,6 +73,28 @@ Status checkBindings(const std::vector<TensorRef> &inputs,
     KILN_RETURN_IF_ERROR(checkRef(inputs[i], inputSpecs[i], "input"));
   for (size_t i = 0; i < outputs.size(); ++i)
     KILN_RETURN_IF_ERROR(checkRef(outputs[i], outputSpecs[i], "output"));
+  // Kernels write an output while inputs (and other outputs) are still
+  // read: a result is computed in place in its buffer, not copied at the
+  // end (docs/memory-planning.md).
+  auto overlaps = [](const TensorRef &a, size_t aBytes, const TensorRef &b,
+                     size_t bBytes) {
+    auto x = reinterpret_cast<uintptr_t>(a.data);
+    auto y = reinterpret_cast<uintptr_t>(b.data);
+    return aBytes != 0 && bBytes != 0 && x < y + bBytes && y < x + aBytes;
+  };
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    size_t bytes = bytesOf(outputSpecs[i]);
+    for (size_t j = 0; j < inputs.size(); ++j)
+      if (overlaps(outputs[i], bytes, inputs[j], bytesOf(inputSpecs[j])))
+        return invalidArgument("output '" + outputSpecs[i].name +
+                               "' shares memory with input '" +
+                               inputSpecs[j].name + "'");
+    for (size_t j = 0; j < i; ++j)
+      if (overlaps(outputs[i], bytes, outputs[j], bytesOf(outputSpecs[j])))
+        return invalidArgument("output '" + outputSpecs[i].name +
+                               "' shares memory with output '" +
+                               outputSpecs[j].name + "'");
+  }
   return Status::ok();
 }
 

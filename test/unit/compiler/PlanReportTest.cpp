@@ -16,7 +16,8 @@ rt::MemoryPlan samplePlan() {
   rt::MemoryPlan plan;
   plan.peakBytes = 128;
   plan.lowerBoundBytes = 96;
-  plan.unplannedBytes = 160;
+  plan.unplannedBytes = 320;
+  plan.unplannedKernelBuffersBytes = 160;
   plan.steps = 4;
   plan.kernels = 3;
   plan.buffers.push_back({0, 64, 0, 1, rt::PlannedBuffer::kNotInPlace,
@@ -40,7 +41,12 @@ TEST(PlanReportTest, StatsJsonHasTheRequiredFields) {
   EXPECT_NE(json.find("\"kernels\": 3"), std::string::npos);
   EXPECT_NE(json.find("\"peak_bytes\": 128"), std::string::npos);
   EXPECT_NE(json.find("\"lower_bound_bytes\": 96"), std::string::npos);
-  EXPECT_NE(json.find("\"unplanned_bytes\": 160"), std::string::npos);
+  EXPECT_NE(json.find("\"unplanned_bytes\": 320"), std::string::npos);
+  EXPECT_NE(json.find("\"unplanned_kernel_buffers_bytes\": 160"),
+            std::string::npos);
+  EXPECT_NE(json.find("\"peak_over_unplanned\": 0.4000"), std::string::npos);
+  EXPECT_NE(json.find("\"peak_over_unplanned_kernel_buffers\": 0.8000"),
+            std::string::npos);
   EXPECT_NE(json.find("\"in_place_buffers\": 1"), std::string::npos);
   EXPECT_EQ(json.front(), '{');
 }
@@ -59,7 +65,9 @@ TEST(PlanReportTest, SvgDrawsOneEscapedRectanglePerBuffer) {
 TEST(PlanReportTest, SummaryNamesTheLargestBuffers) {
   std::string text = plan::formatPlanSummary(samplePlan(), 2);
   EXPECT_NE(text.find("3 buffer(s) (1 in place)"), std::string::npos);
-  EXPECT_NE(text.find("peak 128 bytes, lower bound 96, unplanned 160"),
+  EXPECT_NE(text.find("peak 128 bytes, lower bound 96, unplanned 320, "
+                      "unplanned kernel buffers 160 (peak/lower bound 1.333, "
+                      "peak/unplanned 0.400, peak/kernel buffers 0.800)"),
             std::string::npos);
   EXPECT_EQ(count(text, "buffer #"), 2u);
 }
@@ -67,7 +75,12 @@ TEST(PlanReportTest, SummaryNamesTheLargestBuffers) {
 TEST(PlanReportTest, EmptyPlansRender) {
   rt::MemoryPlan empty;
   EXPECT_NE(plan::renderPlanSvg(empty, "e").find("</svg>"), std::string::npos);
-  EXPECT_NE(plan::formatStatsJson(empty, 0).find("\"peak_bytes\": 0"),
+  std::string json = plan::formatStatsJson(empty, 0);
+  EXPECT_NE(json.find("\"peak_bytes\": 0"), std::string::npos);
+  // Without the graph's figure (older artifacts) it is null, not 0.
+  EXPECT_NE(json.find("\"unplanned_bytes\": null"), std::string::npos);
+  EXPECT_NE(json.find("\"peak_over_unplanned\": null"), std::string::npos);
+  EXPECT_NE(plan::formatPlanSummary(empty).find("unplanned unknown"),
             std::string::npos);
 }
 

@@ -40,7 +40,8 @@ Artifact sampleWithPlan() {
   MemoryPlan plan;
   plan.peakBytes = 128;
   plan.lowerBoundBytes = 96;
-  plan.unplannedBytes = 160;
+  plan.unplannedBytes = 320;
+  plan.unplannedKernelBuffersBytes = 160;
   plan.steps = 3;
   plan.kernels = 2;
   plan.buffers.push_back({0, 64, 0, 1, PlannedBuffer::kNotInPlace,
@@ -173,7 +174,8 @@ TEST(ArtifactTest, RoundTripsTheMemoryPlan) {
   const MemoryPlan &plan = decoded->memoryPlans[0];
   EXPECT_EQ(plan.peakBytes, 128u);
   EXPECT_EQ(plan.lowerBoundBytes, 96u);
-  EXPECT_EQ(plan.unplannedBytes, 160u);
+  EXPECT_EQ(plan.unplannedBytes, std::optional<uint64_t>(320));
+  EXPECT_EQ(plan.unplannedKernelBuffersBytes, 160u);
   EXPECT_EQ(plan.kernels, 2u);
   ASSERT_EQ(plan.buffers.size(), 3u);
   EXPECT_EQ(plan.buffers[1].offset, 64u);
@@ -182,6 +184,42 @@ TEST(ArtifactTest, RoundTripsTheMemoryPlan) {
   EXPECT_EQ(plan.buffers[1].inPlaceOf, PlannedBuffer::kNotInPlace);
   // Artifacts without a plan (all written before it existed) still read.
   EXPECT_TRUE(decode(encodeArtifact(sampleArtifact()))->memoryPlans.empty());
+}
+
+TEST(ArtifactTest, TheUnplannedBaselineIsOptional) {
+  // A plan without the graph's figure writes no kind 7 section and reads
+  // back without it; kind 4 alone is what older writers produced.
+  Artifact without = sampleWithPlan();
+  without.memoryPlans[0].unplannedBytes.reset();
+  std::vector<uint8_t> bytes = encodeArtifact(without);
+  EXPECT_EQ(bytes[16], 4u); // target, program, kernels, plan
+  StatusOr<Artifact> decoded = decode(bytes);
+  ASSERT_TRUE(decoded.isOk()) << decoded.status().toString();
+  EXPECT_FALSE(decoded->memoryPlans[0].unplannedBytes.has_value());
+  EXPECT_EQ(decoded->memoryPlans[0].unplannedKernelBuffersBytes, 160u);
+  EXPECT_EQ(encodeArtifact(sampleWithPlan())[16], 5u);
+}
+
+TEST(ArtifactTest, RejectsABaselineWithoutItsPlan) {
+  Artifact sample = sampleArtifact();
+  std::vector<uint8_t> program;
+  {
+    std::vector<uint8_t> encoded = encodeArtifact(sample);
+    uint64_t offset = 0, size = 0;
+    std::memcpy(&offset, &encoded[64 + 32 + 8], 8);
+    std::memcpy(&size, &encoded[64 + 32 + 16], 8);
+    program.assign(encoded.begin() + offset, encoded.begin() + offset + size);
+  }
+  std::vector<uint8_t> baseline(12, 0);
+  put32(baseline, 0, 1); // one entry, for device 0, which has no plan
+  std::vector<uint8_t> file = buildContainer({{1, bytesOf(sample.target)},
+                                              {2, program},
+                                              {3, sample.cpuKernels},
+                                              {7, baseline}});
+  setSectionFlags(file, 3, kSectionOptional);
+  StatusOr<Artifact> result = decode(file);
+  ASSERT_FALSE(result.isOk());
+  EXPECT_NE(result.status().message().find("baseline"), std::string::npos);
 }
 
 TEST(ArtifactTest, ValidatesTheMemoryPlanAgainstTheProgram) {

@@ -26,6 +26,7 @@
 #include "kiln/runtime/Status.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,10 +40,13 @@ inline constexpr uint32_t kArtifactFormatVersion = 1;
 enum class SectionKind : uint32_t {
   kTarget = 1,  ///< UTF-8 target description, e.g. "cpu x86_64 sapphirerapids".
   kProgram = 2, ///< Encoded Program (see below).
-  kCpuKernels = 3, ///< ELF shared object with the CPU kernels.
-  kMemoryPlan = 4, ///< Encoded memory plans (optional, see below).
+  kCpuKernels = 3,  ///< ELF shared object with the CPU kernels.
+  kMemoryPlan = 4,  ///< Encoded memory plans (optional, see below).
   kCudaKernels = 5, ///< Encoded CUDA modules (PTX and CUBIN images).
   kConstants = 6,   ///< Weights the kernels read from device memory.
+  /// The unplanned baseline of each memory plan (optional; next to kind 4
+  /// so that readers that predate it still read the plans).
+  kMemoryPlanBaseline = 7,
 };
 
 /// Section flags (the table entry's second word). Readers skip optional
@@ -127,7 +131,13 @@ struct MemoryPlan {
   uint32_t device = 0; ///< Index into Program::devices.
   uint64_t peakBytes = 0;
   uint64_t lowerBoundBytes = 0;
-  uint64_t unplannedBytes = 0;
+  /// The naive allocation: one buffer per intermediate tensor of the model
+  /// graph, as an op-by-op executor without planning allocates (kind 7;
+  /// absent for artifacts and pipelines that do not record it).
+  std::optional<uint64_t> unplannedBytes;
+  /// The sum of the sizes of the planned buffers (the kernels' buffers
+  /// after fusion and bufferisation), each in its own memory.
+  uint64_t unplannedKernelBuffersBytes = 0;
   uint32_t steps = 0;   ///< Length of the execution order.
   uint32_t kernels = 0; ///< Compute kernels (loop nests) in that order.
   std::vector<PlannedBuffer> buffers;

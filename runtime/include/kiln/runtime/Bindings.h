@@ -28,7 +28,8 @@ std::string describeShape(const std::vector<int64_t> &shape);
 Status checkTensor(const HostTensor &tensor, const TensorSpec &spec);
 
 /// Checks a call: counts, then each input and output ref against its spec
-/// (dtype, shape, a buffer large enough, non-null when non-empty).
+/// (dtype, shape, a buffer large enough, non-null when non-empty), then
+/// that no output shares bytes with an input or another output.
 Status checkBindings(const std::vector<TensorRef> &inputs,
                      const std::vector<TensorSpec> &inputSpecs,
                      const std::vector<TensorRef> &outputs,

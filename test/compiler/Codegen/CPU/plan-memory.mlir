@@ -9,7 +9,7 @@
 // CHECK: module attributes {kiln.arena_bytes = 64 : i64, kiln.memory_plan = [{buffers = [
 // CHECK-SAME: {first = 1 : i64, last = 2 : i64, loc = "plan-memory.mlir:{{[0-9]+}}:3", offset = 0 : i64, op = "memref.copy", size = 64 : i64},
 // CHECK-SAME: {first = 4 : i64, last = 5 : i64, loc = "plan-memory.mlir:{{[0-9]+}}:3", offset = 0 : i64, op = "memref.copy", size = 64 : i64}],
-// CHECK-SAME: function = "disjoint", kernels = 4 : i64, lower_bound_bytes = 64 : i64, peak_bytes = 64 : i64, steps = 7 : i64, unplanned_bytes = 128 : i64}]}
+// CHECK-SAME: function = "disjoint", kernels = 4 : i64, lower_bound_bytes = 64 : i64, peak_bytes = 64 : i64, steps = 7 : i64, unplanned_kernel_buffers_bytes = 128 : i64}]}
 // CHECK-LABEL: func.func @disjoint
 // CHECK-SAME: (%{{.*}}: memref<16xf32>, %{{.*}}: memref<16xf32>, %[[ARENA:.*]]: memref<64xi8>)
 // CHECK-NOT: memref.alloc
@@ -175,7 +175,7 @@ func.func @unknown_use(%in: memref<16xf32>, %out: memref<16xf32>) {
 // A function without intermediates still takes an (empty) arena, so every
 // entry point has the same calling convention; private functions are left
 // alone.
-// CHECK: module attributes {kiln.arena_bytes = 0 : i64, kiln.memory_plan = [{buffers = [], function = "none", kernels = 0 : i64, lower_bound_bytes = 0 : i64, peak_bytes = 0 : i64, steps = 1 : i64, unplanned_bytes = 0 : i64}]}
+// CHECK: module attributes {kiln.arena_bytes = 0 : i64, kiln.memory_plan = [{buffers = [], function = "none", kernels = 0 : i64, lower_bound_bytes = 0 : i64, peak_bytes = 0 : i64, steps = 1 : i64, unplanned_kernel_buffers_bytes = 0 : i64}]}
 // CHECK-LABEL: func.func @none
 // CHECK-SAME: (%{{.*}}: memref<2xf32>, %{{.*}}: memref<0xi8>)
 // CHECK-LABEL: func.func private @helper
@@ -228,5 +228,21 @@ func.func @captured_input(%in: memref<16xf32>, %out: memref<16xf32>) {
     linalg.yield %s : f32
   }
   memref.copy %b, %out : memref<16xf32> to memref<16xf32>
+  return
+}
+
+// -----
+
+// The graph's naive allocation, counted before lowering by
+// kiln-record-graph-tensor-bytes, is recorded as the plan's unplanned_bytes
+// (next to the kernel buffers' total) and removed from the function.
+// CHECK: kiln.memory_plan = [{buffers = [{{.*}}], function = "counted",
+// CHECK-SAME: unplanned_bytes = 4096 : i64, unplanned_kernel_buffers_bytes = 64 : i64}]
+// CHECK-LABEL: func.func @counted
+// CHECK-NOT: kiln.graph_tensor_bytes
+func.func @counted(%in: memref<16xf32>, %out: memref<16xf32>) attributes {kiln.graph_tensor_bytes = 4096 : i64} {
+  %a = memref.alloc() : memref<16xf32>
+  memref.copy %in, %a : memref<16xf32> to memref<16xf32>
+  memref.copy %a, %out : memref<16xf32> to memref<16xf32>
   return
 }

@@ -1,21 +1,21 @@
-"""Rewrites a .kiln artifact without the sections of one kind, the way an
-older Kiln would have written it (docs/artifact-format.md): header, section
-table and checksums are rebuilt.
+"""Rewrites a .kiln artifact without the sections of the given kinds, the
+way an older Kiln would have written it (docs/artifact-format.md): header,
+section table and checksums are rebuilt.
 
-usage: drop_section.py IN.kiln OUT.kiln KIND
+usage: drop_section.py IN.kiln OUT.kiln KIND...
 """
 import struct
 import sys
 import zlib
 
 
-def main(src, dst, kind):
+def main(src, dst, kinds):
     data = open(src, "rb").read()
     count = struct.unpack_from("<I", data, 16)[0]
     sections = []
     for i in range(count):
         k, flags, offset, size, _ = struct.unpack_from("<IIQQI", data, 64 + 32 * i)
-        if k != kind:
+        if k not in kinds:
             sections.append((k, flags, data[offset:offset + size]))
     align = lambda n: (n + 15) // 16 * 16
     offset = align(64 + 32 * len(sections))
@@ -35,4 +35,4 @@ def main(src, dst, kind):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2], int(sys.argv[3]))
+    main(sys.argv[1], sys.argv[2], {int(k) for k in sys.argv[3:]})
