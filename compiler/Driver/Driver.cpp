@@ -387,7 +387,7 @@ DriverError compileToCudaArtifact(ModuleOp module, const std::string &entry,
   auto built = buildCudaArtifact(program, signature, *parsed);
   if (!built.isOk())
     return {built.status().code() == rt::StatusCode::kUnavailable
-                ? ErrorKind::kUnsupported
+                ? ErrorKind::kUnavailable
                 : ErrorKind::kInternal,
             built.status().message()};
   artifact = std::move(*built);

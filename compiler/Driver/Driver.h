@@ -36,6 +36,7 @@ enum class ErrorKind {
   kInvalidInput = 2, ///< Malformed model or inputs (parse/verify errors, bad .npy).
   kUnsupported = 3,  ///< Valid, but uses something Kiln cannot compile yet.
   kInternal = 4,     ///< A bug in Kiln.
+  kUnavailable = 5,  ///< This machine lacks a tool or device (NVRTC, a GPU).
 };
 
 /// A failure with its class; the details were already reported as

@@ -65,6 +65,8 @@ StatusCode statusCodeOf(ErrorKind kind) {
     return StatusCode::kUnimplemented;
   case ErrorKind::kInternal:
     return StatusCode::kInternal;
+  case ErrorKind::kUnavailable:
+    return StatusCode::kUnavailable;
   }
   return StatusCode::kInternal;
 }

@@ -16,7 +16,9 @@
 // EW: p1[0 + d1_0]
 // EW: tanhf(
 // EW: ((float4 *)(p{{[0-9]}} + 0))[t] = make_float4(
-// EW: // launch kiln_k0 grid 1 1 1 block 256 1 1
+// The result is written straight into the caller's output: no copy kernel.
+// EW-NOT: kiln_k1
+// EW: // launch kiln_k0 grid 1 1 1 block 256 1 1 shared 0 args input:0+0:4096 input:1+0:1024 output:0+0:4096
 func.func @elementwise(%x: tensor<4x256xf32>, %b: tensor<256xf32>) -> tensor<4x256xf32> {
   %0 = kiln.add %x, %b : (tensor<4x256xf32>, tensor<256xf32>) -> tensor<4x256xf32>
   %1 = kiln.tanh %0 : tensor<4x256xf32>
@@ -33,6 +35,7 @@ func.func @elementwise(%x: tensor<4x256xf32>, %b: tensor<256xf32>) -> tensor<4x2
 // GEMM: __syncthreads();
 // GEMM: // kiln_k1: elementwise
 // GEMM: kiln_maximum(
+// GEMM-NOT: kiln_k2
 // GEMM: // launch kiln_k0 grid 2 2 1 block 256 1 1
 func.func @gemm_bias_relu(%a: tensor<128x64xf32>, %w: tensor<64x96xf32>, %b: tensor<96xf32>) -> tensor<128x96xf32> {
   %0 = kiln.matmul %a, %w : (tensor<128x64xf32>, tensor<64x96xf32>) -> tensor<128x96xf32>

@@ -62,6 +62,7 @@ TEST(CudaArtifactTest, KeepsMemoryPlansOfCudaDevices) {
   MemoryPlan plan;
   plan.peakBytes = 16;
   plan.lowerBoundBytes = 16;
+  plan.unplannedKernelBuffersBytes = 16;
   plan.unplannedBytes = 16;
   plan.steps = 2;
   plan.kernels = 2;
