@@ -69,7 +69,8 @@ rt::Status runLinker(llvm::StringRef object, llvm::StringRef sharedObject) {
   std::string errorMessage;
   llvm::SmallVector<llvm::StringRef> args = {
       *linker, "-shared", "--no-undefined-version", "-o", sharedObject, object,
-      // The kernels call malloc/free and libm (expf, tanhf, ...).
+      // The kernels may call malloc/free and libm (logf, sinf, f64 math, ...;
+      // f32 exp/tanh/erf are inlined polynomials).
       "-L/usr/lib/x86_64-linux-gnu", "-L/lib/x86_64-linux-gnu", "-lm", "-lc"};
   int rc = llvm::sys::ExecuteAndWait(*linker, args, std::nullopt, {}, 60, 0,
                                      &errorMessage);

@@ -18,6 +18,21 @@ class ArithDialect;
 namespace mlir::memref {
 class MemRefDialect;
 } // namespace mlir::memref
+namespace mlir::affine {
+class AffineDialect;
+} // namespace mlir::affine
+namespace mlir::func {
+class FuncOp;
+} // namespace mlir::func
+namespace mlir::math {
+class MathDialect;
+} // namespace mlir::math
+namespace mlir::scf {
+class SCFDialect;
+} // namespace mlir::scf
+namespace mlir::vector {
+class VectorDialect;
+} // namespace mlir::vector
 
 namespace kiln::compiler {
 

@@ -94,4 +94,57 @@ def PlanMemoryPass : Pass<"kiln-plan-memory", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def VectorizeLinalgPass : Pass<"kiln-vectorize-linalg", "::mlir::func::FuncOp"> {
+  let summary = "Tile linalg ops on buffers into static register tiles and "
+                "vectorise them";
+  let description = [{
+    Runs after the memory plan, on buffers: tiling makes subviews and
+    vectorising makes vector transfers, so kernels still never allocate.
+    Contractions (matmul, batch matmul, gemm, im2col convolutions) get
+    8x32 register tiles (rows x columns, the columns contiguous), the
+    reduction stepped one at a time with the accumulator tile hoisted into
+    registers: vector.contract, lowered to outer products and FMAs by
+    `kiln-lower-vector-ops`. Other generics, fills and copies are tiled by
+    up to 16 along their innermost loop. Tile sizes divide the loop ranges
+    (the largest divisor up to those sizes), so every tile is static.
+    Ops that cannot be vectorised this way (dynamic shapes, loads in the
+    body, non-unit innermost strides, i1 buffers, an innermost range under
+    4) are left to convert-linalg-to-loops.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def LowerVectorOpsPass : Pass<"kiln-lower-vector-ops", "::mlir::func::FuncOp"> {
+  let summary = "Lower contractions, reductions and transposes to 1-D vector "
+                "ops and FMAs";
+  let description = [{
+    vector.contract becomes outer products and those `vector.fma`;
+    multi-reductions reduce along their innermost dimension; transfers get
+    minor identity maps; broadcasts, transposes and shape casts become 1-D
+    operations. What remains (n-D transfers) is unrolled by
+    convert-vector-to-scf and lowered by convert-vector-to-llvm.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def ApproximateMathPass : Pass<"kiln-approximate-math", "::mlir::func::FuncOp"> {
+  let summary = "Replace f32 transcendental math ops by polynomial "
+                "approximations";
+  let description = [{
+    exp, expm1, tanh and erf on f32 scalars and vectors become MLIR's
+    polynomial approximations, so that vectorised loops stay in registers
+    instead of calling libm per element. Other element types and other
+    functions (log's polynomial flushes subnormal inputs) keep their LLVM
+    intrinsics or libm calls.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // KILN_COMPILER_CODEGEN_CPU_PASSES_TD

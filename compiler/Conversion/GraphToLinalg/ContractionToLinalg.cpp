@@ -4,7 +4,10 @@
 //
 // Contractions become one linalg.generic with reduction loops, accumulating
 // into a zero-filled output; epilogues (gemm's alpha/beta/C, conv's bias)
-// are separate elementwise generics that fusion can later fold in.
+// are separate elementwise generics that fusion can later fold in. The
+// shapes suit the CPU code generator, which vectorises along the output's
+// contiguous columns: a constant transposed gemm operand is transposed at
+// compile time, and ungrouped convolutions are im2col + matmul.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,7 +15,9 @@
 #include "compiler/Conversion/GraphToLinalg/Passes.h"
 #include "compiler/Conversion/GraphToLinalg/ScalarOps.h"
 #include "dialects/Graph/IR/GraphOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include <cstring>
 
 using namespace mlir;
 using namespace kiln;
@@ -73,6 +78,28 @@ struct MatmulToGeneric : OpRewritePattern<MatmulOp> {
   }
 };
 
+/// A 2-D constant transposed, or null for element types without a byte
+/// size.
+DenseElementsAttr transposed2D(DenseElementsAttr attr) {
+  auto type = cast<RankedTensorType>(attr.getType());
+  int64_t rows = type.getDimSize(0), columns = type.getDimSize(1);
+  auto resultType =
+      RankedTensorType::get({columns, rows}, type.getElementType());
+  if (attr.isSplat())
+    return attr.reshape(resultType);
+  if (!type.getElementType().isIntOrFloat() ||
+      type.getElementTypeBitWidth() % 8 != 0)
+    return {};
+  size_t bytes = type.getElementTypeBitWidth() / 8;
+  ArrayRef<char> raw = attr.getRawData();
+  std::vector<char> result(raw.size());
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < columns; ++c)
+      std::memcpy(&result[(c * rows + r) * bytes],
+                  &raw[(r * columns + c) * bytes], bytes);
+  return DenseElementsAttr::getFromRawBuffer(resultType, result);
+}
+
 struct GemmToGeneric : OpRewritePattern<GemmOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(GemmOp op,
@@ -82,19 +109,30 @@ struct GemmToGeneric : OpRewritePattern<GemmOp> {
     auto resultType = op.getType();
     AffineExpr m, n, k;
     bindDims(context, m, n, k);
+    // A constant B^T (ONNX's Linear layers) is transposed here, once: the
+    // CPU kernels vectorise along B's rows, which must be contiguous.
+    Value b = op.getB();
+    bool transB = op.getTransB();
+    DenseElementsAttr weights;
+    if (transB && matchPattern(b, m_Constant(&weights)))
+      if (DenseElementsAttr transposed = transposed2D(weights)) {
+        b = ConstantOp::create(rewriter, loc, transposed);
+        transB = false;
+      }
     SmallVector<AffineMap> maps = {
         AffineMap::get(3, 0, op.getTransA() ? ArrayRef<AffineExpr>{k, m}
                                             : ArrayRef<AffineExpr>{m, k},
                        context),
-        AffineMap::get(3, 0, op.getTransB() ? ArrayRef<AffineExpr>{n, k}
-                                            : ArrayRef<AffineExpr>{k, n},
+        AffineMap::get(3, 0,
+                       transB ? ArrayRef<AffineExpr>{n, k}
+                              : ArrayRef<AffineExpr>{k, n},
                        context),
         AffineMap::get(3, 0, {m, n}, context)};
     SmallVector<utils::IteratorType> iterators = {
         utils::IteratorType::parallel, utils::IteratorType::parallel,
         utils::IteratorType::reduction};
     Value product =
-        buildGeneric(rewriter, loc, resultType, ValueRange{op.getA(), op.getB()},
+        buildGeneric(rewriter, loc, resultType, ValueRange{op.getA(), b},
                      zeroFilled(rewriter, loc, resultType), maps, iterators,
                      multiplyAccumulate)
             .front();
@@ -130,6 +168,81 @@ struct GemmToGeneric : OpRewritePattern<GemmOp> {
   }
 };
 
+/// `result` + bias per output channel (none without a bias).
+Value addChannelBias(OpBuilder &b, Location loc, Value result, Value bias,
+                     int64_t channels) {
+  if (!bias)
+    return result;
+  auto resultType = cast<RankedTensorType>(result.getType());
+  // [O] -> [O, 1, 1] so that it broadcasts along channels.
+  Value channelBias = reshapeTensor(
+      b, loc, bias,
+      RankedTensorType::get({channels, 1, 1}, resultType.getElementType()));
+  return buildElementwise(b, loc, resultType, ValueRange{result, channelBias},
+                          [](OpBuilder &b, Location l, ValueRange args) {
+                            return emitAdd(b, l, args[0], args[1]);
+                          });
+}
+
+/// An ungrouped convolution as im2col and a matmul:
+/// out[n, o, p] = sum_r W[o, r] * col[n, r, p] with r = (c, kh, kw) and
+/// p = (oh, ow). The output pixels are contiguous columns, so the CPU code
+/// generator register-tiles and vectorises it like any matmul (a direct
+/// convolution generic has a non-permutation input map and stays scalar).
+/// A 1x1 stride-1 convolution reads its input as col directly.
+Value im2colConvolution(OpBuilder &b, Location loc, Value input, Value weight,
+                        RankedTensorType resultType, ArrayRef<int64_t> strides,
+                        ArrayRef<int64_t> dilations) {
+  MLIRContext *context = b.getContext();
+  Type element = resultType.getElementType();
+  ArrayRef<int64_t> in = cast<RankedTensorType>(input.getType()).getShape();
+  ArrayRef<int64_t> w = cast<RankedTensorType>(weight.getType()).getShape();
+  ArrayRef<int64_t> out = resultType.getShape();
+  int64_t pixels = out[2] * out[3], reduction = w[1] * w[2] * w[3];
+  auto colType = RankedTensorType::get({in[0], reduction, pixels}, element);
+  Value col;
+  if (w[2] == 1 && w[3] == 1 && strides[0] == 1 && strides[1] == 1 &&
+      in[2] == out[2] && in[3] == out[3]) {
+    col = reshapeTensor(b, loc, input, colType);
+  } else {
+    AffineExpr n, c, kh, kw, oh, ow;
+    bindDims(context, n, c, kh, kw, oh, ow);
+    auto patchesType = RankedTensorType::get(
+        {in[0], in[1], w[2], w[3], out[2], out[3]}, element);
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(6, 0,
+                       {n, c, oh * strides[0] + kh * dilations[0],
+                        ow * strides[1] + kw * dilations[1]},
+                       context),
+        AffineMap::getMultiDimIdentityMap(6, context)};
+    SmallVector<utils::IteratorType> iterators(6,
+                                               utils::IteratorType::parallel);
+    Value patches =
+        buildGeneric(b, loc, patchesType, ValueRange{input},
+                     emptyTensor(b, loc, patchesType), maps, iterators,
+                     [](OpBuilder &, Location, ValueRange args) {
+                       return SmallVector<Value>{args[0]};
+                     })
+            .front();
+    col = reshapeTensor(b, loc, patches, colType);
+  }
+  Value matrix = reshapeTensor(
+      b, loc, weight, RankedTensorType::get({w[0], reduction}, element));
+  AffineExpr n, o, p, r;
+  bindDims(context, n, o, p, r);
+  auto productType = RankedTensorType::get({in[0], w[0], pixels}, element);
+  SmallVector<AffineMap> maps = {AffineMap::get(4, 0, {o, r}, context),
+                                 AffineMap::get(4, 0, {n, r, p}, context),
+                                 AffineMap::get(4, 0, {n, o, p}, context)};
+  SmallVector<utils::IteratorType> iterators(3, utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  Value product = buildGeneric(b, loc, productType, ValueRange{matrix, col},
+                               zeroFilled(b, loc, productType), maps, iterators,
+                               multiplyAccumulate)
+                      .front();
+  return reshapeTensor(b, loc, product, resultType);
+}
+
 /// Grouped 2-D convolution as one generic over
 /// (n, g, o, oh, ow, c, kh, kw) on [N, G, C/G, H, W] input and
 /// [G, O/G, C/G, KH, KW] weights; zero padding is a kiln.pad first.
@@ -154,6 +267,13 @@ struct Conv2dToGeneric : OpRewritePattern<Conv2dOp> {
     ArrayRef<int64_t> in = cast<RankedTensorType>(input.getType()).getShape();
     ArrayRef<int64_t> w = op.getWeight().getType().getShape();
     ArrayRef<int64_t> out = resultType.getShape();
+    if (groups == 1) {
+      Value result = im2colConvolution(rewriter, loc, input, op.getWeight(),
+                                       resultType, strides, dilations);
+      rewriter.replaceOp(
+          op, addChannelBias(rewriter, loc, result, op.getBias(), w[0]));
+      return success();
+    }
     int64_t channelsPerGroup = in[1] / groups, outPerGroup = w[0] / groups;
 
     auto groupedInputType = RankedTensorType::get(
@@ -185,17 +305,8 @@ struct Conv2dToGeneric : OpRewritePattern<Conv2dOp> {
                      iterators, multiplyAccumulate)
             .front();
     Value result = reshapeTensor(rewriter, loc, grouped, resultType);
-    if (Value bias = op.getBias()) {
-      // [O] -> [O, 1, 1] so that it broadcasts along channels.
-      Value channelBias = reshapeTensor(
-          rewriter, loc, bias, RankedTensorType::get({w[0], 1, 1}, element));
-      result = buildElementwise(rewriter, loc, resultType,
-                                ValueRange{result, channelBias},
-                                [](OpBuilder &b, Location l, ValueRange args) {
-                                  return emitAdd(b, l, args[0], args[1]);
-                                });
-    }
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(
+        op, addChannelBias(rewriter, loc, result, op.getBias(), w[0]));
     return success();
   }
 };

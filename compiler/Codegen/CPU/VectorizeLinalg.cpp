@@ -1,0 +1,365 @@
+//===- VectorizeLinalg.cpp - Tile and vectorise linalg ops on buffers -----===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Runs on buffers, after the memory plan: tiling makes subviews and
+// vectorising makes vector transfers, neither allocates, so the plan and
+// the "kernels never allocate" contract hold. Tile sizes divide the loop
+// ranges, so every tile is static and needs neither masks nor peeling; an
+// op that does not qualify is left for convert-linalg-to-loops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Codegen/CPU/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/TilingInterfaceImpl.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+
+namespace kiln::compiler {
+#define GEN_PASS_DEF_VECTORIZELINALGPASS
+#include "compiler/Codegen/CPU/Passes.h.inc"
+} // namespace kiln::compiler
+
+using namespace mlir;
+
+namespace {
+
+/// Register tile of a contraction: 8 rows of 32 columns keep 16 AVX-512
+/// accumulators (toolchain.md: 131-144 GFLOP/s on 512^3).
+constexpr int64_t kContractionRows = 8;
+constexpr int64_t kContractionColumns = 32;
+/// Vector length along the innermost loop of other ops.
+constexpr int64_t kVectorLength = 16;
+/// Below this many elements along the vector dimension scalar loops are as
+/// good and compile faster.
+constexpr int64_t kMinVectorLength = 4;
+
+/// The largest divisor of `size` not above `limit`.
+int64_t largestDivisor(int64_t size, int64_t limit) {
+  for (int64_t d = std::min(size, limit); d > 1; --d)
+    if (size % d == 0)
+      return d;
+  return 1;
+}
+
+/// Vector loads and stores need a unit innermost stride (and i1 buffers
+/// hold one byte per element, which vector<Nxi1> does not).
+bool hasVectorizableOperands(linalg::LinalgOp op) {
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type)
+      continue;
+    Type element = type.getElementType();
+    if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() < 8)
+      return false;
+    if (type.getRank() == 0)
+      continue;
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(type.getStridesAndOffset(strides, offset)) ||
+        strides.back() != 1)
+      return false;
+  }
+  return true;
+}
+
+/// Only arithmetic in the body: no loads (gathers) or other side effects.
+bool hasArithmeticBody(linalg::LinalgOp op) {
+  for (Operation &nested : op.getBlock()->without_terminator())
+    if (!isa<arith::ArithDialect, math::MathDialect>(nested.getDialect()) &&
+        !isa<linalg::IndexOp>(nested))
+      return false;
+  return true;
+}
+
+/// Tile sizes (0: not tiled) giving static vector-sized tiles, or nothing
+/// when the op is better left to scalar loops.
+std::optional<SmallVector<int64_t>> chooseTileSizes(linalg::LinalgOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (ranges.empty() || ShapedType::isDynamicShape(ranges))
+    return std::nullopt;
+  SmallVector<int64_t> tiles(ranges.size(), 1);
+  auto tileTo = [&](unsigned dim, int64_t limit) {
+    tiles[dim] = largestDivisor(ranges[dim], limit);
+  };
+
+  if (linalg::isaContractionOpInterface(op)) {
+    FailureOr<linalg::ContractionDimensions> dims =
+        linalg::inferContractionDims(op);
+    if (succeeded(dims) && !dims->n.empty()) {
+      // Rows broadcast from the lhs, columns are the vector: an outer
+      // product per reduction step.
+      unsigned n = dims->n.back();
+      if (ranges[n] < kMinVectorLength)
+        return std::nullopt;
+      tileTo(n, kContractionColumns);
+      if (!dims->m.empty())
+        tileTo(dims->m.back(), kContractionRows);
+    } else {
+      return std::nullopt;
+    }
+  } else {
+    unsigned last = ranges.size() - 1;
+    if (ranges[last] < kMinVectorLength)
+      return std::nullopt;
+    tileTo(last, kVectorLength);
+  }
+  // A tile spanning a whole loop needs no loop.
+  for (auto [tile, range] : llvm::zip(tiles, ranges))
+    if (tile == range)
+      tile = 0;
+  return tiles;
+}
+
+bool canVectorize(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics())
+    return false;
+  if (!isa<linalg::GenericOp, linalg::FillOp, linalg::CopyOp>(op))
+    return false;
+  if (isa<linalg::GenericOp>(op) && !hasArithmeticBody(op))
+    return false;
+  return hasVectorizableOperands(op) &&
+         succeeded(linalg::vectorizeOpPrecondition(op));
+}
+
+/// Tiles `op` and vectorises its tile; leaves it alone if either fails.
+void tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op) {
+  if (!canVectorize(op))
+    return;
+  std::optional<SmallVector<int64_t>> tiles = chooseTileSizes(op);
+  if (!tiles)
+    return;
+  bool contraction = linalg::isaContractionOpInterface(op);
+
+  linalg::LinalgOp tile = op;
+  if (llvm::any_of(*tiles, [](int64_t t) { return t != 0; })) {
+    scf::SCFTilingOptions options;
+    options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), *tiles));
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(op.getOperation()), options);
+    if (failed(tiled))
+      return;
+    tile = cast<linalg::LinalgOp>(tiled->tiledOps.back());
+    rewriter.eraseOp(op);
+  }
+  rewriter.setInsertionPoint(tile);
+  FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(
+      rewriter, tile, /*inputVectorSizes=*/{}, /*inputScalableVecDims=*/{},
+      /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
+      /*assumeDynamicDimsMatchVecSizes=*/false,
+      /*createNamedContraction=*/contraction);
+  // A tile left unvectorised still lowers to (scalar) loops.
+  if (succeeded(vectorized))
+    rewriter.replaceOp(tile, vectorized->replacements);
+}
+
+/// The write in `loop` matching `read` (same view, indices, type and map),
+/// if the view has no other user in the loop.
+vector::TransferWriteOp findAccumulatorWrite(scf::ForOp loop,
+                                             vector::TransferReadOp read) {
+  Value base = read.getBase();
+  if (read.getMask() || !loop.isDefinedOutsideOfLoop(base) ||
+      !llvm::all_of(read.getIndices(),
+                    [&](Value v) { return loop.isDefinedOutsideOfLoop(v); }))
+    return {};
+  vector::TransferWriteOp write;
+  for (Operation *user : base.getUsers()) {
+    if (user == read || !loop->isAncestor(user))
+      continue;
+    auto candidate = dyn_cast<vector::TransferWriteOp>(user);
+    if (write || !candidate || candidate->getParentOp() != loop ||
+        candidate.getMask() || candidate.getIndices() != read.getIndices() ||
+        candidate.getVectorType() != read.getVectorType() ||
+        candidate.getPermutationMap() != read.getPermutationMap() ||
+        !read->isBeforeInBlock(candidate))
+      return {};
+    write = candidate;
+  }
+  return write;
+}
+
+/// Keeps accumulator tiles (a contraction's output, a reduction's result)
+/// in registers across the loop that accumulates them: a read and a write
+/// of one loop-invariant view become a read before the loop, an iteration
+/// argument and a write after it. Upstream's hoistRedundantVectorTransfers
+/// refuses views (subviews) as sources, which is all tiling on buffers
+/// makes. The view must have no other user in the loop; other buffers do
+/// not alias it (the memory plan shares a buffer only between an
+/// elementwise op's input and output, which are not accumulators).
+void hoistAccumulators(RewriterBase &rewriter, func::FuncOp func) {
+  SmallVector<scf::ForOp> loops;
+  func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+  for (scf::ForOp loop : loops) {
+    // Views and indices computed in the loop but invariant move out first.
+    moveLoopInvariantCode(cast<LoopLikeOpInterface>(loop.getOperation()));
+    bool hoisted = true;
+    while (hoisted) {
+      hoisted = false;
+      for (auto read : loop.getBody()->getOps<vector::TransferReadOp>()) {
+        vector::TransferWriteOp write = findAccumulatorWrite(loop, read);
+        if (!write)
+          continue;
+        rewriter.moveOpBefore(read, loop);
+        FailureOr<LoopLikeOpInterface> replaced =
+            cast<LoopLikeOpInterface>(loop.getOperation())
+                .replaceWithAdditionalYields(
+                    rewriter, read.getResult(),
+                    /*replaceInitOperandUsesInLoop=*/true,
+                    [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
+                      return SmallVector<Value>{write.getVector()};
+                    });
+        if (failed(replaced))
+          return;
+        loop = cast<scf::ForOp>(replaced->getOperation());
+        rewriter.moveOpAfter(write, loop);
+        rewriter.modifyOpInPlace(write, [&] {
+          write.getValueToStoreMutable().assign(loop.getResults().back());
+        });
+        hoisted = true;
+        break;
+      }
+    }
+  }
+}
+
+/// The neutral element of `kind` on `type`, or null.
+TypedAttr neutralElement(vector::CombiningKind kind, Type type) {
+  using vector::CombiningKind;
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
+    switch (kind) {
+    case CombiningKind::ADD:
+      return FloatAttr::get(floatType, 0.0);
+    case CombiningKind::MUL:
+      return FloatAttr::get(floatType, 1.0);
+    case CombiningKind::MAXIMUMF:
+    case CombiningKind::MAXNUMF:
+      return FloatAttr::get(floatType,
+                            APFloat::getInf(semantics, /*Negative=*/true));
+    case CombiningKind::MINIMUMF:
+    case CombiningKind::MINNUMF:
+      return FloatAttr::get(floatType, APFloat::getInf(semantics));
+    default:
+      return {};
+    }
+  }
+  if (auto intType = dyn_cast<IntegerType>(type)) {
+    if (kind == CombiningKind::ADD || kind == CombiningKind::OR ||
+        kind == CombiningKind::XOR)
+      return IntegerAttr::get(intType, 0);
+    if (kind == CombiningKind::MUL)
+      return IntegerAttr::get(intType, 1);
+  }
+  return {};
+}
+
+/// A loop reducing each vector tile into a carried accumulator
+/// (multi_reduction with the iteration argument as its acc) becomes one
+/// carrying a whole tile of partial results, combined lane by lane, and
+/// reduced once after the loop: no horizontal reduction, and no dependency
+/// chain through one scalar, per tile.
+void reduceAfterLoops(RewriterBase &rewriter, func::FuncOp func) {
+  SmallVector<vector::MultiDimReductionOp> reductions;
+  func.walk([&](vector::MultiDimReductionOp op) { reductions.push_back(op); });
+  for (vector::MultiDimReductionOp reduction : reductions) {
+    auto loop = dyn_cast<scf::ForOp>(reduction->getParentOp());
+    auto acc = dyn_cast<BlockArgument>(reduction.getAcc());
+    if (!loop || !acc || acc.getOwner() != loop.getBody() ||
+        acc.getArgNumber() == 0 || !acc.hasOneUse() || !reduction->hasOneUse())
+      continue;
+    unsigned index = acc.getArgNumber() - 1;
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    if (yield.getOperand(index) != reduction.getResult())
+      continue;
+    VectorType sourceType = reduction.getSourceVectorType();
+    TypedAttr neutral =
+        neutralElement(reduction.getKind(), sourceType.getElementType());
+    if (!neutral)
+      continue;
+    Location loc = reduction.getLoc();
+    rewriter.setInsertionPoint(loop);
+    Value partialInit = arith::ConstantOp::create(
+        rewriter, loc, DenseElementsAttr::get(sourceType, neutral));
+    FailureOr<LoopLikeOpInterface> replaced =
+        cast<LoopLikeOpInterface>(loop.getOperation())
+            .replaceWithAdditionalYields(
+                rewriter, partialInit, /*replaceInitOperandUsesInLoop=*/false,
+                [&](OpBuilder &b, Location l, ArrayRef<BlockArgument> args) {
+                  return SmallVector<Value>{vector::makeArithReduction(
+                      b, l, reduction.getKind(), args.front(),
+                      reduction.getSource())};
+                });
+    if (failed(replaced))
+      continue;
+    auto newLoop = cast<scf::ForOp>(replaced->getOperation());
+    rewriter.setInsertionPointAfter(newLoop);
+    Value result = vector::MultiDimReductionOp::create(
+        rewriter, loc, newLoop.getResults().back(), newLoop.getInits()[index],
+        reduction.getReductionMask(), reduction.getKind());
+    rewriter.replaceAllUsesWith(newLoop.getResult(index), result);
+    // The scalar chain is dead: pass the accumulator through, unused.
+    auto newYield = cast<scf::YieldOp>(newLoop.getBody()->getTerminator());
+    Value carried = newLoop.getRegionIterArgs()[index];
+    rewriter.modifyOpInPlace(newYield,
+                             [&] { newYield->setOperand(index, carried); });
+    rewriter.eraseOp(reduction);
+  }
+}
+
+struct VectorizeLinalgPass
+    : kiln::compiler::impl::VectorizeLinalgPassBase<VectorizeLinalgPass> {
+  void getDependentDialects(DialectRegistry &registry) const override {
+    VectorizeLinalgPassBase::getDependentDialects(registry);
+    linalg::registerTilingInterfaceExternalModels(registry);
+    arith::registerValueBoundsOpInterfaceExternalModels(registry);
+    memref::registerValueBoundsOpInterfaceExternalModels(registry);
+  }
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    SmallVector<linalg::LinalgOp> ops;
+    func.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : ops)
+      tileAndVectorize(rewriter, op);
+
+    // What vectorize_children_and_apply_patterns does after vectorising:
+    // multiply + reduce becomes vector.contract, transfers get minor
+    // identity maps.
+    RewritePatternSet patterns(&getContext());
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    vector::populateVectorReductionToContractPatterns(patterns);
+    vector::populateSinkVectorOpsPatterns(patterns);
+    vector::TransferReadOp::getCanonicalizationPatterns(patterns,
+                                                        &getContext());
+    vector::TransferWriteOp::getCanonicalizationPatterns(patterns,
+                                                         &getContext());
+    scf::ForOp::getCanonicalizationPatterns(patterns, &getContext());
+    affine::AffineApplyOp::getCanonicalizationPatterns(patterns, &getContext());
+    affine::AffineMinOp::getCanonicalizationPatterns(patterns, &getContext());
+    memref::SubViewOp::getCanonicalizationPatterns(patterns, &getContext());
+    if (failed(applyPatternsGreedily(func, std::move(patterns))))
+      return signalPassFailure();
+    // Accumulators stay in registers across the reduction loop.
+    hoistAccumulators(rewriter, func);
+    reduceAfterLoops(rewriter, func);
+  }
+};
+
+} // namespace

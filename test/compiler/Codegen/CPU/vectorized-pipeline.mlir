@@ -1,0 +1,31 @@
+// RUN: kiln-opt %s --kiln-cpu-codegen-pipeline | FileCheck %s
+
+// The CPU pipeline end to end: a matmul becomes register-blocked vector
+// FMAs (8 rows of 32 columns per reduction step), transcendentals become
+// polynomial approximations on vectors, not libm calls, and no kernel
+// allocates.
+
+// CHECK-NOT: llvm.func @malloc
+// CHECK-NOT: llvm.func @expf
+// CHECK-NOT: llvm.func @tanhf
+// CHECK-NOT: llvm.func @erff
+
+// CHECK-LABEL: llvm.func @matmul
+// CHECK-COUNT-8: llvm.intr.fmuladd({{.*}}) : (vector<32xf32>, vector<32xf32>, vector<32xf32>) -> vector<32xf32>
+// CHECK-NOT: llvm.call
+// CHECK: llvm.return
+func.func @matmul(%a: tensor<64x128xf32>, %b: tensor<128x96xf32>) -> tensor<64x96xf32> {
+  %0 = kiln.matmul %a, %b : (tensor<64x128xf32>, tensor<128x96xf32>) -> tensor<64x96xf32>
+  return %0 : tensor<64x96xf32>
+}
+
+// CHECK-LABEL: llvm.func @transcendentals
+// CHECK: llvm.intr.fma({{.*}}) : (vector<16xf32>, vector<16xf32>, vector<16xf32>) -> vector<16xf32>
+// CHECK-NOT: llvm.call
+// CHECK: llvm.return
+func.func @transcendentals(%a: tensor<64x96xf32>) -> tensor<64x96xf32> {
+  %0 = kiln.tanh %a : tensor<64x96xf32>
+  %1 = kiln.exp %0 : tensor<64x96xf32>
+  %2 = kiln.erf %1 : tensor<64x96xf32>
+  return %2 : tensor<64x96xf32>
+}
