@@ -33,6 +33,14 @@ __device__ __forceinline__ float kiln_maximum(float a, float b) {
 __device__ __forceinline__ float kiln_minimum(float a, float b) {
   return (a != a || b != b) ? __int_as_float(0x7fc00000) : fminf(a, b);
 }
+__device__ __forceinline__ long long kiln_floordiv(long long a, long long b) {
+  long long q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+__device__ __forceinline__ long long kiln_mod(long long a, long long b) {
+  long long r = a % b;
+  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+}
 __device__ __forceinline__ double kiln_maximum(double a, double b) {
   return (a != a || b != b) ? __longlong_as_double(0x7ff8000000000000LL) : fmax(a, b);
 }

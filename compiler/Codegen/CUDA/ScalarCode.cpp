@@ -6,6 +6,7 @@
 
 #include "compiler/Codegen/CUDA/ScalarCode.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -218,6 +219,35 @@ std::string cmpiExpression(arith::CmpIPredicate predicate, Type type,
   return "false";
 }
 
+/// An affine expression over index operands (dims, then symbols) as C.
+std::string affineText(AffineExpr expr, ArrayRef<std::string> dims,
+                       ArrayRef<std::string> symbols) {
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return dims[dim.getPosition()];
+  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
+    return symbols[symbol.getPosition()];
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+    return "(" + std::to_string(constant.getValue()) + "LL)";
+  auto binary = cast<AffineBinaryOpExpr>(expr);
+  std::string l = affineText(binary.getLHS(), dims, symbols);
+  std::string r = affineText(binary.getRHS(), dims, symbols);
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return "(" + l + " + " + r + ")";
+  case AffineExprKind::Mul:
+    return "(" + l + " * " + r + ")";
+  // Affine division and modulo round towards -inf, C's towards zero.
+  case AffineExprKind::Mod:
+    return "kiln_mod(" + l + ", " + r + ")";
+  case AffineExprKind::FloorDiv:
+    return "kiln_floordiv(" + l + ", " + r + ")";
+  case AffineExprKind::CeilDiv:
+    return "(-kiln_floordiv(-" + l + ", " + r + "))";
+  default:
+    return "0";
+  }
+}
+
 std::string substitute(StringRef pattern, ArrayRef<std::string> operands,
                        Type resultType, Type operandType) {
   std::string out;
@@ -362,6 +392,12 @@ FailureOr<std::string> ScalarCode::expression(Operation *op) {
                           operands[1]);
   if (auto index = dyn_cast<linalg::IndexOp>(op))
     return valueOf(op->getResult(0)); // bound by the kernel's loops
+  if (auto apply = dyn_cast<affine::AffineApplyOp>(op)) {
+    AffineMap map = apply.getAffineMap();
+    ArrayRef<std::string> all(operands);
+    return affineText(map.getResult(0), all.take_front(map.getNumDims()),
+                      all.drop_front(map.getNumDims()));
+  }
   if (isa<arith::TruncFOp>(op)) {
     // Round to the narrow type, keep computing in float.
     if (result.isF16())
