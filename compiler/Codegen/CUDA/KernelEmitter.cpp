@@ -81,7 +81,6 @@ private:
                  const std::string &flat, ArrayRef<unsigned> loops,
                  SmallVectorImpl<std::string> &dims,
                  const std::string &suffix = "");
-  std::string exprText(AffineExpr expr, ArrayRef<std::string> dims) const;
   bool isVectorisable(unsigned operand) const;
   int64_t product(ArrayRef<unsigned> loops) const;
   bool hasContractionRoles(unsigned m, unsigned n) const;
@@ -200,38 +199,13 @@ int64_t KernelWriter::product(ArrayRef<unsigned> loops) const {
   return result;
 }
 
-std::string KernelWriter::exprText(AffineExpr expr,
-                                   ArrayRef<std::string> dims) const {
-  if (auto dim = dyn_cast<AffineDimExpr>(expr))
-    return dims[dim.getPosition()];
-  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
-    return std::to_string(constant.getValue());
-  auto binary = cast<AffineBinaryOpExpr>(expr);
-  std::string lhs = exprText(binary.getLHS(), dims);
-  std::string rhs = exprText(binary.getRHS(), dims);
-  switch (expr.getKind()) {
-  case AffineExprKind::Add:
-    return "(" + lhs + " + " + rhs + ")";
-  case AffineExprKind::Mul:
-    return "(" + lhs + " * " + rhs + ")";
-  case AffineExprKind::Mod:
-    return "(" + lhs + " % " + rhs + ")";
-  case AffineExprKind::FloorDiv:
-    return "(" + lhs + " / " + rhs + ")";
-  case AffineExprKind::CeilDiv:
-    return "((" + lhs + " + " + rhs + " - 1) / " + rhs + ")";
-  default:
-    return "0";
-  }
-}
-
 std::string KernelWriter::address(const BufferAccess &access, AffineMap map,
                                   ArrayRef<std::string> dims) const {
   std::string text = std::to_string(access.offset);
   for (auto [i, result] : llvm::enumerate(map.getResults())) {
     if (access.shape[i] == 1 || access.strides[i] == 0)
       continue;
-    text += " + " + exprText(result, dims);
+    text += " + " + affineText(result, dims);
     if (access.strides[i] != 1)
       text += " * " + std::to_string(access.strides[i]);
   }

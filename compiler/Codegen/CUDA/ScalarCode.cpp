@@ -219,35 +219,6 @@ std::string cmpiExpression(arith::CmpIPredicate predicate, Type type,
   return "false";
 }
 
-/// An affine expression over index operands (dims, then symbols) as C.
-std::string affineText(AffineExpr expr, ArrayRef<std::string> dims,
-                       ArrayRef<std::string> symbols) {
-  if (auto dim = dyn_cast<AffineDimExpr>(expr))
-    return dims[dim.getPosition()];
-  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
-    return symbols[symbol.getPosition()];
-  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
-    return "(" + std::to_string(constant.getValue()) + "LL)";
-  auto binary = cast<AffineBinaryOpExpr>(expr);
-  std::string l = affineText(binary.getLHS(), dims, symbols);
-  std::string r = affineText(binary.getRHS(), dims, symbols);
-  switch (expr.getKind()) {
-  case AffineExprKind::Add:
-    return "(" + l + " + " + r + ")";
-  case AffineExprKind::Mul:
-    return "(" + l + " * " + r + ")";
-  // Affine division and modulo round towards -inf, C's towards zero.
-  case AffineExprKind::Mod:
-    return "kiln_mod(" + l + ", " + r + ")";
-  case AffineExprKind::FloorDiv:
-    return "kiln_floordiv(" + l + ", " + r + ")";
-  case AffineExprKind::CeilDiv:
-    return "(-kiln_floordiv(-" + l + ", " + r + "))";
-  default:
-    return "0";
-  }
-}
-
 std::string substitute(StringRef pattern, ArrayRef<std::string> operands,
                        Type resultType, Type operandType) {
   std::string out;
@@ -271,6 +242,34 @@ std::string substitute(StringRef pattern, ArrayRef<std::string> operands,
 }
 
 } // namespace
+
+std::string affineText(AffineExpr expr, ArrayRef<std::string> dims,
+                       ArrayRef<std::string> symbols) {
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return dims[dim.getPosition()];
+  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
+    return symbols[symbol.getPosition()];
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+    return std::to_string(constant.getValue());
+  auto binary = cast<AffineBinaryOpExpr>(expr);
+  std::string l = affineText(binary.getLHS(), dims, symbols);
+  std::string r = affineText(binary.getRHS(), dims, symbols);
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return "(" + l + " + " + r + ")";
+  case AffineExprKind::Mul:
+    return "(" + l + " * " + r + ")";
+  // Affine division and modulo round towards -inf, C's towards zero.
+  case AffineExprKind::Mod:
+    return "kiln_mod(" + l + ", " + r + ")";
+  case AffineExprKind::FloorDiv:
+    return "kiln_floordiv(" + l + ", " + r + ")";
+  case AffineExprKind::CeilDiv:
+    return "(-kiln_floordiv(-" + l + ", " + r + "))";
+  default:
+    return "0";
+  }
+}
 
 std::string computeType(Type type) {
   if (type.isF16() || type.isBF16() || type.isF32())

@@ -12,6 +12,7 @@
 #ifndef KILN_COMPILER_CODEGEN_CUDA_SCALARCODE_H
 #define KILN_COMPILER_CODEGEN_CUDA_SCALARCODE_H
 
+#include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
@@ -34,6 +35,12 @@ std::string storeAs(mlir::Type type, const std::string &expr);
 bool needsHalfHeaders(mlir::Type type);
 /// A C++ literal of `attr` (an integer or float attribute) as `type`.
 std::string literal(mlir::Attribute attr, mlir::Type type);
+
+/// An affine expression as C++, dims and symbols replaced by the given
+/// expressions; division and modulo round as affine maps define them.
+std::string affineText(mlir::AffineExpr expr,
+                       llvm::ArrayRef<std::string> dims,
+                       llvm::ArrayRef<std::string> symbols = {});
 
 /// Prints scalar ops. Values are bound to C++ expressions (block arguments,
 /// loop indices) or to the variables it declares.
