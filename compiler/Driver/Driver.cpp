@@ -281,13 +281,13 @@ namespace {
 /// Lowers `module` to the LLVM dialect and describes its entry point. The
 /// signature must be read at the graph level (afterwards only raw buffers
 /// remain), the arena size after lowering.
-DriverError lowerForCpu(ModuleOp module, const std::string &entry,
-                        EntrySignature &signature,
-                        const PipelineOptions &options) {
+DriverError lowerAndDescribe(ModuleOp module, const std::string &entry,
+                             EntrySignature &signature,
+                             llvm::function_ref<DriverError()> lower) {
   FailureOr<EntrySignature> graphSignature = getEntrySignature(module, entry);
   if (failed(graphSignature))
     return {ErrorKind::kInvalidInput, "the model has no usable entry point"};
-  if (DriverError error = lowerTo(module, Stage::kLLVM, options))
+  if (DriverError error = lower())
     return error;
   FailureOr<uint64_t> arena = readArenaBytes(module);
   if (failed(arena))
@@ -295,6 +295,14 @@ DriverError lowerForCpu(ModuleOp module, const std::string &entry,
   signature = std::move(*graphSignature);
   signature.arenaBytes = *arena;
   return {};
+}
+
+DriverError lowerForCpu(ModuleOp module, const std::string &entry,
+                        EntrySignature &signature,
+                        const PipelineOptions &options) {
+  return lowerAndDescribe(module, entry, signature, [&] {
+    return lowerTo(module, Stage::kLLVM, options);
+  });
 }
 } // namespace
 
@@ -338,20 +346,16 @@ DriverError generateCuda(ModuleOp module, const std::string &entry,
                          cuda::CudaProgram &program,
                          EntrySignature &signature, rt::MemoryPlan *plan,
                          const PipelineOptions &options) {
-  FailureOr<EntrySignature> graphSignature = getEntrySignature(module, entry);
-  if (failed(graphSignature))
-    return {ErrorKind::kInvalidInput, "the model has no usable entry point"};
-  if (DriverError error = lowerTo(module, Stage::kKiln, options))
+  if (DriverError error =
+          lowerAndDescribe(module, entry, signature, [&]() -> DriverError {
+            if (DriverError error = lowerTo(module, Stage::kKiln, options))
+              return error;
+            return runPipeline(module, ErrorKind::kUnsupported,
+                               "CUDA code generation", [](OpPassManager &pm) {
+                                 cuda::buildCudaPreparationPipeline(pm);
+                               });
+          }))
     return error;
-  if (DriverError error = runPipeline(
-          module, ErrorKind::kUnsupported, "CUDA code generation",
-          [](OpPassManager &pm) { cuda::buildCudaPreparationPipeline(pm); }))
-    return error;
-  FailureOr<uint64_t> arena = readArenaBytes(module);
-  if (failed(arena))
-    return {ErrorKind::kInternal, "lowering lost the arena size"};
-  signature = std::move(*graphSignature);
-  signature.arenaBytes = *arena;
   auto function = module.lookupSymbol<func::FuncOp>(signature.function);
   if (!function)
     return {ErrorKind::kInternal, "the entry vanished during lowering"};

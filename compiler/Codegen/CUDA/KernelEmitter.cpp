@@ -405,6 +405,22 @@ LogicalResult KernelWriter::emitContraction() {
   names[mLoop] = "dm";
   names[nLoop] = "dn";
   names[kLoop] = "dk";
+  // One shared-memory tile (64x16 of A or 16x64 of B): 1,024 elements,
+  // four per thread, zero outside the matrix.
+  auto tileLoad = [&](const std::string &slot, const std::string &split,
+                      const std::string &position, const std::string &inside,
+                      unsigned operand) {
+    const Operand &source = operands_[operand];
+    return "    for (int l = 0; l < 4; ++l) {\n"
+           "      const int e = threadIdx.x + l * 256, " + split + ";\n"
+           "      const " + idx_ + " " + position + ";\n"
+           "      " + slot + " = (" + inside + ") ? " +
+           loadAs(source.access.elementType,
+                  source.pointer + "[" +
+                      address(source.access, maps[operand], names) + "]") +
+           " : 0.0f;\n"
+           "    }\n";
+  };
   os << "  __shared__ float As[" << kTileK << "][" << kTile + 4 << "];\n"
      << "  __shared__ float Bs[" << kTileK << "][" << kTile + 4 << "];\n"
      << "  const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;\n"
@@ -420,24 +436,10 @@ LogicalResult KernelWriter::emitContraction() {
      << "    }\n"
      << "  for (" << idx_ << " k0 = 0; k0 < " << k << "; k0 += " << kTileK
      << ") {\n"
-     << "    for (int l = 0; l < 4; ++l) {\n"
-     << "      const int e = threadIdx.x + l * 256, mm = e / 16, kk = e % 16;\n"
-     << "      const " << idx_ << " dm = m0 + mm, dk = k0 + kk;\n"
-     << "      As[kk][mm] = (dm < " << m << " && dk < " << k << ") ? "
-     << loadAs(operands_[a].access.elementType,
-               operands_[a].pointer + "[" +
-                   address(operands_[a].access, maps[a], names) + "]")
-     << " : 0.0f;\n"
-     << "    }\n"
-     << "    for (int l = 0; l < 4; ++l) {\n"
-     << "      const int e = threadIdx.x + l * 256, kk = e / 64, nn = e % 64;\n"
-     << "      const " << idx_ << " dk = k0 + kk, dn = n0 + nn;\n"
-     << "      Bs[kk][nn] = (dk < " << k << " && dn < " << n << ") ? "
-     << loadAs(operands_[b].access.elementType,
-               operands_[b].pointer + "[" +
-                   address(operands_[b].access, maps[b], names) + "]")
-     << " : 0.0f;\n"
-     << "    }\n"
+     << tileLoad("As[kk][mm]", "mm = e / 16, kk = e % 16", "dm = m0 + mm, dk = k0 + kk",
+                 "dm < " + std::to_string(m) + " && dk < " + std::to_string(k), a)
+     << tileLoad("Bs[kk][nn]", "kk = e / 64, nn = e % 64", "dk = k0 + kk, dn = n0 + nn",
+                 "dk < " + std::to_string(k) + " && dn < " + std::to_string(n), b)
      << "    __syncthreads();\n"
      << "#pragma unroll\n"
      << "    for (int kk = 0; kk < " << kTileK << "; ++kk) {\n"
