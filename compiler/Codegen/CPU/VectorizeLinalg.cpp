@@ -109,6 +109,12 @@ std::optional<SmallVector<int64_t>> chooseTileSizes(linalg::LinalgOp op) {
       if (ranges[n] < kMinVectorLength)
         return std::nullopt;
       tileTo(n, kContractionColumns);
+      // Widths that are not a multiple of 8 (28 for 14x14 images) become
+      // vectors that LLVM splits and reassembles through the stack at
+      // every step; a power-of-two width (4 for 196 columns) is faster.
+      int64_t powerOfTwo = ranges[n] & -ranges[n];
+      if (tiles[n] % 8 != 0 && powerOfTwo >= kMinVectorLength)
+        tiles[n] = std::min(powerOfTwo, kContractionColumns);
       if (!dims->m.empty())
         tileTo(dims->m.back(), kContractionRows);
     } else {
