@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/AffineExprVisitor.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
@@ -108,6 +109,12 @@ std::optional<SmallVector<int64_t>> chooseTileSizes(linalg::LinalgOp op) {
       if (ranges[n] < kMinVectorLength)
         return std::nullopt;
       tileTo(n, kContractionColumns);
+      // Widths that are not a multiple of 8 (28 for 14x14 images) become
+      // vectors that LLVM splits and reassembles through the stack at
+      // every step; a power-of-two width (4 for 196 columns) is faster.
+      int64_t powerOfTwo = ranges[n] & -ranges[n];
+      if (tiles[n] % 8 != 0 && powerOfTwo >= kMinVectorLength)
+        tiles[n] = std::min(powerOfTwo, kContractionColumns);
       if (!dims->m.empty())
         tileTo(dims->m.back(), kContractionRows);
     } else {
@@ -135,6 +142,86 @@ bool canVectorize(linalg::LinalgOp op) {
     return false;
   return hasVectorizableOperands(op) &&
          succeeded(linalg::vectorizeOpPrecondition(op));
+}
+
+/// A generic reading `in[.., oh * s + kh, ..]` (im2col, pooling windows)
+/// has a non-permutation map, which the vectoriser rejects. On a strided
+/// buffer such a read is itself a strided view with one dimension per loop
+/// it uses; rewritten so, the map is a projected permutation, and a
+/// unit-stride innermost loop (stride-1 windows) vectorises.
+void viewWindowOperands(RewriterBase &rewriter, linalg::GenericOp op) {
+  if (!op.hasPureBufferSemantics())
+    return;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (ranges.empty() || ShapedType::isDynamicShape(ranges))
+    return;
+  MLIRContext *context = op.getContext();
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  bool changed = false;
+  for (OpOperand *operand : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(operand);
+    if (map.isProjectedPermutation() || map.getNumSymbols() != 0)
+      continue;
+    auto type = dyn_cast<MemRefType>(operand->get().getType());
+    if (!type || !type.hasStaticShape())
+      continue;
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(type.getStridesAndOffset(strides, offset)) ||
+        ShapedType::isDynamic(offset) ||
+        llvm::any_of(strides, ShapedType::isDynamic))
+      continue;
+    unsigned numDims = map.getNumDims();
+    SmallVector<int64_t> loopStrides(numDims, 0);
+    SmallVector<bool> used(numDims, false);
+    bool linear = true;
+    for (auto [r, expr] : llvm::enumerate(map.getResults())) {
+      SmallVector<int64_t> flat;
+      if (failed(getFlattenedAffineExpr(expr, numDims, 0, &flat))) {
+        linear = false;
+        break;
+      }
+      // Non-negative coefficients keep every access inside the buffer's
+      // own (in-bounds) index ranges.
+      for (unsigned d = 0; d < numDims; ++d) {
+        if (flat[d] < 0)
+          linear = false;
+        if (flat[d] != 0)
+          used[d] = true;
+        loopStrides[d] += flat[d] * strides[r];
+      }
+      if (flat.back() < 0)
+        linear = false;
+      offset += flat.back() * strides[r];
+    }
+    if (!linear)
+      continue;
+    SmallVector<int64_t> viewShape, viewStrides;
+    SmallVector<AffineExpr> viewExprs;
+    for (unsigned d = 0; d < numDims; ++d) {
+      if (!used[d])
+        continue;
+      viewShape.push_back(ranges[d]);
+      viewStrides.push_back(loopStrides[d]);
+      viewExprs.push_back(getAffineDimExpr(d, context));
+    }
+    auto viewType =
+        MemRefType::get(viewShape, type.getElementType(),
+                        StridedLayoutAttr::get(context, offset, viewStrides),
+                        type.getMemorySpace());
+    rewriter.setInsertionPoint(op);
+    Value view = memref::ReinterpretCastOp::create(
+        rewriter, op.getLoc(), viewType, operand->get(), offset, viewShape,
+        viewStrides);
+    rewriter.modifyOpInPlace(op, [&] { operand->set(view); });
+    maps[operand->getOperandNumber()] =
+        AffineMap::get(numDims, 0, viewExprs, context);
+    changed = true;
+  }
+  if (changed)
+    rewriter.modifyOpInPlace(op, [&] {
+      op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+    });
 }
 
 /// Tiles `op` and vectorises its tile; leaves it alone if either fails.
@@ -336,8 +423,11 @@ struct VectorizeLinalgPass
     SmallVector<linalg::LinalgOp> ops;
     func.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
     IRRewriter rewriter(&getContext());
-    for (linalg::LinalgOp op : ops)
+    for (linalg::LinalgOp op : ops) {
+      if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
+        viewWindowOperands(rewriter, generic);
       tileAndVectorize(rewriter, op);
+    }
 
     // What vectorize_children_and_apply_patterns does after vectorising:
     // multiply + reduce becomes vector.contract, transfers get minor

@@ -31,7 +31,14 @@ LogicalResult fuseLoops(FusionOp group) {
   linalg::populateElementwiseOpsFusionPatterns(
       patterns, [](OpOperand *operand) {
         Operation *producer = operand->get().getDefiningOp();
-        return producer && producer->hasOneUse();
+        if (!producer || !producer->hasOneUse())
+          return false;
+        // A producer fused into a window read (im2col, pooling) becomes a
+        // per-element gather that stays scalar; materialised, the window
+        // is a strided view of a buffer that the CPU vectoriser handles.
+        auto consumer = dyn_cast<linalg::LinalgOp>(operand->getOwner());
+        return !consumer || consumer.getMatchingIndexingMap(operand)
+                                .isProjectedPermutation();
       });
   return applyPatternsGreedily(group, std::move(patterns));
 }

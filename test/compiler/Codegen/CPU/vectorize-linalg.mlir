@@ -31,11 +31,12 @@ func.func @matmul(%a: memref<64x128xf32>, %b: memref<128x96xf32>, %c: memref<64x
 
 // -----
 
-// Sizes that 8 and 32 do not divide take the largest divisor: a 1x1000
-// GEMV row is one row of 25-wide column tiles.
+// Sizes that 32 does not divide take a power-of-two width when the
+// largest divisor (25 here) is not a multiple of 8: a 1x1000 GEMV row is
+// one row of 8-wide column tiles.
 // CHECK-LABEL: func.func @gemv
-// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c25
-// CHECK: vector.contract {{.*}} : vector<1x1xf32>, vector<1x25xf32> into vector<1x25xf32>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c8
+// CHECK: vector.contract {{.*}} : vector<1x1xf32>, vector<1x8xf32> into vector<1x8xf32>
 func.func @gemv(%a: memref<1x64xf32>, %b: memref<64x1000xf32>, %c: memref<1x1000xf32>) {
   linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
                   iterator_types = ["parallel", "parallel", "reduction"]}
@@ -119,6 +120,23 @@ func.func @not_vectorised(%a: memref<8x16xi1>, %b: memref<8x16xi1>, %c: memref<1
   ^bb0(%i: index, %o: f32):
     %v = memref.load %table[%i] : memref<10xf32>
     linalg.yield %v : f32
+  }
+  return
+}
+
+// -----
+
+// An im2col window read (oh + kh, ow + kw) becomes a strided view with a
+// projected-permutation map, vectorised along the unit-stride ow.
+// CHECK-LABEL: func.func @im2col_window
+// CHECK: memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [3, 3, 16, 16], strides: [18, 1, 18, 1]
+// CHECK: vector.transfer_read %{{.*}} : memref<1x1x1x16xf32, strided<[18, 1, 18, 1], offset: ?>>, vector<1x1x1x16xf32>
+func.func @im2col_window(%in: memref<18x18xf32>, %out: memref<3x3x16x16xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(kh, kw, oh, ow) -> (oh + kh, ow + kw)>, affine_map<(kh, kw, oh, ow) -> (kh, kw, oh, ow)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%in : memref<18x18xf32>) outs(%out : memref<3x3x16x16xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
   }
   return
 }
