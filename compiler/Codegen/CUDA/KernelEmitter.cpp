@@ -77,6 +77,15 @@ private:
   std::string address(const BufferAccess &access, AffineMap map,
                       ArrayRef<std::string> dims) const;
   std::string loadCall(Value memref, ArrayRef<std::string> indices);
+  /// A printer for the body at one point: loop indices bound to `dims`,
+  /// memref.load through loadCall.
+  ScalarCode bodyCode(llvm::raw_ostream &os, const std::string &indent,
+                      const std::string &prefix, ArrayRef<std::string> dims);
+  /// Binds the body's argument for operand `i` at `dims`: its literal for
+  /// a scalar, else a load into `in<i><suffix>` (nothing if unused).
+  void bindOperand(llvm::raw_ostream &os, const std::string &indent,
+                   ScalarCode &code, unsigned i, ArrayRef<std::string> dims,
+                   const std::string &suffix = "");
   void decompose(llvm::raw_ostream &os, const std::string &indent,
                  const std::string &flat, ArrayRef<unsigned> loops,
                  SmallVectorImpl<std::string> &dims,
@@ -226,6 +235,44 @@ std::string KernelWriter::loadCall(Value memref,
   return operand->pointer + "[" + text + "]";
 }
 
+ScalarCode KernelWriter::bodyCode(llvm::raw_ostream &os,
+                                  const std::string &indent,
+                                  const std::string &prefix,
+                                  ArrayRef<std::string> dims) {
+  ScalarCode code(os, indent, prefix,
+                  [this](Value memref, ArrayRef<std::string> indices) {
+                    return loadCall(memref, indices);
+                  });
+  for (linalg::IndexOp index :
+       op_.getRegion().front().getOps<linalg::IndexOp>())
+    code.bind(index, "(long long)" + dims[index.getDim()]);
+  return code;
+}
+
+void KernelWriter::bindOperand(llvm::raw_ostream &os,
+                               const std::string &indent, ScalarCode &code,
+                               unsigned i, ArrayRef<std::string> dims,
+                               const std::string &suffix) {
+  BlockArgument argument = op_.getRegion().front().getArgument(i);
+  if (argument.use_empty())
+    return;
+  const Operand &operand = operands_[i];
+  if (!operand.scalar.empty()) {
+    code.bind(argument, operand.scalar);
+    return;
+  }
+  std::string name = "in" + std::to_string(i) + suffix;
+  os << indent << "const " << computeType(argument.getType()) << " " << name
+     << " = "
+     << loadAs(operand.access.elementType,
+               operand.pointer + "[" +
+                   address(operand.access, op_.getIndexingMapsArray()[i],
+                           dims) +
+                   "]")
+     << ";\n";
+  code.bind(argument, name);
+}
+
 void KernelWriter::decompose(llvm::raw_ostream &os, const std::string &indent,
                              const std::string &flat,
                              ArrayRef<unsigned> loops,
@@ -327,12 +374,7 @@ LogicalResult KernelWriter::emitElementwise(bool vectorised) {
                        !block.getArgument(i).use_empty());
     if (needsIndices)
       decompose(os, "    ", flat, parallel_, dims, suffix);
-    ScalarCode code(os, "    ", "s" + suffix + "_",
-                    [&](Value memref, ArrayRef<std::string> indices) {
-                      return loadCall(memref, indices);
-                    });
-    for (linalg::IndexOp index : block.getOps<linalg::IndexOp>())
-      code.bind(index, "(long long)" + dims[index.getDim()]);
+    ScalarCode code = bodyCode(os, "    ", "s" + suffix + "_", dims);
     for (unsigned i = 0; i < operands_.size(); ++i) {
       BlockArgument argument = block.getArgument(i);
       if (argument.use_empty())
@@ -341,18 +383,7 @@ LogicalResult KernelWriter::emitElementwise(bool vectorised) {
         code.bind(argument, "v" + std::to_string(i) + "." + kLane[lane]);
         continue;
       }
-      if (!operands_[i].scalar.empty()) {
-        code.bind(argument, operands_[i].scalar);
-        continue;
-      }
-      std::string name = "in" + std::to_string(i) + suffix;
-      os << "    const " << computeType(argument.getType()) << " " << name
-         << " = "
-         << loadAs(operands_[i].access.elementType,
-                   operands_[i].pointer + "[" +
-                       address(operands_[i].access, maps[i], dims) + "]")
-         << ";\n";
-      code.bind(argument, name);
+      bindOperand(os, "    ", code, i, dims, suffix);
     }
     if (failed(code.emitBlock(block)))
       return failure();
@@ -512,28 +543,9 @@ LogicalResult KernelWriter::emitLaneReduction(bool wholeBlock) {
      << "; q < " << extent << "; q += " << (wholeBlock ? "blockDim.x" : "32")
      << ") {\n";
   decompose(os, "      ", "q", reduction_, dims, "");
-  ScalarCode code(os, "      ", "s", [&](Value memref, ArrayRef<std::string> indices) {
-    return loadCall(memref, indices);
-  });
-  for (linalg::IndexOp index : block.getOps<linalg::IndexOp>())
-    code.bind(index, "(long long)" + dims[index.getDim()]);
-  for (unsigned i = 0; i < op_.getNumDpsInputs(); ++i) {
-    BlockArgument argument = block.getArgument(i);
-    if (argument.use_empty())
-      continue;
-    if (!operands_[i].scalar.empty()) {
-      code.bind(argument, operands_[i].scalar);
-      continue;
-    }
-    std::string name = "in" + std::to_string(i);
-    os << "      const " << computeType(argument.getType()) << " " << name
-       << " = "
-       << loadAs(operands_[i].access.elementType,
-                 operands_[i].pointer + "[" +
-                     address(operands_[i].access, maps[i], dims) + "]")
-       << ";\n";
-    code.bind(argument, name);
-  }
+  ScalarCode code = bodyCode(os, "      ", "s", dims);
+  for (unsigned i = 0; i < op_.getNumDpsInputs(); ++i)
+    bindOperand(os, "      ", code, i, dims);
   if (failed(code.emitBlock(block, combiner)))
     return failure();
   FailureOr<std::string> value = code.valueOf(contribution);
@@ -592,28 +604,9 @@ LogicalResult KernelWriter::emitSerialReduction() {
        << ") {\n";
     indent += "  ";
   }
-  ScalarCode code(os, indent, "s", [&](Value memref, ArrayRef<std::string> indices) {
-    return loadCall(memref, indices);
-  });
-  for (linalg::IndexOp index : block.getOps<linalg::IndexOp>())
-    code.bind(index, "(long long)" + dims[index.getDim()]);
-  for (unsigned i = 0; i < inputs; ++i) {
-    BlockArgument argument = block.getArgument(i);
-    if (argument.use_empty())
-      continue;
-    if (!operands_[i].scalar.empty()) {
-      code.bind(argument, operands_[i].scalar);
-      continue;
-    }
-    std::string name = "in" + std::to_string(i);
-    os << indent << "const " << computeType(argument.getType()) << " " << name
-       << " = "
-       << loadAs(operands_[i].access.elementType,
-                 operands_[i].pointer + "[" +
-                     address(operands_[i].access, maps[i], dims) + "]")
-       << ";\n";
-    code.bind(argument, name);
-  }
+  ScalarCode code = bodyCode(os, indent, "s", dims);
+  for (unsigned i = 0; i < inputs; ++i)
+    bindOperand(os, indent, code, i, dims);
   for (unsigned k = 0; k < op_.getNumDpsInits(); ++k)
     code.bind(block.getArgument(inputs + k), "acc" + std::to_string(k));
   if (failed(code.emitBlock(block)))
