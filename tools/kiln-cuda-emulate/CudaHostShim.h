@@ -14,7 +14,10 @@
 //   - __syncthreads() and __shfl_xor_sync() as calls back into the tool,
 //     which owns the threads (BlockRunner.h);
 //   - float4, the bit casts, __half/__nv_bfloat16 with round-to-nearest-
-//     even conversions; the math functions come from <math.h>.
+//     even conversions; the math functions come from <math.h>;
+//   - the WMMA fragments and operations the tensor-core contractions use,
+//     each lane holding the whole tile (collective loads and MMAs compute
+//     the same in every lane; lane 0 alone stores).
 // Only C headers: this is compiled once per run, and <thread> and friends
 // would triple the time that takes.
 //
@@ -36,6 +39,7 @@
 #define __launch_bounds__(...)
 #define __shared__ static
 #define __restrict__ __restrict
+#define __align__(n) __attribute__((aligned(n)))
 
 struct dim3 {
   unsigned x = 1, y = 1, z = 1;
@@ -135,5 +139,114 @@ inline __nv_bfloat16 __float2bfloat16_rn(float x) {
   bits += 0x7fffu + ((bits >> 16) & 1u);
   return {uint16_t(bits >> 16)};
 }
+
+//===----------------------------------------------------------------------===//
+// Tensor cores (nvcuda::wmma, as in <mma.h>)
+//===----------------------------------------------------------------------===//
+
+namespace nvcuda {
+namespace wmma {
+struct matrix_a {};
+struct matrix_b {};
+struct accumulator {};
+struct row_major {};
+struct col_major {};
+namespace precision {
+struct tf32 {};
+} // namespace precision
+enum layout_t { mem_row_major, mem_col_major };
+
+template <typename T> struct kiln_storage {
+  using type = T;
+};
+template <> struct kiln_storage<precision::tf32> {
+  using type = float;
+};
+/// A fragment's logical shape: A is M x K, B is K x N, C is M x N.
+template <typename Use, int M, int N, int K> struct kiln_shape;
+template <int M, int N, int K> struct kiln_shape<matrix_a, M, N, K> {
+  static constexpr int rows = M, cols = K;
+};
+template <int M, int N, int K> struct kiln_shape<matrix_b, M, N, K> {
+  static constexpr int rows = K, cols = N;
+};
+template <int M, int N, int K> struct kiln_shape<accumulator, M, N, K> {
+  static constexpr int rows = M, cols = N;
+};
+
+/// Row-major, whole: the lane-to-element layout of real fragments is
+/// opaque to kernels, so any layout is faithful for element-wise use.
+template <typename Use, int M, int N, int K, typename T,
+          typename Layout = void>
+struct fragment {
+  static constexpr int rows = kiln_shape<Use, M, N, K>::rows;
+  static constexpr int cols = kiln_shape<Use, M, N, K>::cols;
+  static constexpr int num_elements = rows * cols;
+  typename kiln_storage<T>::type x[num_elements];
+};
+
+inline float kiln_value(float v) { return v; }
+inline float kiln_value(__half v) { return __half2float(v); }
+inline float kiln_value(__nv_bfloat16 v) { return __bfloat162float(v); }
+
+/// Round to nearest, ties away from zero, to 10 mantissa bits
+/// (cvt.rna.tf32.f32); the result is a float with the low 13 bits clear.
+inline float __float_to_tf32(float x) {
+  uint32_t bits;
+  memcpy(&bits, &x, sizeof bits);
+  if ((bits & 0x7f800000u) != 0x7f800000u) // leave NaN and infinity
+    bits = (bits + 0x1000u) & 0xffffe000u;
+  memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
+template <typename Use, int M, int N, int K, typename T, typename P>
+inline void load_matrix_sync(fragment<Use, M, N, K, T, row_major> &f,
+                             const P *p, unsigned ldm) {
+  for (int r = 0; r < f.rows; ++r)
+    for (int c = 0; c < f.cols; ++c)
+      f.x[r * f.cols + c] = p[r * ldm + c];
+}
+
+template <int M, int N, int K, typename T>
+inline void fill_fragment(fragment<accumulator, M, N, K, T> &f, T value) {
+  for (int i = 0; i < f.num_elements; ++i)
+    f.x[i] = value;
+}
+
+template <int M, int N, int K, typename A, typename B, typename LA,
+          typename LB>
+inline void mma_sync(fragment<accumulator, M, N, K, float> &d,
+                     const fragment<matrix_a, M, N, K, A, LA> &a,
+                     const fragment<matrix_b, M, N, K, B, LB> &b,
+                     const fragment<accumulator, M, N, K, float> &c) {
+  float result[M * N];
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      float sum = c.x[i * N + j];
+      for (int k = 0; k < K; ++k)
+        sum += kiln_value(a.x[i * K + k]) * kiln_value(b.x[k * N + j]);
+      result[i * N + j] = sum;
+    }
+  memcpy(d.x, result, sizeof result);
+}
+
+/// Every lane holds the same tile; lane 0 writes it (the kernels
+/// synchronise before anyone reads it back).
+template <int M, int N, int K>
+inline void store_matrix_sync(float *p,
+                              const fragment<accumulator, M, N, K, float> &f,
+                              unsigned ldm, layout_t layout) {
+  unsigned linear = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  if (linear % 32 != 0)
+    return;
+  for (int r = 0; r < M; ++r)
+    for (int c = 0; c < N; ++c) {
+      float *slot = layout == mem_row_major ? p + r * ldm + c : p + c * ldm + r;
+      *slot = f.x[r * N + c];
+    }
+}
+} // namespace wmma
+} // namespace nvcuda
 
 #endif // KILN_CUDA_HOST_SHIM_H

@@ -174,10 +174,10 @@ DriverError compileHost(const std::string &dir, const std::string &source) {
             "--host-cxx)"};
   std::string cpp = dir + "/kernels.cpp", so = dir + "/kernels.so",
               log = dir + "/compile.log";
-  // The generated source includes the CUDA half headers: the shim has the
-  // types, so they are empty here.
+  // The generated source includes the CUDA half and WMMA headers: the shim
+  // has what they declare, so they are empty here.
   if (!writeFile(cpp, source) || !writeFile(dir + "/cuda_fp16.h", "") ||
-      !writeFile(dir + "/cuda_bf16.h", ""))
+      !writeFile(dir + "/cuda_bf16.h", "") || !writeFile(dir + "/mma.h", ""))
     return {ErrorKind::kInternal, "cannot write into " + dir};
   // -O0: test kernels are tiny, so the compile, not the run, dominates.
   llvm::SmallVector<llvm::StringRef> args = {

@@ -49,6 +49,20 @@ __device__ __forceinline__ double kiln_minimum(double a, double b) {
 }
 )";
 
+/// Helpers of the tensor-core contractions (ContractionKernel.cpp).
+constexpr const char *kTensorCorePrelude = R"(
+// 3xTF32: hi = tf32(v), lo = tf32(v - hi); element-wise, so independent of
+// the fragment's (opaque) layout.
+template <typename Fragment>
+__device__ __forceinline__ void kiln_tf32_split(Fragment &hi, Fragment &lo) {
+  for (int t = 0; t < hi.num_elements; ++t) {
+    const float v = hi.x[t];
+    hi.x[t] = nvcuda::wmma::__float_to_tf32(v);
+    lo.x[t] = nvcuda::wmma::__float_to_tf32(v - hi.x[t]);
+  }
+}
+)";
+
 /// The constant a linalg.fill (generalised) writes, if `op` is one.
 std::optional<std::string> fillValue(linalg::GenericOp op) {
   if (op.getNumDpsInputs() > 1 || op.getNumDpsInits() != 1 ||
@@ -105,7 +119,12 @@ std::string CudaProgram::source(ArrayRef<EmittedKernel> selected) const {
   bool half = llvm::any_of(selected, [](const EmittedKernel &kernel) {
     return kernel.usesHalf;
   });
-  if (half)
+  bool tensorCores = llvm::any_of(selected, [](const EmittedKernel &kernel) {
+    return kernel.usesTensorCores;
+  });
+  if (tensorCores)
+    text = "#include <mma.h>\n" + text + kTensorCorePrelude;
+  if (half || tensorCores)
     text = "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n" + text;
   for (const EmittedKernel &kernel : selected)
     text += "\n" + kernel.source;

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Codegen/CUDA/KernelEmitter.h"
+#include "compiler/Codegen/CUDA/KernelWriter.h"
 
 #include "compiler/Codegen/CUDA/ScalarCode.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -26,6 +27,8 @@ const char *kernelKindName(KernelKind kind) {
     return "elementwise";
   case KernelKind::kContraction:
     return "contraction";
+  case KernelKind::kTensorCoreContraction:
+    return "tensor-core contraction";
   case KernelKind::kWarpReduction:
     return "warp reduction";
   case KernelKind::kBlockReduction:
@@ -35,80 +38,6 @@ const char *kernelKindName(KernelKind kind) {
   }
   return "kernel";
 }
-
-namespace {
-
-constexpr int64_t kThreads = 256;
-constexpr int64_t kMaxBlocks = 65535;
-constexpr int64_t kTile = 64; // contraction output tile (kTile x kTile)
-constexpr int64_t kTileK = 16;
-
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-uint32_t blocksFor(int64_t work, int64_t perBlock) {
-  return uint32_t(std::clamp<int64_t>(ceilDiv(work, perBlock), 1, kMaxBlocks));
-}
-
-/// A buffer operand (or a buffer a body loads from) of the kernel.
-struct Operand {
-  BufferAccess access;
-  std::string pointer; ///< Typed pointer variable in the kernel.
-  std::string scalar;  ///< For scalar operands: their literal.
-};
-
-/// Shared state of one kernel being printed.
-class KernelWriter {
-public:
-  KernelWriter(linalg::GenericOp op, const KernelRequest &request,
-               BufferResolver &buffers)
-      : op_(op), request_(request), buffers_(buffers) {}
-
-  LogicalResult prepare();
-  FailureOr<EmittedKernel> emit();
-
-private:
-  // Kernel kinds.
-  LogicalResult emitElementwise(bool vectorised);
-  LogicalResult emitContraction();
-  LogicalResult emitLaneReduction(bool wholeBlock);
-  LogicalResult emitSerialReduction();
-
-  // Pieces.
-  FailureOr<Operand> operandFor(Value memref);
-  std::string address(const BufferAccess &access, AffineMap map,
-                      ArrayRef<std::string> dims) const;
-  std::string loadCall(Value memref, ArrayRef<std::string> indices);
-  /// A printer for the body at one point: loop indices bound to `dims`,
-  /// memref.load through loadCall.
-  ScalarCode bodyCode(llvm::raw_ostream &os, const std::string &indent,
-                      const std::string &prefix, ArrayRef<std::string> dims);
-  /// Binds the body's argument for operand `i` at `dims`: its literal for
-  /// a scalar, else a load into `in<i><suffix>` (nothing if unused).
-  void bindOperand(llvm::raw_ostream &os, const std::string &indent,
-                   ScalarCode &code, unsigned i, ArrayRef<std::string> dims,
-                   const std::string &suffix = "");
-  void decompose(llvm::raw_ostream &os, const std::string &indent,
-                 const std::string &flat, ArrayRef<unsigned> loops,
-                 SmallVectorImpl<std::string> &dims,
-                 const std::string &suffix = "");
-  bool isVectorisable(unsigned operand) const;
-  int64_t product(ArrayRef<unsigned> loops) const;
-  bool hasContractionRoles(unsigned m, unsigned n) const;
-  /// The single combiner of a reduction body, if it has one.
-  Operation *findCombiner() const;
-  std::string initOf(unsigned output, ArrayRef<std::string> dims);
-
-  mutable linalg::GenericOp op_;
-  const KernelRequest &request_;
-  BufferResolver &buffers_;
-  SmallVector<int64_t> ranges_;
-  SmallVector<unsigned> parallel_, reduction_;
-  SmallVector<Operand> operands_;
-  std::string idx_ = "long long";
-  std::string declarations_;
-  std::string body_;
-  EmittedKernel kernel_;
-  DenseMap<std::pair<unsigned, Type>, std::string> pointers_;
-};
 
 LogicalResult KernelWriter::prepare() {
   ranges_ = op_.getStaticLoopRanges();
@@ -189,16 +118,6 @@ FailureOr<Operand> KernelWriter::operandFor(Value memref) {
   }
   operand.pointer = pointer;
   return operand;
-}
-
-bool KernelWriter::hasContractionRoles(unsigned m, unsigned n) const {
-  auto maps = op_.getIndexingMapsArray();
-  // One input runs along M only, the other along N only.
-  bool aFirst = maps[0].isFunctionOfDim(m) && !maps[0].isFunctionOfDim(n) &&
-                maps[1].isFunctionOfDim(n) && !maps[1].isFunctionOfDim(m);
-  bool bFirst = maps[1].isFunctionOfDim(m) && !maps[1].isFunctionOfDim(n) &&
-                maps[0].isFunctionOfDim(n) && !maps[0].isFunctionOfDim(m);
-  return aFirst || bFirst;
 }
 
 int64_t KernelWriter::product(ArrayRef<unsigned> loops) const {
@@ -414,99 +333,6 @@ LogicalResult KernelWriter::emitElementwise(bool vectorised) {
   return success();
 }
 
-LogicalResult KernelWriter::emitContraction() {
-  FailureOr<linalg::ContractionDimensions> dims =
-      linalg::inferContractionDims(op_);
-  unsigned mLoop = dims->m.front(), nLoop = dims->n.front(),
-           kLoop = dims->k.front();
-  int64_t m = ranges_[mLoop], n = ranges_[nLoop], k = ranges_[kLoop];
-  SmallVector<unsigned> batch(dims->batch.begin(), dims->batch.end());
-  auto maps = op_.getIndexingMapsArray();
-  // Which input runs along M (the "A" side) and which along N.
-  unsigned a = maps[0].isFunctionOfDim(mLoop) ? 0 : 1, b = 1 - a;
-  kernel_.kind = KernelKind::kContraction;
-  kernel_.block[0] = kThreads;
-  kernel_.grid[0] = uint32_t(ceilDiv(n, kTile));
-  kernel_.grid[1] = uint32_t(ceilDiv(m, kTile));
-  kernel_.grid[2] = uint32_t(product(batch));
-  Block &block = op_.getRegion().front();
-  const Operand &out = operands_[2];
-  llvm::raw_string_ostream os(body_);
-  SmallVector<std::string> names(ranges_.size(), "0");
-  names[mLoop] = "dm";
-  names[nLoop] = "dn";
-  names[kLoop] = "dk";
-  // One shared-memory tile (64x16 of A or 16x64 of B): 1,024 elements,
-  // four per thread, zero outside the matrix.
-  auto tileLoad = [&](const std::string &slot, const std::string &split,
-                      const std::string &position, const std::string &inside,
-                      unsigned operand) {
-    const Operand &source = operands_[operand];
-    return "    for (int l = 0; l < 4; ++l) {\n"
-           "      const int e = threadIdx.x + l * 256, " + split + ";\n"
-           "      const " + idx_ + " " + position + ";\n"
-           "      " + slot + " = (" + inside + ") ? " +
-           loadAs(source.access.elementType,
-                  source.pointer + "[" +
-                      address(source.access, maps[operand], names) + "]") +
-           " : 0.0f;\n"
-           "    }\n";
-  };
-  os << "  __shared__ float As[" << kTileK << "][" << kTile + 4 << "];\n"
-     << "  __shared__ float Bs[" << kTileK << "][" << kTile + 4 << "];\n"
-     << "  const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;\n"
-     << "  const " << idx_ << " m0 = (" << idx_ << ")blockIdx.y * " << kTile
-     << ", n0 = (" << idx_ << ")blockIdx.x * " << kTile << ";\n";
-  decompose(os, "  ", "blockIdx.z", batch, names, "");
-  os << "  float acc[4][4];\n"
-     << "  for (int i = 0; i < 4; ++i)\n"
-     << "    for (int j = 0; j < 4; ++j) {\n"
-     << "      const " << idx_ << " dm = m0 + ty + 16 * i, dn = n0 + tx + 16 * j;\n"
-     << "      acc[i][j] = (dm < " << m << " && dn < " << n << ") ? "
-     << initOf(0, names) << " : 0.0f;\n"
-     << "    }\n"
-     << "  for (" << idx_ << " k0 = 0; k0 < " << k << "; k0 += " << kTileK
-     << ") {\n"
-     << tileLoad("As[kk][mm]", "mm = e / 16, kk = e % 16", "dm = m0 + mm, dk = k0 + kk",
-                 "dm < " + std::to_string(m) + " && dk < " + std::to_string(k), a)
-     << tileLoad("Bs[kk][nn]", "kk = e / 64, nn = e % 64", "dk = k0 + kk, dn = n0 + nn",
-                 "dk < " + std::to_string(k) + " && dn < " + std::to_string(n), b)
-     << "    __syncthreads();\n"
-     << "#pragma unroll\n"
-     << "    for (int kk = 0; kk < " << kTileK << "; ++kk) {\n"
-     << "      float ra[4], rb[4];\n"
-     << "      for (int i = 0; i < 4; ++i) ra[i] = As[kk][ty + 16 * i];\n"
-     << "      for (int j = 0; j < 4; ++j) rb[j] = Bs[kk][tx + 16 * j];\n"
-     << "#pragma unroll\n"
-     << "      for (int i = 0; i < 4; ++i)\n"
-     << "#pragma unroll\n"
-     << "        for (int j = 0; j < 4; ++j) {\n";
-  ScalarCode code(os, "          ", "s", nullptr);
-  code.bind(block.getArgument(a), "ra[i]");
-  code.bind(block.getArgument(b), "rb[j]");
-  code.bind(block.getArgument(2), "acc[i][j]");
-  if (failed(code.emitBlock(block)))
-    return failure();
-  FailureOr<std::string> update =
-      code.valueOf(block.getTerminator()->getOperand(0));
-  if (failed(update))
-    return failure();
-  os << "          acc[i][j] = " << *update << ";\n"
-     << "        }\n"
-     << "    }\n"
-     << "    __syncthreads();\n"
-     << "  }\n"
-     << "  for (int i = 0; i < 4; ++i)\n"
-     << "    for (int j = 0; j < 4; ++j) {\n"
-     << "      const " << idx_ << " dm = m0 + ty + 16 * i, dn = n0 + tx + 16 * j;\n"
-     << "      if (dm < " << m << " && dn < " << n << ")\n"
-     << "        " << out.pointer << "["
-     << address(out.access, maps[2], names)
-     << "] = " << storeAs(out.access.elementType, "acc[i][j]") << ";\n"
-     << "    }\n";
-  return success();
-}
-
 LogicalResult KernelWriter::emitLaneReduction(bool wholeBlock) {
   Operation *combiner = findCombiner();
   Block &block = op_.getRegion().front();
@@ -646,23 +472,11 @@ FailureOr<EmittedKernel> KernelWriter::emit() {
       vectorised = isVectorisable(op_.getNumDpsInputs() + k);
     emitted = emitElementwise(vectorised);
   } else {
-    FailureOr<linalg::ContractionDimensions> dims =
-        linalg::inferContractionDims(op_);
-    bool floats = llvm::all_of(op_.getRegion().front().getArguments(),
-                               [](BlockArgument argument) {
-                                 return computeType(argument.getType()) ==
-                                        "float";
-                               });
-    SmallVector<unsigned> batch;
-    if (succeeded(dims))
-      batch.assign(dims->batch.begin(), dims->batch.end());
-    if (floats && succeeded(dims) && linalg::isaContractionOpInterface(op_) &&
-        op_.getNumDpsInputs() == 2 && dims->m.size() == 1 &&
-        dims->n.size() == 1 && dims->k.size() == 1 &&
-        product(batch) <= kMaxBlocks &&
-        ceilDiv(ranges_[dims->m.front()], kTile) <= kMaxBlocks &&
-        hasContractionRoles(dims->m.front(), dims->n.front()))
-      emitted = emitContraction();
+    if (std::optional<ContractionLoops> loops = contractionLoops()) {
+      MmaKind mma = mmaKindOf(*loops);
+      emitted = mma == MmaKind::kNone ? emitContraction(*loops)
+                                      : emitTensorCoreContraction(*loops, mma);
+    }
     else if (findCombiner() && product(reduction_) >= 32)
       emitted = emitLaneReduction(product(parallel_) < 1024 &&
                                   product(reduction_) >= 4096);
@@ -682,8 +496,6 @@ FailureOr<EmittedKernel> KernelWriter::emit() {
   source += ") {\n" + declarations_ + body_ + "}\n";
   return kernel_;
 }
-
-} // namespace
 
 FailureOr<EmittedKernel> emitKernel(linalg::GenericOp op,
                                     const KernelRequest &request,

@@ -1,4 +1,5 @@
-//===- KernelEmitter.h - One linalg.generic as one CUDA kernel ---*- C++ -*-===//
+//===- KernelEmitter.h - One linalg.generic as one CUDA kernel ---*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0
 //
@@ -6,8 +7,10 @@
 // of the kernel follows the op:
 //   - all loops parallel: one thread per point, grid-stride, 128-bit
 //     (float4) loads and stores when every dense operand allows them;
-//   - a contraction (matmul, batch matmul): 64x64 output tiles in shared
-//     memory, 4x4 per thread, the generic's own body as the update;
+//   - a contraction (matmul, batch matmul, im2col convolution): 64x64
+//     output tiles staged through shared memory, on tensor cores (WMMA)
+//     for f32/f16/bf16 multiply-accumulate bodies, else 4x4 per thread with
+//     the generic's own body (ContractionKernel.cpp);
 //   - a reduction with a recognised combiner: a warp (or a block) per
 //     output point, shuffles to combine;
 //   - anything else: one thread per output point looping over the
@@ -27,8 +30,14 @@
 namespace kiln::compiler::cuda {
 
 /// How the emitter laid out a kernel (also shown in its header comment).
-enum class KernelKind { kElementwise, kContraction, kWarpReduction,
-                        kBlockReduction, kSerialReduction };
+enum class KernelKind {
+  kElementwise,
+  kContraction,
+  kTensorCoreContraction,
+  kWarpReduction,
+  kBlockReduction,
+  kSerialReduction
+};
 const char *kernelKindName(KernelKind kind);
 
 /// A kernel ready for NVRTC and the launch that runs it.
@@ -42,6 +51,8 @@ struct EmittedKernel {
   /// One device pointer parameter per root, in order.
   std::vector<BufferRoot> params;
   bool usesHalf = false;
+  /// Needs <mma.h> and the program's tensor-core helpers.
+  bool usesTensorCores = false;
 };
 
 /// What surrounds the generic: its name, a comment line naming its source

@@ -7,6 +7,9 @@
 // RUN: kilnc compile %s --entry sum_all --target cuda --emit=cuda | FileCheck %s --check-prefix=BLOCK
 // RUN: kilnc compile %s --entry sum_short_rows --target cuda --emit=cuda | FileCheck %s --check-prefix=SERIAL
 // RUN: kilnc compile %s --entry half_tanh --target cuda --emit=cuda | FileCheck %s --check-prefix=HALF
+// RUN: kilnc compile %s --entry gemm_f16 --target cuda --emit=cuda | FileCheck %s --check-prefix=HGEMM
+// RUN: kilnc compile %s --entry gemm_f64 --target cuda --emit=cuda | FileCheck %s --check-prefix=DGEMM
+// RUN: kilnc compile %s --entry conv_im2col --target cuda --emit=cuda | FileCheck %s --check-prefix=CONV
 
 // An elementwise chain over 4x256 with a broadcast bias: one kernel, 128-bit
 // loads and stores for the dense operands, a scalar load for the bias.
@@ -26,13 +29,26 @@ func.func @elementwise(%x: tensor<4x256xf32>, %b: tensor<256xf32>) -> tensor<4x2
   return %2 : tensor<4x256xf32>
 }
 
-// A matmul tiles 64x64 outputs through shared memory; its zero fill becomes
-// the accumulators' start instead of a kernel; the epilogue follows.
-// GEMM: // kiln_k0: contraction
-// GEMM: __shared__ float As[16][68];
-// GEMM: acc[i][j] = (dm < 128 && dn < 96) ? 0.0f : 0.0f;
+// A matmul tiles 64x64 outputs through shared memory on tensor cores: f32
+// as 3xTF32 (each operand split into a TF32 high and low part, three MMAs);
+// its zero fill becomes the start value instead of a kernel; the epilogue
+// follows.
+// GEMM: #include <mma.h>
+// GEMM: void kiln_tf32_split(
+// GEMM: // kiln_k0: tensor-core contraction
+// GEMM: __shared__ __align__(32) float As[64][20];
+// GEMM: __shared__ __align__(32) float Bs[16][68];
 // GEMM: for (int k0 = 0; k0 < 64; k0 += 16) {
-// GEMM: __syncthreads();
+// GEMM: As[mm][kk] = (fm < 128 && fk < 64) ? p0[0 + fm * 64 + fk] : (float)0;
+// GEMM: Bs[kk][nn] = (fk < 64 && fn < 96) ? p1[0 + fk * 96 + fn] : (float)0;
+// GEMM: nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 8, nvcuda::wmma::precision::tf32, nvcuda::wmma::row_major> a, aLo;
+// GEMM: kiln_tf32_split(a, aLo);
+// GEMM: kiln_tf32_split(b, bLo);
+// GEMM: nvcuda::wmma::mma_sync(c[j], aLo, b, c[j]);
+// GEMM: nvcuda::wmma::mma_sync(c[j], a, bLo, c[j]);
+// GEMM: nvcuda::wmma::mma_sync(c[j], a, b, c[j]);
+// GEMM: nvcuda::wmma::store_matrix_sync(&Cs[wm][wn + 16 * j], c[j], 68, nvcuda::wmma::mem_row_major);
+// GEMM: p2[0 + fm * 96 + fn] = (0.0f) + Cs[r][cc];
 // GEMM: // kiln_k1: elementwise
 // GEMM: kiln_maximum(
 // GEMM-NOT: kiln_k2
@@ -86,4 +102,43 @@ func.func @sum_short_rows(%x: tensor<1000x3xf32>) -> tensor<1000xf32> {
 func.func @half_tanh(%x: tensor<3x5xf16>) -> tensor<3x5xf16> {
   %0 = kiln.tanh %x : tensor<3x5xf16>
   return %0 : tensor<3x5xf16>
+}
+
+// f16 operands stay f16 in shared memory and feed m16n16k16 MMAs with f32
+// accumulators; the sum is rounded once, on the store.
+// HGEMM: // kiln_k0: tensor-core contraction
+// HGEMM: __shared__ __align__(32) __half As[64][24];
+// HGEMM: nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> c[2];
+// HGEMM: As[mm][kk] = __float2half_rn((fm < 32 && fk < 48) ? __half2float(p0[
+// HGEMM: nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, __half, nvcuda::wmma::row_major> a;
+// HGEMM-NOT: kiln_tf32_split(a
+// HGEMM: = __float2half_rn((0.0f) + Cs[r][cc]);
+func.func @gemm_f16(%a: tensor<32x48xf16>, %b: tensor<48x40xf16>) -> tensor<32x40xf16> {
+  %0 = kiln.matmul %a, %b : (tensor<32x48xf16>, tensor<48x40xf16>) -> tensor<32x40xf16>
+  return %0 : tensor<32x40xf16>
+}
+
+// f64 has no tensor-core path here: the SIMT tiles, 4x4 doubles per thread,
+// with the generic's own multiply-add.
+// DGEMM: // kiln_k0: contraction
+// DGEMM: __shared__ double As[16][68];
+// DGEMM: double acc[4][4];
+// DGEMM: acc[i][j] = s1;
+// DGEMM-NOT: nvcuda
+func.func @gemm_f64(%a: tensor<20x30xf64>, %b: tensor<30x10xf64>) -> tensor<20x10xf64> {
+  %0 = kiln.matmul %a, %b : (tensor<20x30xf64>, tensor<30x10xf64>) -> tensor<20x10xf64>
+  return %0 : tensor<20x10xf64>
+}
+
+// An im2col convolution: N is batch x output pixels (two loops, taken
+// flattened and split again for addressing), K the 3x3x4 window.
+// CONV: // kiln_k0: elementwise
+// CONV: // kiln_k1: tensor-core contraction
+// CONV: const int fk = k0 + kk, fn = n0 + nn;
+// CONV-NEXT: const int d2 = fn % 64;
+// CONV-NEXT: const int d0 = (fn / 64);
+// CONV: // launch kiln_k1 grid 2 1 1 block 256 1 1
+func.func @conv_im2col(%x: tensor<2x4x10x10xf32>, %w: tensor<8x4x3x3xf32>) -> tensor<2x8x8x8xf32> {
+  %0 = kiln.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x4x10x10xf32>, tensor<8x4x3x3xf32>) -> tensor<2x8x8x8xf32>
+  return %0 : tensor<2x8x8x8xf32>
 }

@@ -41,3 +41,19 @@ func.func @matmul_batched_tiles(%a: tensor<3x65x20xf32>, %b: tensor<3x20x66xf32>
   %0 = kiln.matmul %a, %b : (tensor<3x65x20xf32>, tensor<3x20x66xf32>) -> tensor<3x65x66xf32>
   return %0 : tensor<3x65x66xf32>
 }
+
+// bf16 operands on bf16 tensor cores (casts at the boundary: .npy has no
+// bf16); f32 accumulation, one rounding at the end.
+func.func @matmul_bf16_tiles(%a: tensor<33x40xf32>, %b: tensor<40x70xf32>) -> tensor<33x70xf32> {
+  %x = kiln.cast %a : tensor<33x40xf32> -> tensor<33x40xbf16>
+  %y = kiln.cast %b : tensor<40x70xf32> -> tensor<40x70xbf16>
+  %0 = kiln.matmul %x, %y : (tensor<33x40xbf16>, tensor<40x70xbf16>) -> tensor<33x70xbf16>
+  %1 = kiln.cast %0 : tensor<33x70xbf16> -> tensor<33x70xf32>
+  return %1 : tensor<33x70xf32>
+}
+
+// f64 takes the SIMT tiles.
+func.func @matmul_f64_tiles(%a: tensor<70x33xf64>, %b: tensor<33x65xf64>) -> tensor<70x65xf64> {
+  %0 = kiln.matmul %a, %b : (tensor<70x33xf64>, tensor<33x65xf64>) -> tensor<70x65xf64>
+  return %0 : tensor<70x65xf64>
+}

@@ -5,6 +5,13 @@ import numpy as np
 from e2e import Case, as_f64, randint, randn
 
 
+def to_bf16_f32(x):
+    """Round float32 to bfloat16 (nearest, ties to even), back as float32."""
+    bits = np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    return rounded.astype(np.uint32).view(np.float32)
+
+
 def F32(*arrays):
     out = tuple(np.asarray(a).astype(np.float32) for a in arrays)
     return out if len(out) > 1 else out[0]
@@ -37,4 +44,14 @@ CASES = [
     Case("matmul_batched_tiles",
          lambda rng: [randn(rng, 3, 65, 20), randn(rng, 3, 20, 66)],
          lambda a, b: F32(as_f64(a) @ as_f64(b)), atol=1e-4),
+    # Exact products of bf16 inputs summed in f32, then one bf16 rounding:
+    # within a bf16 ulp (2^-8 relative) of the f64 reference.
+    Case("matmul_bf16_tiles",
+         lambda rng: [randn(rng, 33, 40), randn(rng, 40, 70)],
+         lambda a, b: to_bf16_f32(as_f64(to_bf16_f32(a)) @ as_f64(to_bf16_f32(b))),
+         rtol=8e-3, atol=1e-2),
+    Case("matmul_f64_tiles",
+         lambda rng: [randn(rng, 70, 33, dtype=np.float64),
+                      randn(rng, 33, 65, dtype=np.float64)],
+         lambda a, b: a @ b),
 ]

@@ -1,0 +1,361 @@
+//===- ContractionKernel.cpp - GEMM-like generics as tiled kernels --------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// A contraction (matmul, batch matmul, im2col convolution) becomes one
+// kernel of 64x64 output tiles, 256 threads, K in steps of 16 staged
+// through shared memory. Two inner shapes:
+//   - tensor cores (WMMA), when the body is `out + a * b` on f32, f16 or
+//     bf16: eight warps, each two 16x16 accumulator tiles. f32 runs as
+//     3xTF32 (a = hi + lo, a*b ~ hi*hi + hi*lo + lo*hi), which keeps fp32
+//     accuracy (about 2^-21 relative per product against TF32's 2^-11) at
+//     three MMAs per step: still several times the SIMT FMA rate on
+//     sm_80/sm_90. f16/bf16 use their native MMA with fp32 accumulation.
+//   - SIMT otherwise (f64, integers, other bodies): 4x4 outputs per thread,
+//     the generic's own body as the update.
+// Generated rather than cuBLASLt: the kernel reads the operands through
+// the generic's indexing maps (transposed, strided, im2col views) with no
+// layout copies, needs nothing but the driver at run time, and is checked
+// in CI by NVRTC, ptxas and the CPU emulator. kiln-gpu-check measures it
+// against cuBLASLt.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Codegen/CUDA/KernelWriter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+
+using namespace mlir;
+
+namespace kiln::compiler::cuda {
+
+namespace {
+/// What a tensor-core kernel is printed with.
+struct MmaShape {
+  const char *storage;  ///< Shared-memory element type.
+  const char *fragment; ///< WMMA fragment element type.
+  int k;                ///< K of one MMA (m16n16k<k>).
+  int pad;              ///< Row padding of shared tiles, in elements.
+};
+
+MmaShape shapeOf(MmaKind kind) {
+  switch (kind) {
+  case MmaKind::kF16:
+    return {"__half", "__half", 16, 8};
+  case MmaKind::kBf16:
+    return {"__nv_bfloat16", "__nv_bfloat16", 16, 8};
+  default:
+    return {"float", "nvcuda::wmma::precision::tf32", 8, 4};
+  }
+}
+
+/// Whether `value` is `lhs * rhs` in either order.
+bool isProductOf(Value value, Value lhs, Value rhs) {
+  auto mul = value.getDefiningOp<arith::MulFOp>();
+  return mul && ((mul.getLhs() == lhs && mul.getRhs() == rhs) ||
+                 (mul.getLhs() == rhs && mul.getRhs() == lhs));
+}
+} // namespace
+
+std::optional<ContractionLoops> KernelWriter::contractionLoops() const {
+  if (op_.getNumDpsInputs() != 2 || op_.getNumDpsInits() != 1 ||
+      !linalg::isaContractionOpInterface(op_))
+    return std::nullopt;
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op_);
+  if (failed(dims) || dims->m.empty() || dims->n.empty() || dims->k.empty())
+    return std::nullopt;
+  // The tiles hold one compute type; a mixed body stays serial.
+  Block &block = op_.getRegion().front();
+  std::string type = computeType(block.getArgument(0).getType());
+  if (type == "bool" ||
+      llvm::any_of(block.getArguments(), [&](BlockArgument a) {
+        return computeType(a.getType()) != type;
+      }))
+    return std::nullopt;
+  ContractionLoops loops;
+  loops.m.assign(dims->m.begin(), dims->m.end());
+  loops.n.assign(dims->n.begin(), dims->n.end());
+  loops.k.assign(dims->k.begin(), dims->k.end());
+  loops.batch.assign(dims->batch.begin(), dims->batch.end());
+  auto maps = op_.getIndexingMapsArray();
+  loops.a = maps[0].isFunctionOfDim(loops.m.front()) ? 0 : 1;
+  loops.b = 1 - loops.a;
+  // One input runs along M only, the other along N only.
+  for (unsigned loop : loops.m)
+    if (maps[loops.b].isFunctionOfDim(loop))
+      return std::nullopt;
+  for (unsigned loop : loops.n)
+    if (maps[loops.a].isFunctionOfDim(loop))
+      return std::nullopt;
+  loops.rows = product(loops.m);
+  loops.cols = product(loops.n);
+  loops.depth = product(loops.k);
+  if (product(loops.batch) > kMaxBlocks ||
+      ceilDiv(loops.rows, kTile) > kMaxBlocks ||
+      ceilDiv(loops.cols, kTile) > std::numeric_limits<int32_t>::max())
+    return std::nullopt;
+  return loops;
+}
+
+MmaKind KernelWriter::mmaKindOf(const ContractionLoops &loops) const {
+  Block &block = op_.getRegion().front();
+  Type a = block.getArgument(loops.a).getType();
+  Type b = block.getArgument(loops.b).getType();
+  Type out = block.getArgument(2).getType();
+  auto add =
+      block.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add || a != b || !isa<FloatType>(out))
+    return MmaKind::kNone;
+  Value acc = block.getArgument(2), lhs = block.getArgument(0),
+        rhs = block.getArgument(1);
+  bool mulAdd = (add.getLhs() == acc && isProductOf(add.getRhs(), lhs, rhs)) ||
+                (add.getRhs() == acc && isProductOf(add.getLhs(), lhs, rhs));
+  if (!mulAdd)
+    return MmaKind::kNone;
+  if (a.isF32())
+    return MmaKind::kTf32x3;
+  if (a.isF16())
+    return MmaKind::kF16;
+  if (a.isBF16())
+    return MmaKind::kBf16;
+  return MmaKind::kNone;
+}
+
+std::string KernelWriter::unflatten(const std::string &indent,
+                                    const std::string &flat,
+                                    ArrayRef<unsigned> loops,
+                                    SmallVectorImpl<std::string> &names) const {
+  if (loops.size() == 1) {
+    names[loops.front()] = flat;
+    return "";
+  }
+  std::string text;
+  int64_t stride = 1;
+  for (size_t i = loops.size(); i-- > 0;) {
+    unsigned loop = loops[i];
+    names[loop] = "d" + std::to_string(loop);
+    std::string value =
+        stride == 1 ? flat : "(" + flat + " / " + std::to_string(stride) + ")";
+    if (i != 0)
+      value += " % " + std::to_string(ranges_[loop]);
+    text +=
+        indent + "const " + idx_ + " " + names[loop] + " = " + value + ";\n";
+    stride *= ranges_[loop];
+  }
+  return text;
+}
+
+std::string KernelWriter::tileLoad(
+    const std::string &slot, const std::string &split,
+    const std::string &position, const std::string &inside, unsigned operand,
+    int64_t count, bool keepStorage,
+    ArrayRef<std::pair<std::string, ArrayRef<unsigned>>> flats,
+    SmallVectorImpl<std::string> &names) {
+  const Operand &source = operands_[operand];
+  Type element = source.access.elementType;
+  std::string text = "    for (int l = 0; l < " +
+                     std::to_string(count / kThreads) +
+                     "; ++l) {\n"
+                     "      const int e = threadIdx.x + l * " +
+                     std::to_string(kThreads) + ", " + split + ";\n" +
+                     "      const " + idx_ + " " + position + ";\n";
+  for (auto [flat, loops] : flats)
+    text += unflatten("      ", flat, loops, names);
+  std::string value =
+      "(" + inside + ") ? " +
+      loadAs(element, source.pointer + "[" +
+                          address(source.access,
+                                  op_.getIndexingMapsArray()[operand], names) +
+                          "]") +
+      " : (" + computeType(element) + ")0";
+  text += "      " + slot + " = " +
+          (keepStorage ? storeAs(element, value) : value) + ";\n    }\n";
+  return text;
+}
+
+LogicalResult KernelWriter::emitContraction(const ContractionLoops &loops) {
+  const unsigned a = loops.a, b = loops.b;
+  const std::string rows = std::to_string(loops.rows),
+                    cols = std::to_string(loops.cols),
+                    depth = std::to_string(loops.depth);
+  Block &block = op_.getRegion().front();
+  std::string type = computeType(block.getArgument(2).getType());
+  kernel_.kind = KernelKind::kContraction;
+  kernel_.block[0] = kThreads;
+  kernel_.grid[0] = uint32_t(ceilDiv(loops.cols, kTile));
+  kernel_.grid[1] = uint32_t(ceilDiv(loops.rows, kTile));
+  kernel_.grid[2] = uint32_t(product(loops.batch));
+  const Operand &out = operands_[2];
+  auto maps = op_.getIndexingMapsArray();
+  llvm::raw_string_ostream os(body_);
+  SmallVector<std::string> names(ranges_.size(), "0");
+  os << "  __shared__ " << type << " As[" << kTileK << "][" << kTile + 4
+     << "];\n"
+     << "  __shared__ " << type << " Bs[" << kTileK << "][" << kTile + 4
+     << "];\n"
+     << "  const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;\n"
+     << "  const " << idx_ << " m0 = (" << idx_ << ")blockIdx.y * " << kTile
+     << ", n0 = (" << idx_ << ")blockIdx.x * " << kTile << ";\n";
+  decompose(os, "  ", "blockIdx.z", loops.batch, names, "");
+  std::string outputIndices = unflatten("      ", "fm", loops.m, names) +
+                              unflatten("      ", "fn", loops.n, names);
+  os << "  " << type << " acc[4][4];\n"
+     << "  for (int i = 0; i < 4; ++i)\n"
+     << "    for (int j = 0; j < 4; ++j) {\n"
+     << "      const " << idx_
+     << " fm = m0 + ty + 16 * i, fn = n0 + tx + 16 * j;\n";
+  if (!request_.initValue)
+    os << outputIndices;
+  os << "      acc[i][j] = (fm < " << rows << " && fn < " << cols << ") ? "
+     << initOf(0, names) << " : (" << type << ")0;\n"
+     << "    }\n"
+     << "  for (" << idx_ << " k0 = 0; k0 < " << depth << "; k0 += " << kTileK
+     << ") {\n"
+     << tileLoad("As[kk][mm]", "mm = e / 16, kk = e % 16",
+                 "fm = m0 + mm, fk = k0 + kk",
+                 "fm < " + rows + " && fk < " + depth, a, kTile * kTileK, false,
+                 {{"fm", loops.m}, {"fk", loops.k}}, names)
+     << tileLoad("Bs[kk][nn]", "kk = e / 64, nn = e % 64",
+                 "fk = k0 + kk, fn = n0 + nn",
+                 "fk < " + depth + " && fn < " + cols, b, kTile * kTileK, false,
+                 {{"fk", loops.k}, {"fn", loops.n}}, names)
+     << "    __syncthreads();\n"
+     << "#pragma unroll\n"
+     << "    for (int kk = 0; kk < " << kTileK << "; ++kk) {\n"
+     << "      " << type << " ra[4], rb[4];\n"
+     << "      for (int i = 0; i < 4; ++i) ra[i] = As[kk][ty + 16 * i];\n"
+     << "      for (int j = 0; j < 4; ++j) rb[j] = Bs[kk][tx + 16 * j];\n"
+     << "#pragma unroll\n"
+     << "      for (int i = 0; i < 4; ++i)\n"
+     << "#pragma unroll\n"
+     << "        for (int j = 0; j < 4; ++j) {\n";
+  ScalarCode code(os, "          ", "s", nullptr);
+  code.bind(block.getArgument(a), "ra[i]");
+  code.bind(block.getArgument(b), "rb[j]");
+  code.bind(block.getArgument(2), "acc[i][j]");
+  if (failed(code.emitBlock(block)))
+    return failure();
+  FailureOr<std::string> update =
+      code.valueOf(block.getTerminator()->getOperand(0));
+  if (failed(update))
+    return failure();
+  os << "          acc[i][j] = " << *update << ";\n"
+     << "        }\n"
+     << "    }\n"
+     << "    __syncthreads();\n"
+     << "  }\n"
+     << "  for (int i = 0; i < 4; ++i)\n"
+     << "    for (int j = 0; j < 4; ++j) {\n"
+     << "      const " << idx_
+     << " fm = m0 + ty + 16 * i, fn = n0 + tx + 16 * j;\n"
+     << "      if (fm >= " << rows << " || fn >= " << cols << ") continue;\n"
+     << outputIndices << "      " << out.pointer << "["
+     << address(out.access, maps[2], names)
+     << "] = " << storeAs(out.access.elementType, "acc[i][j]") << ";\n"
+     << "    }\n";
+  return success();
+}
+
+LogicalResult
+KernelWriter::emitTensorCoreContraction(const ContractionLoops &loops,
+                                        MmaKind mma) {
+  const MmaShape shape = shapeOf(mma);
+  const std::string rows = std::to_string(loops.rows),
+                    cols = std::to_string(loops.cols),
+                    depth = std::to_string(loops.depth);
+  const std::string aStride = std::to_string(kTileK + shape.pad),
+                    bStride = std::to_string(kTile + shape.pad),
+                    cStride = std::to_string(kTile + 4);
+  kernel_.kind = KernelKind::kTensorCoreContraction;
+  kernel_.usesTensorCores = true;
+  kernel_.block[0] = kThreads;
+  kernel_.grid[0] = uint32_t(ceilDiv(loops.cols, kTile));
+  kernel_.grid[1] = uint32_t(ceilDiv(loops.rows, kTile));
+  kernel_.grid[2] = uint32_t(product(loops.batch));
+  const Operand &out = operands_[2];
+  auto maps = op_.getIndexingMapsArray();
+  llvm::raw_string_ostream os(body_);
+  SmallVector<std::string> names(ranges_.size(), "0");
+  auto fragment = [&](const char *use) {
+    return std::string("nvcuda::wmma::fragment<nvcuda::wmma::") + use +
+           ", 16, 16, " + std::to_string(shape.k) + ", " + shape.fragment +
+           ", nvcuda::wmma::row_major>";
+  };
+  bool split = mma == MmaKind::kTf32x3;
+  // WMMA wants 256-bit aligned tile pointers and row strides that are a
+  // multiple of 16 bytes; the padding also spreads rows over the banks.
+  os << "  __shared__ __align__(32) " << shape.storage << " As[" << kTile
+     << "][" << aStride << "];\n"
+     << "  __shared__ __align__(32) " << shape.storage << " Bs[" << kTileK
+     << "][" << bStride << "];\n"
+     << "  __shared__ __align__(32) float Cs[" << kTile << "][" << cStride
+     << "];\n"
+     << "  // Warp w owns rows wm..wm+15 and columns wn..wn+31 of the tile.\n"
+     << "  const int warp = threadIdx.x / 32;\n"
+     << "  const int wm = warp % 4 * 16, wn = warp / 4 * 32;\n"
+     << "  const " << idx_ << " m0 = (" << idx_ << ")blockIdx.y * " << kTile
+     << ", n0 = (" << idx_ << ")blockIdx.x * " << kTile << ";\n";
+  decompose(os, "  ", "blockIdx.z", loops.batch, names, "");
+  os << "  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, "
+     << shape.k << ", float> c[2];\n"
+     << "  nvcuda::wmma::fill_fragment(c[0], 0.0f);\n"
+     << "  nvcuda::wmma::fill_fragment(c[1], 0.0f);\n"
+     << "  for (" << idx_ << " k0 = 0; k0 < " << depth << "; k0 += " << kTileK
+     << ") {\n"
+     << tileLoad("As[mm][kk]", "mm = e / 16, kk = e % 16",
+                 "fm = m0 + mm, fk = k0 + kk",
+                 "fm < " + rows + " && fk < " + depth, loops.a, kTile * kTileK,
+                 true, {{"fm", loops.m}, {"fk", loops.k}}, names)
+     << tileLoad("Bs[kk][nn]", "kk = e / 64, nn = e % 64",
+                 "fk = k0 + kk, fn = n0 + nn",
+                 "fk < " + depth + " && fn < " + cols, loops.b, kTile * kTileK,
+                 true, {{"fk", loops.k}, {"fn", loops.n}}, names)
+     << "    __syncthreads();\n"
+     << "#pragma unroll\n"
+     << "    for (int kk = 0; kk < " << kTileK << "; kk += " << shape.k
+     << ") {\n"
+     << "      " << fragment("matrix_a") << (split ? " a, aLo;\n" : " a;\n")
+     << "      nvcuda::wmma::load_matrix_sync(a, &As[wm][kk], " << aStride
+     << ");\n";
+  if (split)
+    os << "      kiln_tf32_split(a, aLo);\n";
+  os << "#pragma unroll\n"
+     << "      for (int j = 0; j < 2; ++j) {\n"
+     << "        " << fragment("matrix_b") << (split ? " b, bLo;\n" : " b;\n")
+     << "        nvcuda::wmma::load_matrix_sync(b, &Bs[kk][wn + 16 * j], "
+     << bStride << ");\n";
+  if (split)
+    os << "        kiln_tf32_split(b, bLo);\n"
+       << "        // Small terms first: they are below the big one's "
+          "rounding.\n"
+       << "        nvcuda::wmma::mma_sync(c[j], aLo, b, c[j]);\n"
+       << "        nvcuda::wmma::mma_sync(c[j], a, bLo, c[j]);\n";
+  os << "        nvcuda::wmma::mma_sync(c[j], a, b, c[j]);\n"
+     << "      }\n"
+     << "    }\n"
+     << "    __syncthreads();\n"
+     << "  }\n"
+     << "  // Through shared memory: fragment layouts are opaque, and the\n"
+     << "  // store below then writes whole rows of the output.\n"
+     << "  for (int j = 0; j < 2; ++j)\n"
+     << "    nvcuda::wmma::store_matrix_sync(&Cs[wm][wn + 16 * j], c[j], "
+     << cStride << ", nvcuda::wmma::mem_row_major);\n"
+     << "  __syncthreads();\n"
+     << "  for (int l = 0; l < " << kTile * kTile / kThreads << "; ++l) {\n"
+     << "    const int e = threadIdx.x + l * " << kThreads
+     << ", r = e / 64, cc = e % 64;\n"
+     << "    const " << idx_ << " fm = m0 + r, fn = n0 + cc;\n"
+     << "    if (fm >= " << rows << " || fn >= " << cols << ") continue;\n"
+     << unflatten("    ", "fm", loops.m, names)
+     << unflatten("    ", "fn", loops.n, names) << "    " << out.pointer << "["
+     << address(out.access, maps[2], names) << "] = "
+     << storeAs(out.access.elementType,
+                "(" + initOf(0, names) + ") + Cs[r][cc]")
+     << ";\n"
+     << "  }\n";
+  return success();
+}
+
+} // namespace kiln::compiler::cuda
