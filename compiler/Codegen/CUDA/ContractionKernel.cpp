@@ -25,6 +25,11 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+#include <functional>
+#include <numeric>
 
 using namespace mlir;
 
@@ -183,11 +188,11 @@ LogicalResult KernelWriter::emitContraction(const ContractionLoops &loops) {
   Block &block = op_.getRegion().front();
   std::string type = computeType(block.getArgument(2).getType());
   kernel_.kind = KernelKind::kContraction;
+  fuseEpilogueIfLegal(loops);
   kernel_.block[0] = kThreads;
   kernel_.grid[0] = uint32_t(ceilDiv(loops.cols, kTile));
   kernel_.grid[1] = uint32_t(ceilDiv(loops.rows, kTile));
   kernel_.grid[2] = uint32_t(product(loops.batch));
-  const Operand &out = operands_[2];
   auto maps = op_.getIndexingMapsArray();
   llvm::raw_string_ostream os(body_);
   SmallVector<std::string> names(ranges_.size(), "0");
@@ -251,10 +256,10 @@ LogicalResult KernelWriter::emitContraction(const ContractionLoops &loops) {
      << "      const " << idx_
      << " fm = m0 + ty + 16 * i, fn = n0 + tx + 16 * j;\n"
      << "      if (fm >= " << rows << " || fn >= " << cols << ") continue;\n"
-     << outputIndices << "      " << out.pointer << "["
-     << address(out.access, maps[2], names)
-     << "] = " << storeAs(out.access.elementType, "acc[i][j]") << ";\n"
-     << "    }\n";
+     << outputIndices;
+  if (failed(storeResult(os, "      ", "acc[i][j]", names)))
+    return failure();
+  os << "    }\n";
   return success();
 }
 
@@ -269,12 +274,12 @@ KernelWriter::emitTensorCoreContraction(const ContractionLoops &loops,
                     bStride = std::to_string(kTile + shape.pad),
                     cStride = std::to_string(kTile + 4);
   kernel_.kind = KernelKind::kTensorCoreContraction;
+  fuseEpilogueIfLegal(loops);
   kernel_.usesTensorCores = true;
   kernel_.block[0] = kThreads;
   kernel_.grid[0] = uint32_t(ceilDiv(loops.cols, kTile));
   kernel_.grid[1] = uint32_t(ceilDiv(loops.rows, kTile));
   kernel_.grid[2] = uint32_t(product(loops.batch));
-  const Operand &out = operands_[2];
   auto maps = op_.getIndexingMapsArray();
   llvm::raw_string_ostream os(body_);
   SmallVector<std::string> names(ranges_.size(), "0");
@@ -349,13 +354,180 @@ KernelWriter::emitTensorCoreContraction(const ContractionLoops &loops,
      << "    const " << idx_ << " fm = m0 + r, fn = n0 + cc;\n"
      << "    if (fm >= " << rows << " || fn >= " << cols << ") continue;\n"
      << unflatten("    ", "fm", loops.m, names)
-     << unflatten("    ", "fn", loops.n, names) << "    " << out.pointer << "["
-     << address(out.access, maps[2], names) << "] = "
-     << storeAs(out.access.elementType,
-                "(" + initOf(0, names) + ") + Cs[r][cc]")
-     << ";\n"
-     << "  }\n";
+     << unflatten("    ", "fn", loops.n, names);
+  if (failed(storeResult(os, "    ", "(" + initOf(0, names) + ") + Cs[r][cc]",
+                         names)))
+    return failure();
+  os << "  }\n";
   return success();
 }
 
+void KernelWriter::fuseEpilogueIfLegal(const ContractionLoops &loops) {
+  epilogue_ = canFuseEpilogue(loops);
+  kernel_.fusedEpilogue = epilogue_;
+}
+
+bool KernelWriter::canFuseEpilogue(const ContractionLoops &loops) {
+  linalg::GenericOp epilogue = request_.epilogue;
+  if (!epilogue || epilogue.getNumReductionLoops() != 0 ||
+      epilogue->getBlock() != op_->getBlock())
+    return false;
+  // The product must be a dense arena buffer (the caller, or a constant,
+  // would need the product itself), which the epilogue reads point for
+  // point, possibly through reshapes: then the epilogue's point is the
+  // product's row-major position.
+  const BufferAccess &produced = operands_[2].access;
+  if (produced.root.base != rt::KernelArg::Base::kArena ||
+      !produced.isDenseFromStart())
+    return false;
+  int64_t points = product(parallel_);
+  SmallVector<int64_t> epilogueRanges = epilogue.getStaticLoopRanges();
+  if (llvm::any_of(epilogueRanges, ShapedType::isDynamic) ||
+      std::accumulate(epilogueRanges.begin(), epilogueRanges.end(), int64_t(1),
+                      std::multiplies<int64_t>()) != points)
+    return false;
+  // The product and its views.
+  SmallVector<Value> aliases = {op_.getDpsInits()[0]};
+  for (size_t i = 0; i < aliases.size(); ++i)
+    for (Operation *user : aliases[i].getUsers())
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user))
+        if (view.getViewSource() == aliases[i])
+          llvm::append_range(aliases, user->getResults());
+  bool readsProduct = false, overwritesProduct = false;
+  for (OpOperand &operand : epilogue->getOpOperands()) {
+    AffineMap map = epilogue.getMatchingIndexingMap(&operand);
+    Value value = operand.get();
+    if (!isa<MemRefType>(value.getType())) {
+      if (!matchPattern(value, m_Constant()))
+        return false;
+      continue;
+    }
+    FailureOr<BufferAccess> access = buffers_.resolve(value);
+    if (failed(access))
+      return false;
+    if (llvm::is_contained(aliases, value)) {
+      if (!map.isIdentity() || !access->isDenseFromStart() ||
+          !(access->root == produced.root) ||
+          access->elementType != produced.elementType)
+        return false;
+      (epilogue.isDpsInit(&operand) ? overwritesProduct : readsProduct) = true;
+      continue;
+    }
+    if (epilogue.isDpsInit(&operand) && !map.isPermutation())
+      return false;
+    if (idx_ == "int" &&
+        access->offset + int64_t(access->root.bytes) >= (int64_t(1) << 29))
+      return false;
+    // Other blocks still read the operands while this one stores: the
+    // epilogue must not write over them.
+    if (epilogue.isDpsInit(&operand))
+      for (unsigned input : {loops.a, loops.b}) {
+        const BufferRoot &read = operands_[input].access.root,
+                         &written = access->root;
+        if (read.base == written.base && read.index == written.index &&
+            read.byteOffset < written.byteOffset + written.bytes &&
+            written.byteOffset < read.byteOffset + read.bytes)
+          return false;
+      }
+  }
+  if (!readsProduct)
+    return false;
+  // Nothing after the epilogue reads the product, unless the epilogue
+  // writes its result over it (then later readers want that result).
+  if (overwritesProduct)
+    return true;
+  for (Value alias : aliases)
+    for (Operation *user : alias.getUsers())
+      if (user != epilogue && user != op_ && !user->isBeforeInBlock(op_) &&
+          !isa<ViewLikeOpInterface>(user))
+        return false;
+  return true;
+}
+
+LogicalResult KernelWriter::storeResult(llvm::raw_ostream &os,
+                                        const std::string &indent,
+                                        const std::string &value,
+                                        ArrayRef<std::string> names) {
+  const Operand &out = operands_[2];
+  auto maps = op_.getIndexingMapsArray();
+  Type outType = out.access.elementType;
+  if (!epilogue_) {
+    os << indent << out.pointer << "[" << address(out.access, maps[2], names)
+       << "] = " << storeAs(outType, value) << ";\n";
+    return success();
+  }
+  linalg::GenericOp epilogue = request_.epilogue;
+  // The product as the epilogue would have read it back (rounded to f16
+  // when the buffer is f16), and the epilogue's point from its position.
+  os << indent << "const " << computeType(outType)
+     << " product = " << loadAs(outType, storeAs(outType, value)) << ";\n"
+     << indent << "const " << idx_
+     << " position = " << address(out.access, maps[2], names) << ";\n";
+  SmallVector<int64_t> ranges = epilogue.getStaticLoopRanges();
+  SmallVector<std::string> dims(ranges.size());
+  int64_t stride = 1;
+  for (size_t i = ranges.size(); i-- > 0;) {
+    dims[i] = "e" + std::to_string(i);
+    os << indent << "const " << idx_ << " " << dims[i] << " = ";
+    os << (stride == 1 ? std::string("position")
+                       : "position / " + std::to_string(stride));
+    if (i != 0)
+      os << " % " << ranges[i];
+    os << ";\n";
+    stride *= ranges[i];
+  }
+  ScalarCode code(os, indent, "v",
+                  [this](Value memref, ArrayRef<std::string> indices) {
+                    return loadCall(memref, indices);
+                  });
+  Block &block = epilogue.getRegion().front();
+  for (linalg::IndexOp index : block.getOps<linalg::IndexOp>())
+    code.bind(index, "(long long)" + dims[index.getDim()]);
+  SmallVector<Operand> operands;
+  auto epilogueMaps = epilogue.getIndexingMapsArray();
+  for (OpOperand &operand : epilogue->getOpOperands()) {
+    unsigned i = operand.getOperandNumber();
+    BlockArgument argument = block.getArgument(i);
+    Value source = operand.get();
+    if (!isa<MemRefType>(source.getType())) {
+      Attribute constant;
+      matchPattern(source, m_Constant(&constant));
+      code.bind(argument, literal(constant, source.getType()));
+      operands.emplace_back();
+      continue;
+    }
+    FailureOr<Operand> resolved = operandFor(source);
+    if (failed(resolved))
+      return failure();
+    operands.push_back(*resolved);
+    if (argument.use_empty())
+      continue;
+    if (resolved->access.root == out.access.root) {
+      code.bind(argument, "product");
+      continue;
+    }
+    std::string name = "epi" + std::to_string(i);
+    os << indent << "const " << computeType(argument.getType()) << " " << name
+       << " = "
+       << loadAs(resolved->access.elementType,
+                 resolved->pointer + "[" +
+                     address(resolved->access, epilogueMaps[i], dims) + "]")
+       << ";\n";
+    code.bind(argument, name);
+  }
+  if (failed(code.emitBlock(block)))
+    return failure();
+  unsigned inputs = epilogue.getNumDpsInputs();
+  for (auto [k, yielded] :
+       llvm::enumerate(block.getTerminator()->getOperands())) {
+    FailureOr<std::string> result = code.valueOf(yielded);
+    if (failed(result))
+      return failure();
+    const Operand &target = operands[inputs + k];
+    os << indent << target.pointer << "["
+       << address(target.access, epilogueMaps[inputs + k], dims)
+       << "] = " << storeAs(target.access.elementType, *result) << ";\n";
+  }
+  return success();
+}
 } // namespace kiln::compiler::cuda

@@ -184,15 +184,26 @@ FailureOr<CudaProgram> emitCudaProgram(func::FuncOp entry, unsigned numInputs,
   Operation *pendingOp = nullptr;
   unsigned pendingStep = 0;
 
+  // The generic after the one being emitted, a candidate epilogue for a
+  // contraction, and its step; skipped once fused.
+  linalg::GenericOp nextGeneric;
+  unsigned nextStep = 0;
+  Operation *fusedAway = nullptr;
   auto emit = [&](linalg::GenericOp generic, unsigned step,
                   std::optional<std::string> init) -> LogicalResult {
     KernelRequest request;
     request.name = "kiln_k" + std::to_string(program.kernels.size());
     request.provenance = provenanceOf(generic, step);
     request.initValue = std::move(init);
+    if (generic.getNumReductionLoops() > 0 && nextGeneric) {
+      request.epilogue = nextGeneric;
+      request.epilogueProvenance = provenanceOf(nextGeneric, nextStep);
+    }
     FailureOr<EmittedKernel> kernel = emitKernel(generic, request, buffers);
     if (failed(kernel))
       return failure();
+    if (kernel->fusedEpilogue)
+      fusedAway = nextGeneric;
     program.usesHalf |= kernel->usesHalf;
     program.kernels.push_back(std::move(*kernel));
     return success();
@@ -208,8 +219,17 @@ FailureOr<CudaProgram> emitCudaProgram(func::FuncOp entry, unsigned numInputs,
   unsigned step = 0;
   for (Operation &op : entry.getBody().front()) {
     unsigned current = step++;
-    if (isBookkeeping(op))
+    if (isBookkeeping(op) || &op == fusedAway)
       continue;
+    nextGeneric = nullptr;
+    nextStep = current;
+    for (Operation *next = op.getNextNode(); next; next = next->getNextNode()) {
+      ++nextStep;
+      if (isBookkeeping(*next))
+        continue;
+      nextGeneric = dyn_cast<linalg::GenericOp>(next);
+      break;
+    }
     auto generic = dyn_cast<linalg::GenericOp>(op);
     if (!generic)
       return op.emitError("CUDA code generation does not support '")

@@ -489,6 +489,8 @@ FailureOr<EmittedKernel> KernelWriter::emit() {
   source = "// " + kernel_.name + ": " + kernelKindName(kernel_.kind) + "\n";
   if (!request_.provenance.empty())
     source += "// source ops: " + request_.provenance + "\n";
+  if (kernel_.fusedEpilogue)
+    source += "// epilogue: " + request_.epilogueProvenance + "\n";
   source += "extern \"C\" __global__ void __launch_bounds__(" +
             std::to_string(kThreads) + ") " + kernel_.name + "(";
   for (size_t i = 0; i < kernel_.params.size(); ++i)

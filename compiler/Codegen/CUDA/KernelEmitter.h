@@ -51,6 +51,8 @@ struct EmittedKernel {
   /// One device pointer parameter per root, in order.
   std::vector<BufferRoot> params;
   bool usesHalf = false;
+  /// The request's epilogue was fused in (it needs no kernel of its own).
+  bool fusedEpilogue = false;
   /// Needs <mma.h> and the program's tensor-core helpers.
   bool usesTensorCores = false;
 };
@@ -62,6 +64,12 @@ struct KernelRequest {
   std::string name;
   std::string provenance;
   std::optional<std::string> initValue;
+  /// The elementwise generic that comes next, if any: a contraction
+  /// applies it as it stores its tiles when that is legal (see
+  /// ContractionKernel.cpp), instead of writing a buffer it then re-reads.
+  mlir::linalg::GenericOp epilogue;
+  /// The source comment of the epilogue, when fused.
+  std::string epilogueProvenance;
 };
 
 /// Emits `op`; errors are reported on `op`.

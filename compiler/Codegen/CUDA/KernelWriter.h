@@ -77,6 +77,16 @@ private:
                                           MmaKind mma);
   /// The loops of a contraction this kernel can tile, if it is one.
   std::optional<ContractionLoops> contractionLoops() const;
+  /// Whether the request's epilogue can run in this contraction's store:
+  /// all-parallel over the contraction's output, reading that output
+  /// point-wise, and the output (in the arena) read by nothing else.
+  bool canFuseEpilogue(const ContractionLoops &loops);
+  void fuseEpilogueIfLegal(const ContractionLoops &loops);
+  /// Stores the contraction's result `value` (compute type) at the output
+  /// point `names` gives, through the epilogue when one was fused.
+  LogicalResult storeResult(llvm::raw_ostream &os, const std::string &indent,
+                            const std::string &value,
+                            ArrayRef<std::string> names);
   /// Tensor cores apply when the body is `out + a * b` on like floats.
   MmaKind mmaKindOf(const ContractionLoops &loops) const;
   /// Declarations of `loops`' indices (named as in `names`) from `flat`,
@@ -132,6 +142,8 @@ private:
   std::string declarations_;
   std::string body_;
   EmittedKernel kernel_;
+  /// The request's epilogue runs in this kernel's store.
+  bool epilogue_ = false;
   llvm::DenseMap<std::pair<unsigned, Type>, std::string> pointers_;
 };
 

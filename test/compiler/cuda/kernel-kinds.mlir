@@ -10,6 +10,9 @@
 // RUN: kilnc compile %s --entry gemm_f16 --target cuda --emit=cuda | FileCheck %s --check-prefix=HGEMM
 // RUN: kilnc compile %s --entry gemm_f64 --target cuda --emit=cuda | FileCheck %s --check-prefix=DGEMM
 // RUN: kilnc compile %s --entry conv_im2col --target cuda --emit=cuda | FileCheck %s --check-prefix=CONV
+// RUN: kilnc compile %s --entry epilogue_product_returned --target cuda --emit=cuda | FileCheck %s --check-prefix=KEEP
+// RUN: kilnc compile %s --entry epilogue_product_read_later --target cuda --emit=cuda | FileCheck %s --check-prefix=LATER
+// RUN: kilnc compile %s --entry epilogue_chain --target cuda --emit=cuda | FileCheck %s --check-prefix=CHAIN
 
 // An elementwise chain over 4x256 with a broadcast bias: one kernel, 128-bit
 // loads and stores for the dense operands, a scalar load for the bias.
@@ -31,11 +34,14 @@ func.func @elementwise(%x: tensor<4x256xf32>, %b: tensor<256xf32>) -> tensor<4x2
 
 // A matmul tiles 64x64 outputs through shared memory on tensor cores: f32
 // as 3xTF32 (each operand split into a TF32 high and low part, three MMAs);
-// its zero fill becomes the start value instead of a kernel; the epilogue
-// follows.
+// its zero fill becomes the start value instead of a kernel; the bias and
+// ReLU run as the tiles are stored (a fused epilogue), so the product never
+// reaches memory and there is one kernel.
 // GEMM: #include <mma.h>
 // GEMM: void kiln_tf32_split(
 // GEMM: // kiln_k0: tensor-core contraction
+// GEMM-NEXT: // source ops: step {{[0-9]+}}, fusion#{{[0-9]+}} (contraction)
+// GEMM-NEXT: // epilogue: step {{[0-9]+}}, fusion#{{[0-9]+}} (contraction)
 // GEMM: __shared__ __align__(32) float As[64][20];
 // GEMM: __shared__ __align__(32) float Bs[16][68];
 // GEMM: for (int k0 = 0; k0 < 64; k0 += 16) {
@@ -48,11 +54,16 @@ func.func @elementwise(%x: tensor<4x256xf32>, %b: tensor<256xf32>) -> tensor<4x2
 // GEMM: nvcuda::wmma::mma_sync(c[j], a, bLo, c[j]);
 // GEMM: nvcuda::wmma::mma_sync(c[j], a, b, c[j]);
 // GEMM: nvcuda::wmma::store_matrix_sync(&Cs[wm][wn + 16 * j], c[j], 68, nvcuda::wmma::mem_row_major);
-// GEMM: p2[0 + fm * 96 + fn] = (0.0f) + Cs[r][cc];
-// GEMM: // kiln_k1: elementwise
-// GEMM: kiln_maximum(
-// GEMM-NOT: kiln_k2
-// GEMM: // launch kiln_k0 grid 2 2 1 block 256 1 1
+// GEMM: const float product = (0.0f) + Cs[r][cc];
+// GEMM-NEXT: const int position = 0 + fm * 96 + fn;
+// GEMM-NEXT: const int e1 = position % 96;
+// GEMM-NEXT: const int e0 = position / 96;
+// GEMM-NEXT: const float epi1 = p{{[0-9]}}[0 + e1];
+// GEMM-NEXT: float v0 = (product + epi1);
+// GEMM-NEXT: float v1 = kiln_maximum(v0, 0.0f);
+// GEMM-NEXT: p{{[0-9]}}[0 + e0 * 96 + e1] = v1;
+// GEMM-NOT: kiln_k1
+// GEMM: // launch kiln_k0 grid 2 2 1 block 256 1 1 {{.*}} output:0+0:49152
 func.func @gemm_bias_relu(%a: tensor<128x64xf32>, %w: tensor<64x96xf32>, %b: tensor<96xf32>) -> tensor<128x96xf32> {
   %0 = kiln.matmul %a, %w : (tensor<128x64xf32>, tensor<64x96xf32>) -> tensor<128x96xf32>
   %1 = kiln.add %0, %b : (tensor<128x96xf32>, tensor<96xf32>) -> tensor<128x96xf32>
@@ -131,14 +142,65 @@ func.func @gemm_f64(%a: tensor<20x30xf64>, %b: tensor<30x10xf64>) -> tensor<20x1
 }
 
 // An im2col convolution: N is batch x output pixels (two loops, taken
-// flattened and split again for addressing), K the 3x3x4 window.
+// flattened and split again for addressing), K the 3x3x4 window. The bias
+// add reads the product through a reshape (to N x C x H x W): still a fused
+// epilogue, its point found from the product's position.
 // CONV: // kiln_k0: elementwise
 // CONV: // kiln_k1: tensor-core contraction
+// CONV-NEXT: // source ops
+// CONV-NEXT: // epilogue:
 // CONV: const int fk = k0 + kk, fn = n0 + nn;
 // CONV-NEXT: const int d2 = fn % 64;
 // CONV-NEXT: const int d0 = (fn / 64);
+// CONV: const int position = 0 + d0 * 512 + fm * 64 + d2;
+// CONV-NEXT: const int e3 = position % 8;
 // CONV: // launch kiln_k1 grid 2 1 1 block 256 1 1
-func.func @conv_im2col(%x: tensor<2x4x10x10xf32>, %w: tensor<8x4x3x3xf32>) -> tensor<2x8x8x8xf32> {
-  %0 = kiln.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x4x10x10xf32>, tensor<8x4x3x3xf32>) -> tensor<2x8x8x8xf32>
+func.func @conv_im2col(%x: tensor<2x4x10x10xf32>, %w: tensor<8x4x3x3xf32>, %b: tensor<8xf32>) -> tensor<2x8x8x8xf32> {
+  %0 = kiln.conv2d %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x4x10x10xf32>, tensor<8x4x3x3xf32>, tensor<8xf32>) -> tensor<2x8x8x8xf32>
   return %0 : tensor<2x8x8x8xf32>
+}
+
+// Epilogues that must not be fused. The product is also a result: the
+// caller needs it, so it is stored, and the ReLU is a kernel of its own.
+// KEEP: // kiln_k0: tensor-core contraction
+// KEEP-NOT: // epilogue
+// KEEP: // kiln_k1: elementwise
+func.func @epilogue_product_returned(%a: tensor<16x8xf32>, %b: tensor<8x16xf32>) -> (tensor<16x16xf32>, tensor<16x16xf32>) {
+  %0 = kiln.matmul %a, %b : (tensor<16x8xf32>, tensor<8x16xf32>) -> tensor<16x16xf32>
+  %1 = kiln.relu %0 : tensor<16x16xf32>
+  return %0, %1 : tensor<16x16xf32>, tensor<16x16xf32>
+}
+
+// The product is read again after the next kernel (by the add): it must
+// reach memory, so nothing is fused into the contraction.
+// LATER: // kiln_k0: tensor-core contraction
+// LATER-NOT: // epilogue
+// LATER: // kiln_k1:
+func.func @epilogue_product_read_later(%a: tensor<16x8xf32>, %b: tensor<8x16xf32>) -> tensor<16x16xf32> {
+  %0 = kiln.matmul %a, %b : (tensor<16x8xf32>, tensor<8x16xf32>) -> tensor<16x16xf32>
+  %1 = kiln.sigmoid %0 : tensor<16x16xf32>
+  %2 = kiln.reduce_max %1 axes [1] keep_dims : tensor<16x16xf32> -> tensor<16x1xf32>
+  %3 = kiln.add %0, %2 : (tensor<16x16xf32>, tensor<16x1xf32>) -> tensor<16x16xf32>
+  return %3 : tensor<16x16xf32>
+}
+
+// Two GEMMs with bias and ReLU each: the first epilogue writes over the
+// product in place (the second GEMM reads that result), the second writes
+// the caller's output. Two kernels in all.
+// CHAIN: // kiln_k0: tensor-core contraction
+// CHAIN-NEXT: // source ops
+// CHAIN-NEXT: // epilogue:
+// CHAIN: // kiln_k1: tensor-core contraction
+// CHAIN-NEXT: // source ops
+// CHAIN-NEXT: // epilogue:
+// CHAIN-NOT: // kiln_k2
+func.func @epilogue_chain(%x: tensor<8x32xf32>, %w1: tensor<32x64xf32>, %b1: tensor<64xf32>,
+                          %w2: tensor<64x16xf32>, %b2: tensor<16xf32>) -> tensor<8x16xf32> {
+  %0 = kiln.matmul %x, %w1 : (tensor<8x32xf32>, tensor<32x64xf32>) -> tensor<8x64xf32>
+  %1 = kiln.add %0, %b1 : (tensor<8x64xf32>, tensor<64xf32>) -> tensor<8x64xf32>
+  %2 = kiln.relu %1 : tensor<8x64xf32>
+  %3 = kiln.matmul %2, %w2 : (tensor<8x64xf32>, tensor<64x16xf32>) -> tensor<8x16xf32>
+  %4 = kiln.add %3, %b2 : (tensor<8x16xf32>, tensor<16xf32>) -> tensor<8x16xf32>
+  %5 = kiln.relu %4 : tensor<8x16xf32>
+  return %5 : tensor<8x16xf32>
 }
