@@ -23,12 +23,14 @@ namespace {
 constexpr size_t kKernelsPerProgram = 32;
 constexpr unsigned kKnownArchs[] = {75, 80, 86, 87, 89, 90, 100, 120};
 
+/// One NVRTC program for one architecture: its CUBIN and the PTX it was
+/// assembled from, both from one compilation.
 struct Job {
   size_t first = 0, count = 0; // kernels
   unsigned arch = 0;
-  NvrtcOutput output = NvrtcOutput::kPtx;
-  rt::StatusOr<std::vector<uint8_t>> image =
+  rt::StatusOr<std::vector<uint8_t>> cubin =
       rt::Status(rt::StatusCode::kInternal, "not compiled");
+  std::vector<uint8_t> ptx;
   bool hit = false;
 };
 
@@ -95,34 +97,41 @@ rt::StatusOr<rt::Artifact> buildCudaArtifact(const cuda::CudaProgram &program,
   std::vector<Job> jobs;
   for (size_t first = 0; first < program.kernels.size();
        first += kKernelsPerProgram)
-    for (unsigned arch : target.archs)
-      for (NvrtcOutput output : {NvrtcOutput::kPtx, NvrtcOutput::kCubin}) {
-        Job job;
-        job.first = first;
-        job.count = std::min(kKernelsPerProgram, program.kernels.size() - first);
-        job.arch = arch;
-        job.output = output;
-        jobs.push_back(std::move(job));
-      }
+    for (unsigned arch : target.archs) {
+      Job job;
+      job.first = first;
+      job.count = std::min(kKernelsPerProgram, program.kernels.size() - first);
+      job.arch = arch;
+      jobs.push_back(std::move(job));
+    }
   std::atomic<size_t> next{0};
   auto worker = [&] {
     for (size_t i; (i = next++) < jobs.size();) {
       Job &job = jobs[i];
-      std::string source = program.source(llvm::ArrayRef(program.kernels)
-                                              .slice(job.first, job.count));
-      std::string key = cacheKey(**nvrtc, source, options, job.arch, job.output);
-      if (std::optional<std::vector<uint8_t>> image = cache.lookup(key)) {
-        job.image = std::move(*image);
+      std::string source = program.source(
+          llvm::ArrayRef(program.kernels).slice(job.first, job.count));
+      std::string ptxKey =
+          cacheKey(**nvrtc, source, options, job.arch, NvrtcOutput::kPtx);
+      std::string cubinKey =
+          cacheKey(**nvrtc, source, options, job.arch, NvrtcOutput::kCubin);
+      std::optional<std::vector<uint8_t>> ptx = cache.lookup(ptxKey);
+      std::optional<std::vector<uint8_t>> cubin = cache.lookup(cubinKey);
+      if (ptx && cubin) {
+        job.ptx = std::move(*ptx);
+        job.cubin = std::move(*cubin);
         job.hit = true;
         continue;
       }
-      job.image = (*nvrtc)->compile(source, job.arch, job.output, options);
-      if (job.image.isOk())
-        cache.store(key, *job.image);
+      job.cubin = (*nvrtc)->compile(source, job.arch, NvrtcOutput::kCubin,
+                                    options, &job.ptx);
+      if (job.cubin.isOk()) {
+        cache.store(ptxKey, job.ptx);
+        cache.store(cubinKey, *job.cubin);
+      }
     }
   };
-  unsigned threads = std::clamp<unsigned>(std::thread::hardware_concurrency(),
-                                          1, 8);
+  unsigned threads =
+      std::clamp<unsigned>(std::thread::hardware_concurrency(), 1, 8);
   threads = std::min<unsigned>(threads, jobs.size());
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < threads; ++t)
@@ -136,20 +145,25 @@ rt::StatusOr<rt::Artifact> buildCudaArtifact(const cuda::CudaProgram &program,
   artifact.program.inputs = signature.inputs;
   artifact.program.outputs = signature.outputs;
   for (Job &job : jobs) {
-    if (!job.image.isOk())
-      return job.image.status();
-    rt::CudaModule module;
-    module.format = job.output == NvrtcOutput::kPtx ? rt::CudaModule::Format::kPtx
-                                                    : rt::CudaModule::Format::kCubin;
-    module.arch = job.arch;
-    for (size_t k = job.first; k < job.first + job.count; ++k)
-      module.kernels.push_back(program.kernels[k].name);
-    module.image = std::move(*job.image);
-    // PTX is text the driver reads up to its terminator.
-    if (module.format == rt::CudaModule::Format::kPtx &&
-        (module.image.empty() || module.image.back() != 0))
-      module.image.push_back(0);
-    artifact.cudaModules.push_back(std::move(module));
+    if (!job.cubin.isOk())
+      return job.cubin.status();
+    for (auto format :
+         {rt::CudaModule::Format::kPtx, rt::CudaModule::Format::kCubin}) {
+      rt::CudaModule module;
+      module.format = format;
+      module.arch = job.arch;
+      for (size_t k = job.first; k < job.first + job.count; ++k)
+        module.kernels.push_back(program.kernels[k].name);
+      if (format == rt::CudaModule::Format::kPtx) {
+        module.image = std::move(job.ptx);
+        // PTX is text the driver reads up to its terminator.
+        if (module.image.empty() || module.image.back() != 0)
+          module.image.push_back(0);
+      } else {
+        module.image = std::move(*job.cubin);
+      }
+      artifact.cudaModules.push_back(std::move(module));
+    }
     if (stats) {
       stats->compiled += job.hit ? 0 : 1;
       stats->cacheHits += job.hit ? 1 : 0;

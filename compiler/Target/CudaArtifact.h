@@ -3,8 +3,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Compiles a model's generated CUDA C++ with NVRTC, for every architecture
-// the target names, into PTX (compute_XX: any newer GPU can JIT it) and
-// CUBIN (sm_XX: loads without JIT on exactly that GPU), and wraps the
+// the target names, into CUBIN (sm_XX: loads without JIT on exactly that
+// GPU) and the PTX it was assembled from (any newer GPU can JIT it; one
+// NVRTC run gives both), and wraps the
 // modules, the launch program and the constants into a .kiln artifact.
 // Kernels are split into several NVRTC programs compiled in parallel, each
 // through the on-disk KernelCache.
@@ -36,9 +37,9 @@ struct CudaTarget {
 
 /// How the NVRTC step went (for --stats-json and tests).
 struct CudaBuildStats {
-  unsigned programs = 0;
+  unsigned programs = 0;  ///< NVRTC programs x architectures.
   unsigned compiled = 0;  ///< NVRTC runs.
-  unsigned cacheHits = 0; ///< Modules read from the kernel cache.
+  unsigned cacheHits = 0; ///< Programs read from the kernel cache.
 };
 
 rt::StatusOr<rt::Artifact> buildCudaArtifact(const cuda::CudaProgram &program,

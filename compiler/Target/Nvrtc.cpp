@@ -46,9 +46,8 @@ rt::StatusOr<Nvrtc::Api *> loadApi() {
   if (const char *path = std::getenv("KILN_NVRTC"))
     candidates.push_back(path);
   else
-    for (const char *name :
-         {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so",
-          "/usr/local/cuda/lib64/libnvrtc.so"})
+    for (const char *name : {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so",
+                             "/usr/local/cuda/lib64/libnvrtc.so"})
       candidates.push_back(name);
   void *library = nullptr;
   for (const std::string &candidate : candidates)
@@ -107,7 +106,8 @@ std::vector<std::string> Nvrtc::defaultOptions() {
 
 rt::StatusOr<std::vector<uint8_t>>
 Nvrtc::compile(const std::string &source, unsigned arch, NvrtcOutput output,
-               const std::vector<std::string> &options) const {
+               const std::vector<std::string> &options,
+               std::vector<uint8_t> *ptx) const {
   Api::Program program = nullptr;
   if (int rc = api_->createProgram(&program, source.c_str(), "kiln.cu", 0,
                                    nullptr, nullptr))
@@ -134,11 +134,16 @@ Nvrtc::compile(const std::string &source, unsigned arch, NvrtcOutput output,
                              api_->getErrorString(rc) + "):\n" + log);
   }
   size_t size = 0;
-  if (output == NvrtcOutput::kPtx) {
+  auto getPtx = [&](std::vector<uint8_t> &into) {
     api_->getPTXSize(program, &size);
-    image.resize(size);
-    api_->getPTX(program, reinterpret_cast<char *>(image.data()));
+    into.resize(size);
+    api_->getPTX(program, reinterpret_cast<char *>(into.data()));
+  };
+  if (output == NvrtcOutput::kPtx) {
+    getPtx(image);
   } else {
+    if (ptx)
+      getPtx(*ptx);
     api_->getCUBINSize(program, &size);
     image.resize(size);
     api_->getCUBIN(program, reinterpret_cast<char *>(image.data()));

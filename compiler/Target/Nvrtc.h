@@ -1,4 +1,5 @@
-//===- Nvrtc.h - NVRTC, loaded at run time ------------------------*- C++ -*-===//
+//===- Nvrtc.h - NVRTC, loaded at run time ------------------------*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0
 //
@@ -33,10 +34,13 @@ public:
   std::string version() const;
 
   /// Compiles `source` for `arch` (e.g. 90: compute_90 for PTX, sm_90 for
-  /// CUBIN). The log of a failed compilation is in the status message.
+  /// CUBIN). A CUBIN compilation also has the PTX it assembled: `ptx`, when
+  /// given, receives it (one front-end run instead of two). The log of a
+  /// failed compilation is in the status message.
   rt::StatusOr<std::vector<uint8_t>>
   compile(const std::string &source, unsigned arch, NvrtcOutput output,
-          const std::vector<std::string> &options) const;
+          const std::vector<std::string> &options,
+          std::vector<uint8_t> *ptx = nullptr) const;
 
   /// Options Kiln compiles every program with (without the arch).
   static std::vector<std::string> defaultOptions();
