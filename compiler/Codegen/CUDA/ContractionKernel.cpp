@@ -187,13 +187,7 @@ LogicalResult KernelWriter::emitContraction(const ContractionLoops &loops) {
                     depth = std::to_string(loops.depth);
   Block &block = op_.getRegion().front();
   std::string type = computeType(block.getArgument(2).getType());
-  kernel_.kind = KernelKind::kContraction;
-  fuseEpilogueIfLegal(loops);
-  kernel_.block[0] = kThreads;
-  kernel_.grid[0] = uint32_t(ceilDiv(loops.cols, kTile));
-  kernel_.grid[1] = uint32_t(ceilDiv(loops.rows, kTile));
-  kernel_.grid[2] = uint32_t(product(loops.batch));
-  auto maps = op_.getIndexingMapsArray();
+  beginContraction(loops, KernelKind::kContraction);
   llvm::raw_string_ostream os(body_);
   SmallVector<std::string> names(ranges_.size(), "0");
   os << "  __shared__ " << type << " As[" << kTileK << "][" << kTile + 4
@@ -273,14 +267,8 @@ KernelWriter::emitTensorCoreContraction(const ContractionLoops &loops,
   const std::string aStride = std::to_string(kTileK + shape.pad),
                     bStride = std::to_string(kTile + shape.pad),
                     cStride = std::to_string(kTile + 4);
-  kernel_.kind = KernelKind::kTensorCoreContraction;
-  fuseEpilogueIfLegal(loops);
+  beginContraction(loops, KernelKind::kTensorCoreContraction);
   kernel_.usesTensorCores = true;
-  kernel_.block[0] = kThreads;
-  kernel_.grid[0] = uint32_t(ceilDiv(loops.cols, kTile));
-  kernel_.grid[1] = uint32_t(ceilDiv(loops.rows, kTile));
-  kernel_.grid[2] = uint32_t(product(loops.batch));
-  auto maps = op_.getIndexingMapsArray();
   llvm::raw_string_ostream os(body_);
   SmallVector<std::string> names(ranges_.size(), "0");
   auto fragment = [&](const char *use) {
@@ -362,7 +350,13 @@ KernelWriter::emitTensorCoreContraction(const ContractionLoops &loops,
   return success();
 }
 
-void KernelWriter::fuseEpilogueIfLegal(const ContractionLoops &loops) {
+void KernelWriter::beginContraction(const ContractionLoops &loops,
+                                    KernelKind kind) {
+  kernel_.kind = kind;
+  kernel_.block[0] = kThreads;
+  kernel_.grid[0] = uint32_t(ceilDiv(loops.cols, kTile));
+  kernel_.grid[1] = uint32_t(ceilDiv(loops.rows, kTile));
+  kernel_.grid[2] = uint32_t(product(loops.batch));
   epilogue_ = canFuseEpilogue(loops);
   kernel_.fusedEpilogue = epilogue_;
 }

@@ -81,7 +81,9 @@ private:
   /// all-parallel over the contraction's output, reading that output
   /// point-wise, and the output (in the arena) read by nothing else.
   bool canFuseEpilogue(const ContractionLoops &loops);
-  void fuseEpilogueIfLegal(const ContractionLoops &loops);
+  /// Sets the launch shape of a contraction kernel and decides on fusing
+  /// the epilogue.
+  void beginContraction(const ContractionLoops &loops, KernelKind kind);
   /// Stores the contraction's result `value` (compute type) at the output
   /// point `names` gives, through the epilogue when one was fused.
   LogicalResult storeResult(llvm::raw_ostream &os, const std::string &indent,
