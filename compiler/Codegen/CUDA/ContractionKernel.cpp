@@ -153,21 +153,22 @@ std::string KernelWriter::unflatten(const std::string &indent,
 }
 
 std::string KernelWriter::tileLoad(
-    const std::string &slot, const std::string &split,
-    const std::string &position, const std::string &inside, unsigned operand,
-    int64_t count, bool keepStorage,
+    const std::string &indent, const std::string &slot,
+    const std::string &split, const std::string &position,
+    const std::string &inside, unsigned operand, int64_t count,
+    bool keepStorage,
     ArrayRef<std::pair<std::string, ArrayRef<unsigned>>> flats,
     SmallVectorImpl<std::string> &names) {
   const Operand &source = operands_[operand];
   Type element = source.access.elementType;
-  std::string text = "    for (int l = 0; l < " +
-                     std::to_string(count / kThreads) +
-                     "; ++l) {\n"
-                     "      const int e = threadIdx.x + l * " +
-                     std::to_string(kThreads) + ", " + split + ";\n" +
-                     "      const " + idx_ + " " + position + ";\n";
+  const std::string inner = indent + "  ";
+  std::string text = indent + "for (int l = 0; l < " +
+                     std::to_string(count / kThreads) + "; ++l) {\n" + inner +
+                     "const int e = threadIdx.x + l * " +
+                     std::to_string(kThreads) + ", " + split + ";\n" + inner +
+                     "const " + idx_ + " " + position + ";\n";
   for (auto [flat, loops] : flats)
-    text += unflatten("      ", flat, loops, names);
+    text += unflatten(inner, flat, loops, names);
   std::string value =
       "(" + inside + ") ? " +
       loadAs(element, source.pointer + "[" +
@@ -175,8 +176,9 @@ std::string KernelWriter::tileLoad(
                                   op_.getIndexingMapsArray()[operand], names) +
                           "]") +
       " : (" + computeType(element) + ")0";
-  text += "      " + slot + " = " +
-          (keepStorage ? storeAs(element, value) : value) + ";\n    }\n";
+  text += inner + slot + " = " +
+          (keepStorage ? storeAs(element, value) : value) + ";\n" + indent +
+          "}\n";
   return text;
 }
 
@@ -212,11 +214,11 @@ LogicalResult KernelWriter::emitContraction(const ContractionLoops &loops) {
      << "    }\n"
      << "  for (" << idx_ << " k0 = 0; k0 < " << depth << "; k0 += " << kTileK
      << ") {\n"
-     << tileLoad("As[kk][mm]", "mm = e / 16, kk = e % 16",
+     << tileLoad("    ", "As[kk][mm]", "mm = e / 16, kk = e % 16",
                  "fm = m0 + mm, fk = k0 + kk",
                  "fm < " + rows + " && fk < " + depth, a, kTile * kTileK, false,
                  {{"fm", loops.m}, {"fk", loops.k}}, names)
-     << tileLoad("Bs[kk][nn]", "kk = e / 64, nn = e % 64",
+     << tileLoad("    ", "Bs[kk][nn]", "kk = e / 64, nn = e % 64",
                  "fk = k0 + kk, fn = n0 + nn",
                  "fk < " + depth + " && fn < " + cols, b, kTile * kTileK, false,
                  {{"fk", loops.k}, {"fn", loops.n}}, names)
@@ -264,9 +266,10 @@ KernelWriter::emitTensorCoreContraction(const ContractionLoops &loops,
   const std::string rows = std::to_string(loops.rows),
                     cols = std::to_string(loops.cols),
                     depth = std::to_string(loops.depth);
-  const std::string aStride = std::to_string(kTileK + shape.pad),
+  const std::string aStride = std::to_string(kTensorTileK + shape.pad),
                     bStride = std::to_string(kTile + shape.pad),
                     cStride = std::to_string(kTile + 4);
+  const int64_t perThread = kTile * kTensorTileK / kThreads;
   beginContraction(loops, KernelKind::kTensorCoreContraction);
   kernel_.usesTensorCores = true;
   llvm::raw_string_ostream os(body_);
@@ -276,15 +279,40 @@ KernelWriter::emitTensorCoreContraction(const ContractionLoops &loops,
            ", 16, 16, " + std::to_string(shape.k) + ", " + shape.fragment +
            ", nvcuda::wmma::row_major>";
   };
+  // Global loads of K tile `kNext` into registers (aNext, bNext).
+  auto loadNext = [&](const std::string &indent) {
+    return tileLoad(indent, "aNext[l]",
+                    "mm = e / " + std::to_string(kTensorTileK) + ", kk = e % " +
+                        std::to_string(kTensorTileK),
+                    "fm = m0 + mm, fk = kNext + kk",
+                    "fm < " + rows + " && fk < " + depth, loops.a,
+                    kTile * kTensorTileK, true,
+                    {{"fm", loops.m}, {"fk", loops.k}}, names) +
+           tileLoad(indent, "bNext[l]", "kk = e / 64, nn = e % 64",
+                    "fk = kNext + kk, fn = n0 + nn",
+                    "fk < " + depth + " && fn < " + cols, loops.b,
+                    kTile * kTensorTileK, true,
+                    {{"fk", loops.k}, {"fn", loops.n}}, names);
+  };
   bool split = mma == MmaKind::kTf32x3;
   // WMMA wants 256-bit aligned tile pointers and row strides that are a
   // multiple of 16 bytes; the padding also spreads rows over the banks.
-  os << "  __shared__ __align__(32) " << shape.storage << " As[" << kTile
-     << "][" << aStride << "];\n"
-     << "  __shared__ __align__(32) " << shape.storage << " Bs[" << kTileK
-     << "][" << bStride << "];\n"
-     << "  __shared__ __align__(32) float Cs[" << kTile << "][" << cStride
+  // The result tile reuses the operand tiles' memory (they are dead by
+  // then), so a block needs half the shared memory.
+  int64_t storageBytes = mma == MmaKind::kTf32x3 ? 4 : 2;
+  int64_t operandBytes = (kTile * (kTensorTileK + shape.pad) +
+                          kTensorTileK * (kTile + shape.pad)) *
+                         storageBytes;
+  int64_t sharedBytes = std::max(operandBytes, kTile * (kTile + 4) * 4);
+  os << "  __shared__ __align__(32) unsigned char tiles[" << sharedBytes
      << "];\n"
+     << "  " << shape.storage << " (*As)[" << aStride << "] = ("
+     << shape.storage << " (*)[" << aStride << "])tiles;\n"
+     << "  " << shape.storage << " (*Bs)[" << bStride << "] = ("
+     << shape.storage << " (*)[" << bStride << "])(tiles + "
+     << kTile * (kTensorTileK + shape.pad) * storageBytes << ");\n"
+     << "  float (*Cs)[" << cStride << "] = (float (*)[" << cStride
+     << "])tiles;\n"
      << "  // Warp w owns rows wm..wm+15 and columns wn..wn+31 of the tile.\n"
      << "  const int warp = threadIdx.x / 32;\n"
      << "  const int wm = warp % 4 * 16, wn = warp / 4 * 32;\n"
@@ -295,19 +323,27 @@ KernelWriter::emitTensorCoreContraction(const ContractionLoops &loops,
      << shape.k << ", float> c[2];\n"
      << "  nvcuda::wmma::fill_fragment(c[0], 0.0f);\n"
      << "  nvcuda::wmma::fill_fragment(c[1], 0.0f);\n"
-     << "  for (" << idx_ << " k0 = 0; k0 < " << depth << "; k0 += " << kTileK
-     << ") {\n"
-     << tileLoad("As[mm][kk]", "mm = e / 16, kk = e % 16",
-                 "fm = m0 + mm, fk = k0 + kk",
-                 "fm < " + rows + " && fk < " + depth, loops.a, kTile * kTileK,
-                 true, {{"fm", loops.m}, {"fk", loops.k}}, names)
-     << tileLoad("Bs[kk][nn]", "kk = e / 64, nn = e % 64",
-                 "fk = k0 + kk, fn = n0 + nn",
-                 "fk < " + depth + " && fn < " + cols, loops.b, kTile * kTileK,
-                 true, {{"fk", loops.k}, {"fn", loops.n}}, names)
+     << "  // Software pipeline: the next K tile's global loads are in flight\n"
+     << "  // while the tensor cores work on this one.\n"
+     << "  " << shape.storage << " aNext[" << perThread << "], bNext["
+     << perThread << "];\n"
+     << "  {\n"
+     << "    const " << idx_ << " kNext = 0;\n"
+     << loadNext("    ") << "  }\n"
+     << "  for (" << idx_ << " k0 = 0; k0 < " << depth
+     << "; k0 += " << kTensorTileK << ") {\n"
+     << "    for (int l = 0; l < " << perThread << "; ++l) {\n"
+     << "      const int e = threadIdx.x + l * " << kThreads << ";\n"
+     << "      As[e / " << kTensorTileK << "][e % " << kTensorTileK
+     << "] = aNext[l];\n"
+     << "      Bs[e / 64][e % 64] = bNext[l];\n"
+     << "    }\n"
      << "    __syncthreads();\n"
+     << "    if (k0 + " << kTensorTileK << " < " << depth << ") {\n"
+     << "      const " << idx_ << " kNext = k0 + " << kTensorTileK << ";\n"
+     << loadNext("      ") << "    }\n"
      << "#pragma unroll\n"
-     << "    for (int kk = 0; kk < " << kTileK << "; kk += " << shape.k
+     << "    for (int kk = 0; kk < " << kTensorTileK << "; kk += " << shape.k
      << ") {\n"
      << "      " << fragment("matrix_a") << (split ? " a, aLo;\n" : " a;\n")
      << "      nvcuda::wmma::load_matrix_sync(a, &As[wm][kk], " << aStride

@@ -32,8 +32,9 @@ using mlir::Value;
 
 constexpr int64_t kThreads = 256;
 constexpr int64_t kMaxBlocks = 65535;
-constexpr int64_t kTile = 64; // contraction output tile (kTile x kTile)
-constexpr int64_t kTileK = 16;
+constexpr int64_t kTile = 64;        // contraction output tile (kTile x kTile)
+constexpr int64_t kTileK = 16;       // SIMT contraction K step
+constexpr int64_t kTensorTileK = 32; // tensor-core contraction K step
 
 inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 inline uint32_t blocksFor(int64_t work, int64_t perBlock) {
@@ -102,9 +103,10 @@ private:
   /// `flats` names one and its loops), `inside` tests them. `keepStorage`
   /// stores the element type (f16 stays f16), else the compute type.
   std::string
-  tileLoad(const std::string &slot, const std::string &split,
-           const std::string &position, const std::string &inside,
-           unsigned operand, int64_t count, bool keepStorage,
+  tileLoad(const std::string &indent, const std::string &slot,
+           const std::string &split, const std::string &position,
+           const std::string &inside, unsigned operand, int64_t count,
+           bool keepStorage,
            ArrayRef<std::pair<std::string, ArrayRef<unsigned>>> flats,
            SmallVectorImpl<std::string> &names);
   LogicalResult emitLaneReduction(bool wholeBlock);

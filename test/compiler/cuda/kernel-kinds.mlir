@@ -42,11 +42,24 @@ func.func @elementwise(%x: tensor<4x256xf32>, %b: tensor<256xf32>) -> tensor<4x2
 // GEMM: // kiln_k0: tensor-core contraction
 // GEMM-NEXT: // source ops: step {{[0-9]+}}, fusion#{{[0-9]+}} (contraction)
 // GEMM-NEXT: // epilogue: step {{[0-9]+}}, fusion#{{[0-9]+}} (contraction)
-// GEMM: __shared__ __align__(32) float As[64][20];
-// GEMM: __shared__ __align__(32) float Bs[16][68];
-// GEMM: for (int k0 = 0; k0 < 64; k0 += 16) {
-// GEMM: As[mm][kk] = (fm < 128 && fk < 64) ? p0[0 + fm * 64 + fk] : (float)0;
-// GEMM: Bs[kk][nn] = (fk < 64 && fn < 96) ? p1[0 + fk * 96 + fn] : (float)0;
+// The operand tiles (64x32 and 32x64, padded) and later the result tile
+// share one buffer; the next K tile is loaded into registers while the
+// tensor cores work on the current one.
+// GEMM: __shared__ __align__(32) unsigned char tiles[17920];
+// GEMM-NEXT: float (*As)[36] = (float (*)[36])tiles;
+// GEMM-NEXT: float (*Bs)[68] = (float (*)[68])(tiles + 9216);
+// GEMM-NEXT: float (*Cs)[68] = (float (*)[68])tiles;
+// GEMM: float aNext[8], bNext[8];
+// GEMM: const int kNext = 0;
+// GEMM: aNext[l] = (fm < 128 && fk < 64) ? p0[0 + fm * 64 + fk] : (float)0;
+// GEMM: bNext[l] = (fk < 64 && fn < 96) ? p1[0 + fk * 96 + fn] : (float)0;
+// GEMM: for (int k0 = 0; k0 < 64; k0 += 32) {
+// GEMM: As[e / 32][e % 32] = aNext[l];
+// GEMM-NEXT: Bs[e / 64][e % 64] = bNext[l];
+// GEMM: __syncthreads();
+// GEMM-NEXT: if (k0 + 32 < 64) {
+// GEMM-NEXT: const int kNext = k0 + 32;
+// GEMM: for (int kk = 0; kk < 32; kk += 8) {
 // GEMM: nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 8, nvcuda::wmma::precision::tf32, nvcuda::wmma::row_major> a, aLo;
 // GEMM: kiln_tf32_split(a, aLo);
 // GEMM: kiln_tf32_split(b, bLo);
@@ -118,9 +131,10 @@ func.func @half_tanh(%x: tensor<3x5xf16>) -> tensor<3x5xf16> {
 // f16 operands stay f16 in shared memory and feed m16n16k16 MMAs with f32
 // accumulators; the sum is rounded once, on the store.
 // HGEMM: // kiln_k0: tensor-core contraction
-// HGEMM: __shared__ __align__(32) __half As[64][24];
+// HGEMM: __half (*As)[40] = (__half (*)[40])tiles;
 // HGEMM: nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> c[2];
-// HGEMM: As[mm][kk] = __float2half_rn((fm < 32 && fk < 48) ? __half2float(p0[
+// HGEMM: __half aNext[8], bNext[8];
+// HGEMM: aNext[l] = __float2half_rn((fm < 32 && fk < 48) ? __half2float(p0[
 // HGEMM: nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, __half, nvcuda::wmma::row_major> a;
 // HGEMM-NOT: kiln_tf32_split(a
 // HGEMM: = __float2half_rn((0.0f) + Cs[r][cc]);
@@ -149,7 +163,7 @@ func.func @gemm_f64(%a: tensor<20x30xf64>, %b: tensor<30x10xf64>) -> tensor<20x1
 // CONV: // kiln_k1: tensor-core contraction
 // CONV-NEXT: // source ops
 // CONV-NEXT: // epilogue:
-// CONV: const int fk = k0 + kk, fn = n0 + nn;
+// CONV: const int fk = kNext + kk, fn = n0 + nn;
 // CONV-NEXT: const int d2 = fn % 64;
 // CONV-NEXT: const int d0 = (fn / 64);
 // CONV: const int position = 0 + d0 * 512 + fm * 64 + d2;
