@@ -18,8 +18,9 @@ using Handle = void *;
 using Desc = void *;
 using Layout = void *;
 using Status = int;
-constexpr int kComputeF32 = 68; // CUBLAS_COMPUTE_32F
-constexpr int kRealF32 = 0;     // CUDA_R_32F
+constexpr int kComputeF32 = 68;  // CUBLAS_COMPUTE_32F
+constexpr int kComputeTf32 = 77; // CUBLAS_COMPUTE_32F_FAST_TF32
+constexpr int kRealF32 = 0;      // CUDA_R_32F
 
 struct Api {
   Status (*create)(Handle *);
@@ -40,10 +41,11 @@ template <typename F> bool bind(void *library, const char *name, F &slot) {
 } // namespace
 
 rt::StatusOr<double> timeCublasLtSgemm(int64_t m, int64_t n, int64_t k,
-                                       int iterations) {
+                                       int iterations, bool tf32) {
   void *lt = nullptr, *cudart = nullptr;
-  for (const char *name : {"libcublasLt.so.13", "libcublasLt.so.12",
-                           "libcublasLt.so", "/usr/local/cuda/lib64/libcublasLt.so"})
+  for (const char *name :
+       {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so",
+        "/usr/local/cuda/lib64/libcublasLt.so"})
     if ((lt = dlopen(name, RTLD_NOW | RTLD_LOCAL)))
       break;
   for (const char *name : {"libcudart.so.13", "libcudart.so.12", "libcudart.so",
@@ -66,7 +68,8 @@ rt::StatusOr<double> timeCublasLtSgemm(int64_t m, int64_t n, int64_t k,
   Handle handle = nullptr;
   Desc desc = nullptr;
   Layout a = nullptr, b = nullptr, c = nullptr;
-  if (api.create(&handle) || api.descCreate(&desc, kComputeF32, kRealF32) ||
+  if (api.create(&handle) ||
+      api.descCreate(&desc, tf32 ? kComputeTf32 : kComputeF32, kRealF32) ||
       api.layoutCreate(&a, kRealF32, m, k, m) ||
       api.layoutCreate(&b, kRealF32, k, n, k) ||
       api.layoutCreate(&c, kRealF32, m, n, m))

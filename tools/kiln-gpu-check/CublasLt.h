@@ -1,4 +1,5 @@
-//===- CublasLt.h - cuBLASLt SGEMM timing, loaded at run time ----*- C++ -*-===//
+//===- CublasLt.h - cuBLASLt SGEMM timing, loaded at run time ----*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0
 //
@@ -17,9 +18,12 @@
 namespace kiln::gpucheck {
 
 /// Milliseconds per m x n x k fp32 GEMM (mean of `iterations`) through
-/// cuBLASLt with its default heuristic, on the current CUDA context.
+/// cuBLASLt with its default heuristic, on the current CUDA context. With
+/// `tf32`, cuBLASLt may round the inputs to TF32 (one tensor-core pass:
+/// faster, about 2^-11 relative error, where Kiln's 3xTF32 keeps fp32
+/// accuracy).
 rt::StatusOr<double> timeCublasLtSgemm(int64_t m, int64_t n, int64_t k,
-                                       int iterations);
+                                       int iterations, bool tf32 = false);
 
 } // namespace kiln::gpucheck
 

@@ -176,8 +176,8 @@ void check(Context &context, std::istringstream &line) {
   rt::Status status =
       readTensors(context, inputs, (*executable)->program().inputs, in);
   if (status.isOk())
-    status = readTensors(context, expected, (*executable)->program().outputs,
-                         want);
+    status =
+        readTensors(context, expected, (*executable)->program().outputs, want);
   if (status.isOk())
     status = (*executable)->run(in, got);
   if (!status.isOk())
@@ -251,7 +251,8 @@ void latency(Context &context, std::istringstream &line) {
     std::vector<rt::HostTensor> in;
     rt::Status status = executable.status();
     if (status.isOk())
-      status = readTensors(context, inputs, (*executable)->program().inputs, in);
+      status =
+          readTensors(context, inputs, (*executable)->program().inputs, in);
     if (!status.isOk())
       return fail(context, record, status);
     auto ms = medianLatency(**executable, in, 50);
@@ -262,7 +263,8 @@ void latency(Context &context, std::istringstream &line) {
       auto device = (*executable)->timeLaunches(50, true);
       if (device.isOk())
         record.add("device_ms", *device);
-      record.add("kernels", double((*executable)->program().devices[0].steps.size()));
+      record.add("kernels",
+                 double((*executable)->program().devices[0].steps.size()));
     }
   }
   context.records.push_back(record.flag("ok", true).text());
@@ -285,7 +287,8 @@ void bandwidth(Context &context, std::istringstream &line) {
   auto copyMs = (*executable)->timeDeviceCopy(bytes / 2, 100);
   if (!copyMs.isOk())
     return fail(context, record, copyMs.status());
-  double kernelGBs = bytes / (*kernelMs * 1e6), copyGBs = bytes / (*copyMs * 1e6);
+  double kernelGBs = bytes / (*kernelMs * 1e6),
+         copyGBs = bytes / (*copyMs * 1e6);
   record.flag("ok", true)
       .add("bytes", double(bytes))
       .add("kernel_ms", *kernelMs)
@@ -311,8 +314,9 @@ void gemm(Context &context, std::istringstream &line) {
   if (!kilnMs.isOk())
     return fail(context, record, kilnMs.status());
   double flops = 2.0 * m * n * k;
-  record.flag("ok", true).add("kiln_ms", *kilnMs).add(
-      "kiln_TFLOPs", flops / (*kilnMs * 1e9));
+  record.flag("ok", true)
+      .add("kiln_ms", *kilnMs)
+      .add("kiln_TFLOPs", flops / (*kilnMs * 1e9));
   auto cublas = gpucheck::timeCublasLtSgemm(m, n, k, 20);
   if (cublas.isOk())
     record.add("cublaslt_ms", *cublas)
@@ -320,6 +324,10 @@ void gemm(Context &context, std::istringstream &line) {
         .add("kiln_over_cublaslt", *kilnMs / *cublas);
   else
     record.add("cublaslt_error", cublas.status().message());
+  if (auto tf32 = gpucheck::timeCublasLtSgemm(m, n, k, 20, true); tf32.isOk())
+    record.add("cublaslt_tf32_ms", *tf32)
+        .add("cublaslt_tf32_TFLOPs", flops / (*tf32 * 1e9))
+        .add("kiln_over_cublaslt_tf32", *kilnMs / *tf32);
   context.records.push_back(record.text());
   std::cout << "gemm " << name << ": " << flops / (*kilnMs * 1e9)
             << " TFLOP/s\n";
