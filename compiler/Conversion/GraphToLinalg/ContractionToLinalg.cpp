@@ -16,6 +16,7 @@
 #include "compiler/Conversion/GraphToLinalg/Passes.h"
 #include "compiler/Conversion/GraphToLinalg/ScalarOps.h"
 #include "dialects/Graph/IR/GraphOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include <cstring>
@@ -189,7 +190,12 @@ Value addChannelBias(OpBuilder &b, Location loc, Value result, Value bias,
 /// (n, g, o, oh, ow, c, kh, kw) on [N, G, C/G, H, W] input and
 /// [G, O/G, C/G, KH, KW] weights; zero padding is a kiln.pad first.
 struct Conv2dToGeneric : OpRewritePattern<Conv2dOp> {
-  using OpRewritePattern::OpRewritePattern;
+  Conv2dToGeneric(
+      MLIRContext *context,
+      const llvm::DenseMap<Operation *, int64_t> *largestTensorBytes)
+      : OpRewritePattern(context), largestTensorBytes(largestTensorBytes) {}
+  const llvm::DenseMap<Operation *, int64_t> *largestTensorBytes;
+
   LogicalResult matchAndRewrite(Conv2dOp op,
                                 PatternRewriter &rewriter) const override {
     MLIRContext *context = rewriter.getContext();
@@ -204,9 +210,9 @@ struct Conv2dToGeneric : OpRewritePattern<Conv2dOp> {
     ArrayRef<int64_t> out = resultType.getShape();
     if (groups == 1) {
       // im2col pads the rows each chunk reads, never the whole input.
-      Value result =
-          im2colConvolution(rewriter, loc, op.getInput(), op.getWeight(),
-                            resultType, pads, strides, dilations);
+      Value result = im2colConvolution(
+          rewriter, loc, op.getInput(), op.getWeight(), resultType, pads,
+          strides, dilations, largestIn(op->getParentOfType<func::FuncOp>()));
       rewriter.replaceOp(
           op, addChannelBias(rewriter, loc, result, op.getBias(), w[0]));
       return success();
@@ -253,12 +259,20 @@ struct Conv2dToGeneric : OpRewritePattern<Conv2dOp> {
         op, addChannelBias(rewriter, loc, result, op.getBias(), w[0]));
     return success();
   }
+
+private:
+  int64_t largestIn(Operation *function) const {
+    if (!largestTensorBytes || !function)
+      return 0;
+    return largestTensorBytes->lookup(function);
+  }
 };
 
 } // namespace
 
 void kiln::compiler::populateContractionToLinalgPatterns(
-    RewritePatternSet &patterns) {
-  patterns.add<MatmulToGeneric, GemmToGeneric, Conv2dToGeneric>(
-      patterns.getContext());
+    RewritePatternSet &patterns,
+    const llvm::DenseMap<Operation *, int64_t> *largestTensorBytes) {
+  patterns.add<MatmulToGeneric, GemmToGeneric>(patterns.getContext());
+  patterns.add<Conv2dToGeneric>(patterns.getContext(), largestTensorBytes);
 }

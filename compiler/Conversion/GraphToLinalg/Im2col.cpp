@@ -10,8 +10,9 @@
 //
 // The col matrix is KH*KW times the input (9x for a 3x3 convolution), so
 // materialised whole it, not the activations, set ResNet's memory peak.
-// A convolution whose col would be larger than its output is therefore
-// split into chunks of output rows: each chunk gathers its own col (from
+// A convolution whose col would be larger than its output, than the
+// largest tensor its function computes and than 32 KiB is therefore split
+// into chunks of output rows: each chunk gathers its own col (from
 // a zero-padded strip of the input rows it reads) and multiplies it into
 // a slice of the output. Chunks' cols have disjoint lifetimes, so the
 // memory plan reuses one slot for all of them, and a chunk's col is still
@@ -22,6 +23,7 @@
 #include "compiler/Conversion/GraphToLinalg/Im2col.h"
 
 #include "compiler/Conversion/GraphToLinalg/LoweringUtils.h"
+#include "compiler/Conversion/GraphToLinalg/Passes.h"
 #include "compiler/Conversion/GraphToLinalg/ScalarOps.h"
 #include "dialects/Graph/IR/GraphOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -160,8 +162,8 @@ int64_t im2colChunkRows(int64_t outRows, int64_t outColumns,
 
 Value im2colConvolution(OpBuilder &b, Location loc, Value input, Value weight,
                         RankedTensorType resultType, ArrayRef<int64_t> pads,
-                        ArrayRef<int64_t> strides,
-                        ArrayRef<int64_t> dilations) {
+                        ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+                        int64_t largestTensorBytes) {
   Type element = resultType.getElementType();
   ArrayRef<int64_t> in = cast<RankedTensorType>(input.getType()).getShape();
   ArrayRef<int64_t> w = cast<RankedTensorType>(weight.getType()).getShape();
@@ -184,12 +186,15 @@ Value im2colConvolution(OpBuilder &b, Location loc, Value input, Value weight,
     return reshapeTensor(b, loc, product, resultType);
   }
 
-  // A chunk's col stays within the output's size, so im2col at most
-  // doubles what the convolution itself must hold.
+  // A plan must hold the function's largest tensor anyway; a chunk's col
+  // no larger than it (or than this convolution's own output) at most
+  // doubles that. The test-size ResNet needs the bound that tight; at
+  // benchmark size it still leaves the late, small convolutions whole.
   int64_t elementBytes = (element.getIntOrFloatBitWidth() + 7) / 8;
+  int64_t budget = std::max({productType.getNumElements() * elementBytes,
+                             largestTensorBytes, kMinChunkBudget});
   int64_t rows = im2colChunkRows(
-      out[2], out[3], in[0] * reduction * out[3] * elementBytes,
-      std::max(productType.getNumElements() * elementBytes, kMinChunkBudget));
+      out[2], out[3], in[0] * reduction * out[3] * elementBytes, budget);
   auto stripRows = [&](int64_t count) {
     return (count - 1) * strides[0] + (w[2] - 1) * dilations[0] + 1;
   };
@@ -221,3 +226,19 @@ Value im2colConvolution(OpBuilder &b, Location loc, Value input, Value weight,
 }
 
 } // namespace kiln::compiler::lowering
+
+int64_t kiln::compiler::largestComputedTensorBytes(Operation *function) {
+  int64_t largest = 0;
+  function->walk([&](Operation *op) {
+    if (isa<kiln::ConstantOp, arith::ConstantOp>(op))
+      return;
+    for (Type type : op->getResultTypes())
+      if (auto tensor = dyn_cast<RankedTensorType>(type);
+          tensor && tensor.hasStaticShape() &&
+          tensor.getElementType().isIntOrFloat())
+        largest = std::max<int64_t>(
+            largest, tensor.getNumElements() *
+                         ((tensor.getElementTypeBitWidth() + 7) / 8));
+  });
+  return largest;
+}

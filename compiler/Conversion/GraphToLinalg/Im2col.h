@@ -15,13 +15,15 @@ namespace kiln::compiler::lowering {
 /// An ungrouped 2-D convolution of `input` [N, C, H, W] (unpadded; `pads`
 /// is top, left, bottom, right, zeros) by `weight` [O, C, KH, KW] as
 /// im2col + matmul, in chunks of output rows when the whole col matrix
-/// would be larger than the output.
+/// would be larger than both the output and `largestTensorBytes` (the
+/// largest tensor the function computes; 0 when unknown).
 mlir::Value im2colConvolution(mlir::OpBuilder &b, mlir::Location loc,
                               mlir::Value input, mlir::Value weight,
                               mlir::RankedTensorType resultType,
                               llvm::ArrayRef<int64_t> pads,
                               llvm::ArrayRef<int64_t> strides,
-                              llvm::ArrayRef<int64_t> dilations);
+                              llvm::ArrayRef<int64_t> dilations,
+                              int64_t largestTensorBytes);
 
 /// Output rows per chunk (a divisor of `outRows`) for a col matrix of
 /// `colRowBytes` per output row, at most `budget` bytes when it can be.

@@ -1,5 +1,5 @@
-// im2col convolutions: a col matrix larger than the output (and than
-// 32 KiB) is built and multiplied in chunks of output rows, each from a
+// im2col convolutions: a col matrix larger than the output, than the
+// function's largest tensor and than 32 KiB is built and multiplied in chunks of output rows, each from a
 // zero-padded strip of just the input rows it reads, into a slice of one
 // output tensor; a small one stays whole.
 // RUN: kiln-opt %s --split-input-file --kiln-convert-graph-to-linalg | FileCheck %s
@@ -76,4 +76,19 @@ func.func @small(%x: tensor<1x2x8x8xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<1x4
 func.func @pointwise(%x: tensor<1x64x32x32xf32>, %w: tensor<64x64x1x1xf32>) -> tensor<1x64x32x32xf32> {
   %0 = kiln.conv2d %x, %w : (tensor<1x64x32x32xf32>, tensor<64x64x1x1xf32>) -> tensor<1x64x32x32xf32>
   return %0 : tensor<1x64x32x32xf32>
+}
+
+// -----
+
+// The same convolution stays whole when the function computes a larger
+// tensor (65,536 bytes) than its col: every plan holds that one anyway.
+// CHECK-LABEL: func.func @budget_from_largest_tensor
+// CHECK-NOT: tensor.insert_slice
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4x3x3x16x16xf32>)
+// CHECK-NOT: tensor.insert_slice
+// CHECK: return
+func.func @budget_from_largest_tensor(%x: tensor<1x4x16x16xf32>, %w: tensor<4x4x3x3xf32>, %big: tensor<1x16x32x32xf32>) -> (tensor<1x4x16x16xf32>, tensor<1x16x32x32xf32>) {
+  %0 = kiln.conv2d %x, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x16x16xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x16x16xf32>
+  %1 = kiln.relu %big : tensor<1x16x32x32xf32>
+  return %0, %1 : tensor<1x4x16x16xf32>, tensor<1x16x32x32xf32>
 }
