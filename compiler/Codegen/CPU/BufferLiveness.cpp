@@ -81,7 +81,16 @@ void findInPlaceReuses(FunctionBuffers &result, int64_t step,
   if (op.getNumParallelLoops() != op.getNumLoops())
     return;
   auto bufferOf = [&](OpOperand *operand) -> int64_t {
-    auto alloc = operand->get().getDefiningOp<memref::AllocOp>();
+    // A reshape of a whole identity-layout buffer keeps every element at
+    // its row-major offset, so identity maps over equal shapes still make
+    // iteration i read exactly the bytes it writes (a convolution's
+    // product, reshaped to the output's shape, feeds its bias epilogue).
+    Value base = operand->get();
+    while (isa_and_present<memref::CollapseShapeOp, memref::ExpandShapeOp>(
+               base.getDefiningOp()) &&
+           cast<MemRefType>(base.getType()).getLayout().isIdentity())
+      base = base.getDefiningOp()->getOperand(0);
+    auto alloc = base.getDefiningOp<memref::AllocOp>();
     if (!alloc || !op.getMatchingIndexingMap(operand).isIdentity())
       return -1;
     auto it = bufferOfAlloc.find(alloc);

@@ -11,10 +11,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Conversion/GraphToLinalg/Im2col.h"
 #include "compiler/Conversion/GraphToLinalg/LoweringUtils.h"
 #include "compiler/Conversion/GraphToLinalg/Passes.h"
 #include "compiler/Conversion/GraphToLinalg/ScalarOps.h"
 #include "dialects/Graph/IR/GraphOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include <cstring>
@@ -184,70 +186,16 @@ Value addChannelBias(OpBuilder &b, Location loc, Value result, Value bias,
                           });
 }
 
-/// An ungrouped convolution as im2col and a matmul:
-/// out[n, o, p] = sum_r W[o, r] * col[n, r, p] with r = (c, kh, kw) and
-/// p = (oh, ow). The output pixels are contiguous columns, so the CPU code
-/// generator register-tiles and vectorises it like any matmul (a direct
-/// convolution generic has a non-permutation input map and stays scalar).
-/// A 1x1 stride-1 convolution reads its input as col directly.
-Value im2colConvolution(OpBuilder &b, Location loc, Value input, Value weight,
-                        RankedTensorType resultType, ArrayRef<int64_t> strides,
-                        ArrayRef<int64_t> dilations) {
-  MLIRContext *context = b.getContext();
-  Type element = resultType.getElementType();
-  ArrayRef<int64_t> in = cast<RankedTensorType>(input.getType()).getShape();
-  ArrayRef<int64_t> w = cast<RankedTensorType>(weight.getType()).getShape();
-  ArrayRef<int64_t> out = resultType.getShape();
-  int64_t pixels = out[2] * out[3], reduction = w[1] * w[2] * w[3];
-  auto colType = RankedTensorType::get({in[0], reduction, pixels}, element);
-  Value col;
-  if (w[2] == 1 && w[3] == 1 && strides[0] == 1 && strides[1] == 1 &&
-      in[2] == out[2] && in[3] == out[3]) {
-    col = reshapeTensor(b, loc, input, colType);
-  } else {
-    AffineExpr n, c, kh, kw, oh, ow;
-    bindDims(context, n, c, kh, kw, oh, ow);
-    auto patchesType = RankedTensorType::get(
-        {in[0], in[1], w[2], w[3], out[2], out[3]}, element);
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(6, 0,
-                       {n, c, oh * strides[0] + kh * dilations[0],
-                        ow * strides[1] + kw * dilations[1]},
-                       context),
-        AffineMap::getMultiDimIdentityMap(6, context)};
-    SmallVector<utils::IteratorType> iterators(6,
-                                               utils::IteratorType::parallel);
-    Value patches =
-        buildGeneric(b, loc, patchesType, ValueRange{input},
-                     emptyTensor(b, loc, patchesType), maps, iterators,
-                     [](OpBuilder &, Location, ValueRange args) {
-                       return SmallVector<Value>{args[0]};
-                     })
-            .front();
-    col = reshapeTensor(b, loc, patches, colType);
-  }
-  Value matrix = reshapeTensor(
-      b, loc, weight, RankedTensorType::get({w[0], reduction}, element));
-  AffineExpr n, o, p, r;
-  bindDims(context, n, o, p, r);
-  auto productType = RankedTensorType::get({in[0], w[0], pixels}, element);
-  SmallVector<AffineMap> maps = {AffineMap::get(4, 0, {o, r}, context),
-                                 AffineMap::get(4, 0, {n, r, p}, context),
-                                 AffineMap::get(4, 0, {n, o, p}, context)};
-  SmallVector<utils::IteratorType> iterators(3, utils::IteratorType::parallel);
-  iterators.push_back(utils::IteratorType::reduction);
-  Value product = buildGeneric(b, loc, productType, ValueRange{matrix, col},
-                               zeroFilled(b, loc, productType), maps, iterators,
-                               multiplyAccumulate)
-                      .front();
-  return reshapeTensor(b, loc, product, resultType);
-}
-
 /// Grouped 2-D convolution as one generic over
 /// (n, g, o, oh, ow, c, kh, kw) on [N, G, C/G, H, W] input and
 /// [G, O/G, C/G, KH, KW] weights; zero padding is a kiln.pad first.
 struct Conv2dToGeneric : OpRewritePattern<Conv2dOp> {
-  using OpRewritePattern::OpRewritePattern;
+  Conv2dToGeneric(
+      MLIRContext *context,
+      const llvm::DenseMap<Operation *, int64_t> *largestTensorBytes)
+      : OpRewritePattern(context), largestTensorBytes(largestTensorBytes) {}
+  const llvm::DenseMap<Operation *, int64_t> *largestTensorBytes;
+
   LogicalResult matchAndRewrite(Conv2dOp op,
                                 PatternRewriter &rewriter) const override {
     MLIRContext *context = rewriter.getContext();
@@ -258,6 +206,17 @@ struct Conv2dToGeneric : OpRewritePattern<Conv2dOp> {
     ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations();
     ArrayRef<int64_t> pads = op.getPads();
 
+    ArrayRef<int64_t> w = op.getWeight().getType().getShape();
+    ArrayRef<int64_t> out = resultType.getShape();
+    if (groups == 1) {
+      // im2col pads the rows each chunk reads, never the whole input.
+      Value result = im2colConvolution(
+          rewriter, loc, op.getInput(), op.getWeight(), resultType, pads,
+          strides, dilations, largestIn(op->getParentOfType<func::FuncOp>()));
+      rewriter.replaceOp(
+          op, addChannelBias(rewriter, loc, result, op.getBias(), w[0]));
+      return success();
+    }
     Value input = op.getInput();
     if (llvm::any_of(pads, [](int64_t p) { return p != 0; }))
       input = PadOp::create(rewriter, loc, input,
@@ -265,15 +224,6 @@ struct Conv2dToGeneric : OpRewritePattern<Conv2dOp> {
                             ArrayRef<int64_t>{0, 0, pads[2], pads[3]},
                             PadMode::constant, APFloat(0.0));
     ArrayRef<int64_t> in = cast<RankedTensorType>(input.getType()).getShape();
-    ArrayRef<int64_t> w = op.getWeight().getType().getShape();
-    ArrayRef<int64_t> out = resultType.getShape();
-    if (groups == 1) {
-      Value result = im2colConvolution(rewriter, loc, input, op.getWeight(),
-                                       resultType, strides, dilations);
-      rewriter.replaceOp(
-          op, addChannelBias(rewriter, loc, result, op.getBias(), w[0]));
-      return success();
-    }
     int64_t channelsPerGroup = in[1] / groups, outPerGroup = w[0] / groups;
 
     auto groupedInputType = RankedTensorType::get(
@@ -309,12 +259,20 @@ struct Conv2dToGeneric : OpRewritePattern<Conv2dOp> {
         op, addChannelBias(rewriter, loc, result, op.getBias(), w[0]));
     return success();
   }
+
+private:
+  int64_t largestIn(Operation *function) const {
+    if (!largestTensorBytes || !function)
+      return 0;
+    return largestTensorBytes->lookup(function);
+  }
 };
 
 } // namespace
 
 void kiln::compiler::populateContractionToLinalgPatterns(
-    RewritePatternSet &patterns) {
-  patterns.add<MatmulToGeneric, GemmToGeneric, Conv2dToGeneric>(
-      patterns.getContext());
+    RewritePatternSet &patterns,
+    const llvm::DenseMap<Operation *, int64_t> *largestTensorBytes) {
+  patterns.add<MatmulToGeneric, GemmToGeneric>(patterns.getContext());
+  patterns.add<Conv2dToGeneric>(patterns.getContext(), largestTensorBytes);
 }

@@ -41,9 +41,17 @@ struct ConvertGraphToLinalgPass
     // loops of each group are fused, then the group is dissolved.
     target.addLegalOp<kiln::FusionOp, kiln::YieldOp>();
 
+    // Measured before conversion adds buffers the graph does not have.
+    llvm::DenseMap<Operation *, int64_t> largestTensorBytes;
+    getOperation().walk([&](func::FuncOp function) {
+      largestTensorBytes[function] =
+          kiln::compiler::largestComputedTensorBytes(function);
+    });
+
     RewritePatternSet patterns(context);
     kiln::compiler::populateElementwiseToLinalgPatterns(patterns);
-    kiln::compiler::populateContractionToLinalgPatterns(patterns);
+    kiln::compiler::populateContractionToLinalgPatterns(patterns,
+                                                        &largestTensorBytes);
     kiln::compiler::populateNNToLinalgPatterns(patterns);
     kiln::compiler::populateReductionToLinalgPatterns(patterns);
     kiln::compiler::populateShapeToLinalgPatterns(patterns);

@@ -12,7 +12,9 @@
 #include "compiler/Conversion/GraphToLinalg/Passes.h"
 #include "compiler/Conversion/GraphToLinalg/ScalarOps.h"
 #include "dialects/Graph/IR/GraphOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
@@ -248,6 +250,67 @@ Value padSpatial(OpBuilder &b, Location loc, Value input, int64_t top,
                        PadMode::constant, APFloat(value));
 }
 
+/// Max over windows that may reach outside `input` (its padding, and the
+/// rows and columns ceil mode adds): each read is bounds-checked and an
+/// element outside counts as the lowest value, as -inf padding would, so
+/// no padded copy of the input is materialised (at ResNet's stem the copy
+/// and the input were the memory peak). The window read is a gather and
+/// stays scalar, as the strided read of a padded copy did.
+Value boundedWindowMax(OpBuilder &b, Location loc, Value input,
+                       RankedTensorType resultType, ArrayRef<int64_t> kernel,
+                       ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+                       ArrayRef<int64_t> pads) {
+  MLIRContext *context = b.getContext();
+  ArrayRef<int64_t> in = cast<RankedTensorType>(input.getType()).getShape();
+  Type element = resultType.getElementType();
+  AffineExpr n, c, oh, ow, kh, kw;
+  bindDims(context, n, c, oh, ow, kh, kw);
+  Value window = emptyTensor(b, loc, RankedTensorType::get(kernel, element));
+  SmallVector<AffineMap> maps = {AffineMap::get(6, 0, {kh, kw}, context),
+                                 AffineMap::get(6, 0, {n, c, oh, ow}, context)};
+  SmallVector<utils::IteratorType> iterators(4, utils::IteratorType::parallel);
+  iterators.append(2, utils::IteratorType::reduction);
+  auto body = [&](OpBuilder &nb, Location l,
+                  ValueRange args) -> SmallVector<Value> {
+    auto constant = [&](int64_t value) -> Value {
+      return arith::ConstantIndexOp::create(nb, l, value);
+    };
+    SmallVector<Value> source = {linalg::IndexOp::create(nb, l, 0),
+                                 linalg::IndexOp::create(nb, l, 1)};
+    Value inside;
+    for (int d = 0; d < 2; ++d) {
+      // position = out * stride + k * dilation - leading padding
+      Value position = arith::AddIOp::create(
+          nb, l,
+          arith::MulIOp::create(nb, l, linalg::IndexOp::create(nb, l, 2 + d),
+                                constant(strides[d])),
+          arith::MulIOp::create(nb, l, linalg::IndexOp::create(nb, l, 4 + d),
+                                constant(dilations[d])));
+      position = arith::SubIOp::create(nb, l, position, constant(pads[d]));
+      Value here = arith::AndIOp::create(
+          nb, l,
+          arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge, position,
+                                constant(0)),
+          arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, position,
+                                constant(in[2 + d])));
+      inside = inside ? arith::AndIOp::create(nb, l, inside, here) : here;
+      // Clamped, the read stays in bounds; its value is discarded outside.
+      Value clamped = arith::MaxSIOp::create(nb, l, position, constant(0));
+      source.push_back(
+          arith::MinSIOp::create(nb, l, clamped, constant(in[2 + d] - 1)));
+    }
+    Value value = tensor::ExtractOp::create(nb, l, input, source);
+    value = arith::SelectOp::create(nb, l, inside, value,
+                                    lowestValue(nb, l, element));
+    return {emitMax(nb, l, args[1], value)};
+  };
+  return buildGeneric(
+             b, loc, resultType, ValueRange{window},
+             filledTensor(b, loc, resultType, lowestValue(b, loc, element)),
+             maps, iterators, body)
+      .front();
+}
+
 struct MaxPoolToGeneric : OpRewritePattern<MaxPool2dOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(MaxPool2dOp op,
@@ -258,6 +321,16 @@ struct MaxPoolToGeneric : OpRewritePattern<MaxPool2dOp> {
     SmallVector<int64_t> extra = ceilModePadding(
         inputType.getShape(), op.getType().getShape(), op.getKernelShape(),
         op.getStrides(), op.getDilations(), pads);
+    bool reachesOutside =
+        llvm::any_of(pads, [](int64_t p) { return p != 0; }) || extra[0] != 0 ||
+        extra[1] != 0;
+    if (reachesOutside && inputType.getNumElements() != 0) {
+      rewriter.replaceOp(op, boundedWindowMax(rewriter, loc, op.getInput(),
+                                              op.getType(), op.getKernelShape(),
+                                              op.getStrides(),
+                                              op.getDilations(), pads));
+      return success();
+    }
     // Padding with -inf never wins a window that holds a real element.
     Value padded = padSpatial(rewriter, loc, op.getInput(), pads[0], pads[1],
                               pads[2] + extra[0], pads[3] + extra[1],

@@ -27,10 +27,19 @@ namespace kiln::compiler {
 
 /// Patterns lowering each op family; together they cover the dialect.
 void populateElementwiseToLinalgPatterns(mlir::RewritePatternSet &patterns);
-void populateContractionToLinalgPatterns(mlir::RewritePatternSet &patterns);
+/// `largestTensorBytes` (per function, optional) bounds im2col chunks; see
+/// largestComputedTensorBytes.
+void populateContractionToLinalgPatterns(
+    mlir::RewritePatternSet &patterns,
+    const llvm::DenseMap<mlir::Operation *, int64_t> *largestTensorBytes =
+        nullptr);
 void populateNNToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateReductionToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateShapeToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
+/// The largest statically shaped tensor an op of `function` computes
+/// (constants excluded): every memory plan holds it at some step.
+int64_t largestComputedTensorBytes(mlir::Operation *function);
 
 /// After conversion: inside every kiln.fusion (now holding linalg/tensor
 /// ops), fuses producer loops into their consumers, tags the resulting ops

@@ -106,3 +106,31 @@ func.func @no_reduction_or_resize(%in: memref<16xf32>, %out: memref<f32>, %half:
   memref.copy %h, %half : memref<16xf16> to memref<16xf16>                // 7
   return                                                                  // 8
 }
+
+// -----
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+// Tests that a reshape of a whole buffer is seen through: a product [16]
+// read as [4, 4] by its epilogue keeps every element at its offset.
+// expected-remark @below {{plan: 7 steps, 3 kernels, 2 buffers, peak 64, lower bound 64, unplanned kernel buffers 128}}
+func.func @through_reshape(%in: memref<16xf32>, %out: memref<4x4xf32>) {
+  // expected-remark @below {{buffer #0: 64 bytes, steps 1..4, offset 0}}
+  %a = memref.alloc() : memref<16xf32>                                    // 0
+  memref.copy %in, %a : memref<16xf32> to memref<16xf32>                  // 1
+  %v = memref.expand_shape %a [[0, 1]] output_shape [4, 4]
+      : memref<16xf32> into memref<4x4xf32>                               // 2
+  // expected-remark @below {{buffer #1: 64 bytes, steps 4..5, in place of #0, offset 0}}
+  %b = memref.alloc() : memref<4x4xf32>                                   // 3
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%v : memref<4x4xf32>) outs(%b : memref<4x4xf32>) {              // 4
+  ^bb0(%x: f32, %y: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%b : memref<4x4xf32>) outs(%out : memref<4x4xf32>) {            // 5
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  }
+  return                                                                  // 6
+}

@@ -179,6 +179,24 @@ func.func @conv2d_everything(%x: tensor<1x8x10x12xf32>, %w: tensor<4x4x3x3xf32>,
   return %0 : tensor<1x4x3x4xf32>
 }
 
+// im2col in chunks of output rows (the col matrix is larger than the
+// output and 32 KiB): 16 chunks of 2 rows, each with a padded strip.
+func.func @conv2d_chunked(%x: tensor<1x8x32x32xf32>, %w: tensor<8x8x3x3xf32>, %b: tensor<8xf32>)
+    -> tensor<1x8x32x32xf32> {
+  %0 = kiln.conv2d %x, %w, %b {pads = array<i64: 1, 1, 1, 1>}
+      : (tensor<1x8x32x32xf32>, tensor<8x8x3x3xf32>, tensor<8xf32>) -> tensor<1x8x32x32xf32>
+  return %0 : tensor<1x8x32x32xf32>
+}
+
+// Five chunks of 4 rows whose strips overlap (stride 2, 5x5 window) and
+// pad unevenly.
+func.func @conv2d_chunked_strided(%x: tensor<1x3x40x38xf32>, %w: tensor<8x3x5x5xf32>)
+    -> tensor<1x8x20x18xf32> {
+  %0 = kiln.conv2d %x, %w {pads = array<i64: 2, 1, 1, 0>, strides = array<i64: 2, 2>}
+      : (tensor<1x3x40x38xf32>, tensor<8x3x5x5xf32>) -> tensor<1x8x20x18xf32>
+  return %0 : tensor<1x8x20x18xf32>
+}
+
 // A window larger than the input, made valid by padding.
 func.func @conv2d_window_covers_padding(%x: tensor<1x1x2x2xf32>, %w: tensor<2x1x3x3xf32>) -> tensor<1x2x2x2xf32> {
   %0 = kiln.conv2d %x, %w {pads = array<i64: 1, 1, 1, 1>}
