@@ -160,7 +160,10 @@ std::string CudaProgram::launchSummary() const {
 void buildCudaPreparationPipeline(OpPassManager &pm) {
   // The same memory-plan baseline as the CPU backend's.
   pm.addPass(createRecordGraphTensorBytesPass());
-  pm.addPass(createConvertGraphToLinalgPass());
+  // One large GEMM per convolution: a GPU has the memory, and chunks
+  // would be many small launches.
+  pm.addPass(createConvertGraphToLinalgPass(
+      ConvertGraphToLinalgPassOptions{/*im2colChunks=*/false}));
   buildBufferizeAndPlanPipeline(pm);
   // The emitter reads one form only: generic ops.
   pm.addNestedPass<func::FuncOp>(createLinalgGeneralizeNamedOpsPass());

@@ -22,6 +22,8 @@ namespace kiln::compiler {
 #include "compiler/Conversion/GraphToLinalg/Passes.h.inc"
 } // namespace kiln::compiler
 
+#include <limits>
+
 using namespace mlir;
 
 namespace {
@@ -29,6 +31,8 @@ namespace {
 struct ConvertGraphToLinalgPass
     : kiln::compiler::impl::ConvertGraphToLinalgPassBase<
           ConvertGraphToLinalgPass> {
+  using ConvertGraphToLinalgPassBase::ConvertGraphToLinalgPassBase;
+
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     ConversionTarget target(*context);
@@ -43,9 +47,11 @@ struct ConvertGraphToLinalgPass
 
     // Measured before conversion adds buffers the graph does not have.
     llvm::DenseMap<Operation *, int64_t> largestTensorBytes;
+    // Without chunking, no col matrix is over budget.
     getOperation().walk([&](func::FuncOp function) {
       largestTensorBytes[function] =
-          kiln::compiler::largestComputedTensorBytes(function);
+          im2colChunks ? kiln::compiler::largestComputedTensorBytes(function)
+                       : std::numeric_limits<int64_t>::max();
     });
 
     RewritePatternSet patterns(context);

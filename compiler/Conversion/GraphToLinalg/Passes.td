@@ -23,6 +23,12 @@ def ConvertGraphToLinalgPass
     Any kiln op left unlowered is reported at its location and the pass
     fails; nothing is silently dropped.
   }];
+  let options = [
+    Option<"im2colChunks", "im2col-chunks", "bool", /*default=*/"true",
+           "Build im2col matrices larger than the function's largest tensor "
+           "in chunks of output rows (bounds memory on CPUs; GPUs prefer one "
+           "large GEMM)">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect",

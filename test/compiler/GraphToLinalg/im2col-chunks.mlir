@@ -3,11 +3,18 @@
 // zero-padded strip of just the input rows it reads, into a slice of one
 // output tensor; a small one stays whole.
 // RUN: kiln-opt %s --split-input-file --kiln-convert-graph-to-linalg | FileCheck %s
+// The CUDA pipeline turns chunking off: one col matrix, one GEMM.
+// RUN: kiln-opt %s --split-input-file --kiln-convert-graph-to-linalg=im2col-chunks=false | FileCheck %s --check-prefix=WHOLE
 
 // 36 x 256 floats of col (36,864 bytes) for a 4,096-byte output: two
 // chunks of 8 rows (128 pixels). The first strip has a padded top row, the
 // second a padded bottom row; both have the padded columns.
 // CHECK-LABEL: func.func @chunked
+// WHOLE-LABEL: func.func @chunked
+// WHOLE-NOT: tensor.insert_slice
+// WHOLE: tensor.expand_shape {{.*}} output_shape [1, 36, 256]
+// WHOLE-NOT: tensor.insert_slice
+// WHOLE: return
 // CHECK: %[[OUT:.*]] = tensor.empty() : tensor<1x4x256xf32>
 // CHECK: %[[ROWS0:.*]] = tensor.extract_slice %arg0[0, 0, 0, 0] [1, 4, 9, 16] [1, 1, 1, 1]
 // CHECK: %[[STRIP0:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4x10x18xf32>)
