@@ -368,7 +368,8 @@ DriverError generateCuda(ModuleOp module, const std::string &entry,
   }
   FailureOr<cuda::CudaProgram> printed =
       cuda::emitCudaProgram(function, unsigned(signature.inputs.size()),
-                            unsigned(signature.outputs.size()));
+                            unsigned(signature.outputs.size()),
+                            /*fuseEpilogues=*/options.fusion);
   if (failed(printed))
     return {ErrorKind::kUnsupported, "CUDA code generation failed"};
   program = std::move(*printed);

@@ -178,7 +178,8 @@ void registerCudaCodegenPasses() {
 }
 
 FailureOr<CudaProgram> emitCudaProgram(func::FuncOp entry, unsigned numInputs,
-                                       unsigned numOutputs) {
+                                       unsigned numOutputs,
+                                       bool fuseEpilogues) {
   CudaProgram program;
   ConstantPool constants;
   BufferResolver buffers(entry, numInputs, numOutputs, constants);
@@ -198,7 +199,7 @@ FailureOr<CudaProgram> emitCudaProgram(func::FuncOp entry, unsigned numInputs,
     request.name = "kiln_k" + std::to_string(program.kernels.size());
     request.provenance = provenanceOf(generic, step);
     request.initValue = std::move(init);
-    if (generic.getNumReductionLoops() > 0 && nextGeneric) {
+    if (fuseEpilogues && generic.getNumReductionLoops() > 0 && nextGeneric) {
       request.epilogue = nextGeneric;
       request.epilogueProvenance = provenanceOf(nextGeneric, nextStep);
     }

@@ -46,10 +46,12 @@ struct CudaProgram {
 void buildCudaPreparationPipeline(mlir::OpPassManager &pm);
 
 /// Prints the kernels of `entry` (prepared; arguments: inputs, outputs,
-/// arena). Errors are emitted on the offending op.
+/// arena). Errors are emitted on the offending op. Without
+/// `fuseEpilogues` (--fusion=none) every loop nest is a kernel of its own.
 mlir::FailureOr<CudaProgram> emitCudaProgram(mlir::func::FuncOp entry,
                                              unsigned numInputs,
-                                             unsigned numOutputs);
+                                             unsigned numOutputs,
+                                             bool fuseEpilogues = true);
 
 void registerCudaCodegenPasses();
 

@@ -13,6 +13,7 @@
 // RUN: kilnc compile %s --entry epilogue_product_returned --target cuda --emit=cuda | FileCheck %s --check-prefix=KEEP
 // RUN: kilnc compile %s --entry epilogue_product_read_later --target cuda --emit=cuda | FileCheck %s --check-prefix=LATER
 // RUN: kilnc compile %s --entry epilogue_chain --target cuda --emit=cuda | FileCheck %s --check-prefix=CHAIN
+// RUN: kilnc compile %s --entry epilogue_chain --target cuda --emit=cuda --fusion=none | FileCheck %s --check-prefix=UNFUSED
 
 // An elementwise chain over 4x256 with a broadcast bias: one kernel, 128-bit
 // loads and stores for the dense operands, a scalar load for the bias.
@@ -208,6 +209,10 @@ func.func @epilogue_product_read_later(%a: tensor<16x8xf32>, %b: tensor<8x16xf32
 // CHAIN-NEXT: // source ops
 // CHAIN-NEXT: // epilogue:
 // CHAIN-NOT: // kiln_k2
+// --fusion=none keeps every loop nest a kernel, the epilogues too.
+// UNFUSED-NOT: // epilogue
+// UNFUSED: // kiln_k1: elementwise
+// UNFUSED-NOT: // epilogue
 func.func @epilogue_chain(%x: tensor<8x32xf32>, %w1: tensor<32x64xf32>, %b1: tensor<64xf32>,
                           %w2: tensor<64x16xf32>, %b2: tensor<16xf32>) -> tensor<8x16xf32> {
   %0 = kiln.matmul %x, %w1 : (tensor<8x32xf32>, tensor<32x64xf32>) -> tensor<8x64xf32>
