@@ -1,4 +1,5 @@
-//===- CudaArtifact.h - Ahead-of-time CUDA artifacts --------------*- C++ -*-===//
+//===- CudaArtifact.h - Ahead-of-time CUDA artifacts --------------*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0
 //

@@ -156,12 +156,8 @@ struct tf32 {};
 } // namespace precision
 enum layout_t { mem_row_major, mem_col_major };
 
-template <typename T> struct kiln_storage {
-  using type = T;
-};
-template <> struct kiln_storage<precision::tf32> {
-  using type = float;
-};
+template <typename T> struct kiln_storage { using type = T; };
+template <> struct kiln_storage<precision::tf32> { using type = float; };
 /// A fragment's logical shape: A is M x K, B is K x N, C is M x N.
 template <typename Use, int M, int N, int K> struct kiln_shape;
 template <int M, int N, int K> struct kiln_shape<matrix_a, M, N, K> {
@@ -176,8 +172,7 @@ template <int M, int N, int K> struct kiln_shape<accumulator, M, N, K> {
 
 /// Row-major, whole: the lane-to-element layout of real fragments is
 /// opaque to kernels, so any layout is faithful for element-wise use.
-template <typename Use, int M, int N, int K, typename T,
-          typename Layout = void>
+template <typename Use, int M, int N, int K, typename T, typename Layout = void>
 struct fragment {
   static constexpr int rows = kiln_shape<Use, M, N, K>::rows;
   static constexpr int cols = kiln_shape<Use, M, N, K>::cols;
@@ -214,8 +209,7 @@ inline void fill_fragment(fragment<accumulator, M, N, K, T> &f, T value) {
     f.x[i] = value;
 }
 
-template <int M, int N, int K, typename A, typename B, typename LA,
-          typename LB>
+template <int M, int N, int K, typename A, typename B, typename LA, typename LB>
 inline void mma_sync(fragment<accumulator, M, N, K, float> &d,
                      const fragment<matrix_a, M, N, K, A, LA> &a,
                      const fragment<matrix_b, M, N, K, B, LB> &b,
@@ -237,7 +231,8 @@ template <int M, int N, int K>
 inline void store_matrix_sync(float *p,
                               const fragment<accumulator, M, N, K, float> &f,
                               unsigned ldm, layout_t layout) {
-  unsigned linear = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  unsigned linear =
+      threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
   if (linear % 32 != 0)
     return;
   for (int r = 0; r < M; ++r)

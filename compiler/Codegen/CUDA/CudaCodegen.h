@@ -1,4 +1,5 @@
-//===- CudaCodegen.h - Kiln graphs as CUDA C++ kernels ------------*- C++ -*-===//
+//===- CudaCodegen.h - Kiln graphs as CUDA C++ kernels ------------*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0
 //
@@ -35,9 +36,9 @@ struct CudaProgram {
   std::string source(llvm::ArrayRef<EmittedKernel> kernels) const;
   std::string source() const { return source(kernels); }
   /// One comment line per kernel with its launch, e.g.
-  /// `// launch kiln_k0 grid 1 1 1 block 256 1 1 shared 0 args arena:0+64:128 input:0+0:32`
-  /// (base:index+byte offset:bytes): what --emit=cuda appends so that
-  /// people and test harnesses can run the kernels.
+  /// `// launch kiln_k0 grid 1 1 1 block 256 1 1 shared 0 args arena:0+64:128
+  /// input:0+0:32` (base:index+byte offset:bytes): what --emit=cuda appends so
+  /// that people and test harnesses can run the kernels.
   std::string launchSummary() const;
 };
 

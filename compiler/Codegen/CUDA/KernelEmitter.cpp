@@ -66,7 +66,8 @@ LogicalResult KernelWriter::prepare() {
         return op_.emitError("CUDA code generation: an output does not "
                              "cover every parallel loop");
   }
-  int64_t largest = product(parallel_) * std::max<int64_t>(1, product(reduction_));
+  int64_t largest =
+      product(parallel_) * std::max<int64_t>(1, product(reduction_));
   for (OpOperand &operand : op_->getOpOperands()) {
     if (!isa<MemRefType>(operand.get().getType())) {
       // Scalars (a fill's value) are constants folded into the source.
@@ -168,9 +169,9 @@ ScalarCode KernelWriter::bodyCode(llvm::raw_ostream &os,
   return code;
 }
 
-void KernelWriter::bindOperand(llvm::raw_ostream &os,
-                               const std::string &indent, ScalarCode &code,
-                               unsigned i, ArrayRef<std::string> dims,
+void KernelWriter::bindOperand(llvm::raw_ostream &os, const std::string &indent,
+                               ScalarCode &code, unsigned i,
+                               ArrayRef<std::string> dims,
                                const std::string &suffix) {
   BlockArgument argument = op_.getRegion().front().getArgument(i);
   if (argument.use_empty())
@@ -183,21 +184,21 @@ void KernelWriter::bindOperand(llvm::raw_ostream &os,
   std::string name = "in" + std::to_string(i) + suffix;
   os << indent << "const " << computeType(argument.getType()) << " " << name
      << " = "
-     << loadAs(operand.access.elementType,
-               operand.pointer + "[" +
-                   address(operand.access, op_.getIndexingMapsArray()[i],
-                           dims) +
-                   "]")
+     << loadAs(
+            operand.access.elementType,
+            operand.pointer + "[" +
+                address(operand.access, op_.getIndexingMapsArray()[i], dims) +
+                "]")
      << ";\n";
   code.bind(argument, name);
 }
 
 void KernelWriter::decompose(llvm::raw_ostream &os, const std::string &indent,
-                             const std::string &flat,
-                             ArrayRef<unsigned> loops,
+                             const std::string &flat, ArrayRef<unsigned> loops,
                              SmallVectorImpl<std::string> &dims,
                              const std::string &suffix) {
-  std::string rest = "r" + suffix + "_" + std::to_string(loops.empty() ? 0 : loops.front());
+  std::string rest =
+      "r" + suffix + "_" + std::to_string(loops.empty() ? 0 : loops.front());
   os << indent << idx_ << " " << rest << " = " << flat << ";\n";
   for (unsigned loop : llvm::reverse(loops)) {
     std::string name = "d" + std::to_string(loop) + suffix;
@@ -215,8 +216,9 @@ void KernelWriter::decompose(llvm::raw_ostream &os, const std::string &indent,
 bool KernelWriter::isVectorisable(unsigned operand) const {
   const BufferAccess &access = operands_[operand].access;
   AffineMap map = op_.getIndexingMapsArray()[operand];
-  if (!operands_[operand].scalar.empty() || !access.elementType.isF32() || !map.isIdentity() ||
-      access.offset % 4 != 0 || access.root.byteOffset % 16 != 0)
+  if (!operands_[operand].scalar.empty() || !access.elementType.isF32() ||
+      !map.isIdentity() || access.offset % 4 != 0 ||
+      access.root.byteOffset % 16 != 0)
     return false;
   if (ArrayRef<int64_t>(access.shape) != ArrayRef<int64_t>(ranges_))
     return false;
@@ -251,11 +253,11 @@ std::string KernelWriter::initOf(unsigned output, ArrayRef<std::string> dims) {
     return *request_.initValue;
   unsigned operand = op_.getNumDpsInputs() + output;
   const Operand &init = operands_[operand];
-  return loadAs(init.access.elementType,
-                init.pointer + "[" +
-                    address(init.access, op_.getIndexingMapsArray()[operand],
-                            dims) +
-                    "]");
+  return loadAs(
+      init.access.elementType,
+      init.pointer + "[" +
+          address(init.access, op_.getIndexingMapsArray()[operand], dims) +
+          "]");
 }
 
 LogicalResult KernelWriter::emitElementwise(bool vectorised) {
@@ -277,8 +279,9 @@ LogicalResult KernelWriter::emitElementwise(bool vectorised) {
       vector[i] = isVectorisable(i);
   for (unsigned i = 0; i < op_.getNumDpsInputs(); ++i)
     if (vector[i] && !block.getArgument(i).use_empty())
-      os << "    const float4 v" << i << " = ((const float4 *)(" << operands_[i].pointer
-         << " + " << operands_[i].access.offset << "))[t];\n";
+      os << "    const float4 v" << i << " = ((const float4 *)("
+         << operands_[i].pointer << " + " << operands_[i].access.offset
+         << "))[t];\n";
   static const char *kLane[] = {"x", "y", "z", "w"};
   SmallVector<SmallVector<std::string>> results(lanes);
   for (unsigned lane = 0; lane < lanes; ++lane) {
@@ -288,9 +291,9 @@ LogicalResult KernelWriter::emitElementwise(bool vectorised) {
     // Dense float4 operands need no per-element indices.
     bool needsIndices = !block.getOps<linalg::IndexOp>().empty();
     for (unsigned i = 0; i < operands_.size(); ++i)
-      needsIndices |= !vector[i] && operands_[i].scalar.empty() &&
-                      (i >= op_.getNumDpsInputs() ||
-                       !block.getArgument(i).use_empty());
+      needsIndices |=
+          !vector[i] && operands_[i].scalar.empty() &&
+          (i >= op_.getNumDpsInputs() || !block.getArgument(i).use_empty());
     if (needsIndices)
       decompose(os, "    ", flat, parallel_, dims, suffix);
     ScalarCode code = bodyCode(os, "    ", "s" + suffix + "_", dims);
@@ -337,9 +340,8 @@ LogicalResult KernelWriter::emitLaneReduction(bool wholeBlock) {
   Operation *combiner = findCombiner();
   Block &block = op_.getRegion().front();
   BlockArgument out = block.getArguments().back();
-  Value contribution = combiner->getOperand(0) == out
-                           ? combiner->getOperand(1)
-                           : combiner->getOperand(0);
+  Value contribution = combiner->getOperand(0) == out ? combiner->getOperand(1)
+                                                      : combiner->getOperand(0);
   std::string type = computeType(out.getType());
   std::string identity = ScalarCode::identity(combiner);
   int64_t points = product(parallel_), extent = product(reduction_);
@@ -347,8 +349,8 @@ LogicalResult KernelWriter::emitLaneReduction(bool wholeBlock) {
   kernel_.kind =
       wholeBlock ? KernelKind::kBlockReduction : KernelKind::kWarpReduction;
   kernel_.block[0] = kThreads;
-  kernel_.grid[0] = wholeBlock ? blocksFor(points, 1)
-                               : blocksFor(points * 32, kThreads);
+  kernel_.grid[0] =
+      wholeBlock ? blocksFor(points, 1) : blocksFor(points * 32, kThreads);
   llvm::raw_string_ostream os(body_);
   auto combineText = [&](const std::string &x, const std::string &y) {
     return ScalarCode::combine(combiner, x, y);
@@ -380,14 +382,14 @@ LogicalResult KernelWriter::emitLaneReduction(bool wholeBlock) {
   os << "      acc = " << combineText("acc", *value) << ";\n"
      << "    }\n"
      << "    for (int s = 16; s > 0; s /= 2)\n"
-     << "      acc = " << combineText("acc", "__shfl_xor_sync(0xffffffffu, acc, s)")
-     << ";\n";
+     << "      acc = "
+     << combineText("acc", "__shfl_xor_sync(0xffffffffu, acc, s)") << ";\n";
   if (wholeBlock)
     os << "    if (lane == 0) partial[threadIdx.x / 32] = acc;\n"
        << "    __syncthreads();\n"
        << "    if (threadIdx.x < 32) {\n"
-       << "      acc = lane < " << kThreads / 32 << " ? partial[lane] : "
-       << identity << ";\n"
+       << "      acc = lane < " << kThreads / 32
+       << " ? partial[lane] : " << identity << ";\n"
        << "      for (int s = 16; s > 0; s /= 2)\n"
        << "        acc = "
        << combineText("acc", "__shfl_xor_sync(0xffffffffu, acc, s)") << ";\n"
@@ -476,8 +478,7 @@ FailureOr<EmittedKernel> KernelWriter::emit() {
       MmaKind mma = mmaKindOf(*loops);
       emitted = mma == MmaKind::kNone ? emitContraction(*loops)
                                       : emitTensorCoreContraction(*loops, mma);
-    }
-    else if (findCombiner() && product(reduction_) >= 32)
+    } else if (findCombiner() && product(reduction_) >= 32)
       emitted = emitLaneReduction(product(parallel_) < 1024 &&
                                   product(reduction_) >= 4096);
     else
