@@ -39,6 +39,7 @@ namespace {
 /// What a tensor-core kernel is printed with.
 struct MmaShape {
   const char *storage;  ///< Shared-memory element type.
+  int storageBytes;     ///< Its size.
   const char *fragment; ///< WMMA fragment element type.
   int k;                ///< K of one MMA (m16n16k<k>).
   int pad;              ///< Row padding of shared tiles, in elements.
@@ -47,11 +48,11 @@ struct MmaShape {
 MmaShape shapeOf(MmaKind kind) {
   switch (kind) {
   case MmaKind::kF16:
-    return {"__half", "__half", 16, 8};
+    return {"__half", 2, "__half", 16, 8};
   case MmaKind::kBf16:
-    return {"__nv_bfloat16", "__nv_bfloat16", 16, 8};
+    return {"__nv_bfloat16", 2, "__nv_bfloat16", 16, 8};
   default:
-    return {"float", "nvcuda::wmma::precision::tf32", 8, 4};
+    return {"float", 4, "nvcuda::wmma::precision::tf32", 8, 4};
   }
 }
 
@@ -299,10 +300,9 @@ KernelWriter::emitTensorCoreContraction(const ContractionLoops &loops,
   // multiple of 16 bytes; the padding also spreads rows over the banks.
   // The result tile reuses the operand tiles' memory (they are dead by
   // then), so a block needs half the shared memory.
-  int64_t storageBytes = mma == MmaKind::kTf32x3 ? 4 : 2;
   int64_t operandBytes = (kTile * (kTensorTileK + shape.pad) +
                           kTensorTileK * (kTile + shape.pad)) *
-                         storageBytes;
+                         shape.storageBytes;
   int64_t sharedBytes = std::max(operandBytes, kTile * (kTile + 4) * 4);
   os << "  __shared__ __align__(32) unsigned char tiles[" << sharedBytes
      << "];\n"
@@ -310,7 +310,7 @@ KernelWriter::emitTensorCoreContraction(const ContractionLoops &loops,
      << shape.storage << " (*)[" << aStride << "])tiles;\n"
      << "  " << shape.storage << " (*Bs)[" << bStride << "] = ("
      << shape.storage << " (*)[" << bStride << "])(tiles + "
-     << kTile * (kTensorTileK + shape.pad) * storageBytes << ");\n"
+     << kTile * (kTensorTileK + shape.pad) * shape.storageBytes << ");\n"
      << "  float (*Cs)[" << cStride << "] = (float (*)[" << cStride
      << "])tiles;\n"
      << "  // Warp w owns rows wm..wm+15 and columns wn..wn+31 of the tile.\n"

@@ -190,10 +190,7 @@ FailureOr<CudaProgram> emitCudaProgram(func::FuncOp entry, unsigned numInputs,
   Operation *pendingOp = nullptr;
   unsigned pendingStep = 0;
 
-  // The generic after the one being emitted, a candidate epilogue for a
-  // contraction, and its step; skipped once fused.
-  linalg::GenericOp nextGeneric;
-  unsigned nextStep = 0;
+  // An epilogue a contraction fused, to be skipped when the loop gets there.
   Operation *fusedAway = nullptr;
   auto emit = [&](linalg::GenericOp generic, unsigned step,
                   std::optional<std::string> init) -> LogicalResult {
@@ -201,15 +198,24 @@ FailureOr<CudaProgram> emitCudaProgram(func::FuncOp entry, unsigned numInputs,
     request.name = "kiln_k" + std::to_string(program.kernels.size());
     request.provenance = provenanceOf(generic, step);
     request.initValue = std::move(init);
-    if (fuseEpilogues && generic.getNumReductionLoops() > 0 && nextGeneric) {
-      request.epilogue = nextGeneric;
-      request.epilogueProvenance = provenanceOf(nextGeneric, nextStep);
+    // The next loop nest is a candidate epilogue of a contraction.
+    if (fuseEpilogues && generic.getNumReductionLoops() > 0) {
+      unsigned nextStep = step;
+      for (Operation *next = generic->getNextNode(); next;
+           next = next->getNextNode()) {
+        ++nextStep;
+        if (isBookkeeping(*next))
+          continue;
+        if ((request.epilogue = dyn_cast<linalg::GenericOp>(next)))
+          request.epilogueProvenance = provenanceOf(next, nextStep);
+        break;
+      }
     }
     FailureOr<EmittedKernel> kernel = emitKernel(generic, request, buffers);
     if (failed(kernel))
       return failure();
     if (kernel->fusedEpilogue)
-      fusedAway = nextGeneric;
+      fusedAway = request.epilogue;
     program.usesHalf |= kernel->usesHalf;
     program.kernels.push_back(std::move(*kernel));
     return success();
@@ -227,15 +233,6 @@ FailureOr<CudaProgram> emitCudaProgram(func::FuncOp entry, unsigned numInputs,
     unsigned current = step++;
     if (isBookkeeping(op) || &op == fusedAway)
       continue;
-    nextGeneric = nullptr;
-    nextStep = current;
-    for (Operation *next = op.getNextNode(); next; next = next->getNextNode()) {
-      ++nextStep;
-      if (isBookkeeping(*next))
-        continue;
-      nextGeneric = dyn_cast<linalg::GenericOp>(next);
-      break;
-    }
     auto generic = dyn_cast<linalg::GenericOp>(op);
     if (!generic)
       return op.emitError("CUDA code generation does not support '")
