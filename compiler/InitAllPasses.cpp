@@ -12,6 +12,7 @@
 #include "compiler/Fusion/Passes.h"
 #include "compiler/Conversion/GraphToLinalg/Passes.h"
 #include "compiler/Pipelines/Pipelines.h"
+#include "compiler/Scheduling/Passes.h"
 #include "mlir/Transforms/Passes.h"
 
 void kiln::registerAllPasses() {
@@ -21,6 +22,7 @@ void kiln::registerAllPasses() {
   kiln::compiler::registerFusionPasses();
   kiln::compiler::registerGraphToLinalgPasses();
   kiln::compiler::registerPipelines();
+  kiln::compiler::registerSchedulingPasses();
   kiln::compiler::registerCpuCodegenPasses();
   kiln::compiler::cuda::registerCudaCodegenPasses();
 }

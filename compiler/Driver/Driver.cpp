@@ -11,6 +11,7 @@
 #include "compiler/Conversion/GraphToLinalg/Passes.h"
 #include "compiler/Fusion/Passes.h"
 #include "compiler/Pipelines/Pipelines.h"
+#include "compiler/Scheduling/ScheduleToProgram.h"
 #include "compiler/Target/CpuArtifact.h"
 #include "compiler/Target/CudaArtifact.h"
 #include "dialects/InitAllDialects.h"
@@ -297,12 +298,20 @@ DriverError lowerAndDescribe(ModuleOp module, const std::string &entry,
   return {};
 }
 
+/// Lowers to the LLVM dialect and takes the schedule out of the module.
 DriverError lowerForCpu(ModuleOp module, const std::string &entry,
-                        EntrySignature &signature,
+                        EntrySignature &signature, rt::DeviceProgram &program,
                         const PipelineOptions &options) {
-  return lowerAndDescribe(module, entry, signature, [&] {
-    return lowerTo(module, Stage::kLLVM, options);
-  });
+  if (DriverError error = lowerAndDescribe(module, entry, signature, [&] {
+        return lowerTo(module, Stage::kLLVM, options);
+      }))
+    return error;
+  FailureOr<rt::DeviceProgram> extracted =
+      extractProgram(module, signature.function);
+  if (failed(extracted))
+    return {ErrorKind::kInternal, "lowering lost the schedule"};
+  program = std::move(*extracted);
+  return {};
 }
 } // namespace
 
@@ -310,9 +319,14 @@ DriverError compileForCpu(ModuleOp module, const std::string &entry,
                           std::unique_ptr<CpuJitExecutable> &executable,
                           const PipelineOptions &options) {
   EntrySignature signature;
-  if (DriverError error = lowerForCpu(module, entry, signature, options))
+  rt::DeviceProgram program;
+  if (DriverError error =
+          lowerForCpu(module, entry, signature, program, options))
     return error;
-  auto compiled = CpuJitExecutable::create(module, std::move(signature));
+  rt::ExecutableOptions run;
+  run.threads = options.threads;
+  auto compiled = CpuJitExecutable::create(module, std::move(signature),
+                                           std::move(program), run);
   if (!compiled.isOk())
     return {ErrorKind::kInternal, compiled.status().message()};
   executable = std::move(*compiled);
@@ -323,14 +337,16 @@ DriverError compileToArtifact(ModuleOp module, const std::string &entry,
                               rt::Artifact &artifact, const std::string &cpu,
                               const PipelineOptions &options) {
   EntrySignature signature;
-  if (DriverError error = lowerForCpu(module, entry, signature, options))
+  rt::DeviceProgram program;
+  if (DriverError error =
+          lowerForCpu(module, entry, signature, program, options))
     return error;
   // Read before the module is translated; the plan rides along in the
   // artifact for tools (the offsets are already in the code).
   FailureOr<rt::MemoryPlan> plan = readMemoryPlan(module, signature.function);
   if (failed(plan))
     return {ErrorKind::kInternal, "lowering lost the memory plan"};
-  auto built = buildCpuArtifact(module, signature, cpu);
+  auto built = buildCpuArtifact(module, signature, std::move(program), cpu);
   if (!built.isOk())
     return {built.status().code() == rt::StatusCode::kInvalidArgument
                 ? ErrorKind::kUsage

@@ -110,6 +110,9 @@ struct PipelineOptions {
   const PipelineExtensions *extensions = nullptr;
   /// Form fusion groups (kiln-form-fusion-groups); off for A/B runs.
   bool fusion = true;
+  /// Threads a JIT-compiled CPU executable runs on (0: every core the
+  /// process may use); see rt::ExecutableOptions.
+  unsigned threads = 0;
 };
 
 /// Lowers `module` in place to `stage`.

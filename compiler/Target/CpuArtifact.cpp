@@ -6,6 +6,8 @@
 
 #include "compiler/Target/CpuArtifact.h"
 
+#include "compiler/Codegen/CPU/CpuDispatchEntries.h"
+
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
@@ -29,34 +31,7 @@ using namespace mlir;
 
 namespace kiln::compiler {
 
-std::string packedKernelName(llvm::StringRef function) {
-  return ("_kiln_packed_" + function).str();
-}
-
 namespace {
-
-/// Adds `void <packed>(void **args)` that loads each parameter of `function`
-/// through args[i] and calls it: the calling convention of
-/// kiln/runtime/CpuCallingConvention.h.
-void addPackedWrapper(llvm::Module &module, llvm::Function &function,
-                      llvm::StringRef name) {
-  llvm::LLVMContext &context = module.getContext();
-  llvm::PointerType *pointer = llvm::PointerType::getUnqual(context);
-  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
-                                       {pointer}, /*isVarArg=*/false);
-  auto *wrapper = llvm::Function::Create(type, llvm::Function::ExternalLinkage,
-                                         name, module);
-  llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", wrapper));
-  llvm::Value *args = wrapper->getArg(0);
-  llvm::SmallVector<llvm::Value *> values;
-  for (auto [index, parameter] : llvm::enumerate(function.args())) {
-    llvm::Value *slot = b.CreateConstGEP1_64(pointer, args, index);
-    llvm::Value *address = b.CreateLoad(pointer, slot);
-    values.push_back(b.CreateLoad(parameter.getType(), address));
-  }
-  b.CreateCall(&function, values);
-  b.CreateRetVoid();
-}
 
 rt::Status runLinker(llvm::StringRef object, llvm::StringRef sharedObject) {
   // Debian's default ld.lld is lld 14; use the one that ships with LLVM 22.
@@ -84,6 +59,7 @@ rt::Status runLinker(llvm::StringRef object, llvm::StringRef sharedObject) {
 
 rt::StatusOr<rt::Artifact> buildCpuArtifact(ModuleOp loweredModule,
                                             const EntrySignature &signature,
+                                            rt::DeviceProgram program,
                                             llvm::StringRef cpu) {
   static std::once_flag initialized;
   std::call_once(initialized, [] {
@@ -118,12 +94,7 @@ rt::StatusOr<rt::Artifact> buildCpuArtifact(ModuleOp loweredModule,
     return rt::internalError("translation to LLVM IR failed");
   module->setTargetTriple(tm.getTargetTriple());
   module->setDataLayout(tm.createDataLayout());
-  llvm::Function *entry = module->getFunction(signature.function);
-  if (!entry)
-    return rt::internalError("entry '" + signature.function +
-                             "' vanished during lowering");
-  std::string kernelName = packedKernelName(signature.function);
-  addPackedWrapper(*module, *entry, kernelName);
+  KILN_RETURN_IF_ERROR(addCpuDispatchEntries(*module, program));
   if (llvm::verifyModule(*module, &llvm::errs()))
     return rt::internalError("generated LLVM IR does not verify");
   if (llvm::Error error =
@@ -166,14 +137,7 @@ rt::StatusOr<rt::Artifact> buildCpuArtifact(ModuleOp loweredModule,
                     tm.getTargetCPU().str();
   artifact.program.inputs = signature.inputs;
   artifact.program.outputs = signature.outputs;
-  rt::DeviceProgram device;
-  device.kind = rt::DeviceProgram::Kind::kCpu;
-  device.arenaBytes = signature.arenaBytes;
-  rt::Step step;
-  step.kind = rt::Step::Kind::kCallKernel;
-  step.kernel = kernelName;
-  device.steps.push_back(std::move(step));
-  artifact.program.devices.push_back(std::move(device));
+  artifact.program.devices.push_back(std::move(program));
   llvm::StringRef bytes = (*library)->getBuffer();
   artifact.cpuKernels.assign(bytes.bytes_begin(), bytes.bytes_end());
   return artifact;

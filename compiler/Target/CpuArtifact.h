@@ -3,7 +3,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Turns a module lowered to the LLVM dialect into a .kiln artifact: LLVM IR
-// with a packed entry wrapper, optimised and compiled to an object file for
+// with an entry per dispatch (CpuDispatchEntries), optimised and compiled to an object file for
 // the host CPU, linked into a shared object with lld, and wrapped with the
 // program that tells the runtime how to call it.
 //
@@ -19,15 +19,14 @@
 
 namespace kiln::compiler {
 
-/// Name of the packed (void **) wrapper the artifact exports for `function`.
-std::string packedKernelName(llvm::StringRef function);
-
-/// Builds the artifact of `loweredModule` (LLVM dialect) whose entry point is
-/// described by `signature`. `cpu` selects the instruction set: "native"
+/// Builds the artifact of `loweredModule` (LLVM dialect, its schedule
+/// `program` already extracted) whose interface is described by
+/// `signature`. `cpu` selects the instruction set: "native"
 /// (this machine's CPU and features, e.g. AVX-512), or an LLVM CPU name such
 /// as "x86-64" (portable baseline), "x86-64-v3" (AVX2) or "x86-64-v4".
 rt::StatusOr<rt::Artifact> buildCpuArtifact(mlir::ModuleOp loweredModule,
                                             const EntrySignature &signature,
+                                            rt::DeviceProgram program,
                                             llvm::StringRef cpu = "native");
 
 } // namespace kiln::compiler

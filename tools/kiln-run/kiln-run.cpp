@@ -27,12 +27,14 @@ namespace {
 
 constexpr const char *kUsage =
     "usage: kiln-run MODEL.kiln [--input NAME=FILE.npy]... [--output-dir DIR]\n"
-    "                [--iterations N] [--warmup N]\n"
+    "                [--iterations N] [--warmup N] [--threads N]\n"
     "\n"
     "Runs a compiled Kiln artifact on .npy inputs with the runtime alone,\n"
     "on the CPU or on CUDA device 0, as the artifact says.\n"
     "Writes DIR/<output name>.npy per output; with --iterations > 1 also\n"
-    "prints median/p10/p90 latency.\n"
+    "prints median/p10/p90 latency. --threads N runs a CPU program on N\n"
+    "threads, this one included (default: every core this process may use;\n"
+    "1: this thread only); results are bitwise the same for every N.\n"
     "\n"
     "Exit codes: 0 success, 1 usage error, 2 invalid artifact or inputs,\n"
     "3 unsupported (newer format, other target), 4 internal error,\n"
@@ -72,7 +74,7 @@ bool parseCount(const std::string &text, unsigned &value) {
 int main(int argc, char **argv) {
   std::string model, outputDir;
   std::vector<InputFile> inputs;
-  unsigned iterations = 1, warmup = 0;
+  unsigned iterations = 1, warmup = 0, threads = 0;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](const char *flag) -> const char * {
@@ -99,6 +101,11 @@ int main(int argc, char **argv) {
       if (!dir)
         return 1;
       outputDir = dir;
+    } else if (arg == "--threads") {
+      const char *count = value("--threads");
+      if (!count || !parseCount(count, threads) || threads == 0 ||
+          threads > 1024)
+        return fail(1, "--threads expects a count from 1 to 1024");
     } else if (arg == "--iterations" || arg == "--warmup") {
       const char *count = value(arg.c_str());
       if (!count || !parseCount(count, arg == "--warmup" ? warmup : iterations))
@@ -118,7 +125,7 @@ int main(int argc, char **argv) {
   if (!artifact.isOk())
     return fail(exitCodeFor(artifact.status()), artifact.status().message());
   StatusOr<std::unique_ptr<DeviceExecutable>> executable =
-      loadExecutable(std::move(*artifact), model);
+      loadExecutable(std::move(*artifact), model, ExecutableOptions{threads});
   if (!executable.isOk())
     return fail(exitCodeFor(executable.status()),
                 executable.status().message());

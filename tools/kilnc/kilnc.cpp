@@ -141,10 +141,12 @@ cl::opt<unsigned> warmup("warmup", cl::desc("Untimed runs first"), cl::init(3),
                          cl::sub(benchCommand));
 cl::opt<unsigned> iterations("iterations", cl::desc("Timed runs"), cl::init(20),
                              cl::sub(benchCommand));
-cl::opt<unsigned> threads("threads",
-                          cl::desc("Worker threads (generated code is "
-                                   "single-threaded for now: only 1)"),
-                          cl::init(1), cl::sub(benchCommand));
+cl::opt<unsigned> threads(
+    "threads",
+    cl::desc("Threads a CPU model runs on, this one included (default: "
+             "every core this process may use; 1: this thread only). "
+             "Results are bitwise the same for every count"),
+    cl::init(0), cl::sub(runCommand), cl::sub(benchCommand));
 
 constexpr const char *kOverview =
     "Kiln model compiler\n\n"
@@ -198,6 +200,7 @@ StatusOr<CompileOptions> compileOptions() {
   options.entry = entryName;
   options.passPlugins.assign(passPlugins.begin(), passPlugins.end());
   options.fusion = fusion == Fusion::All;
+  options.threads = threads;
   for (const std::string &spec : inputShapes) {
     auto [name, dims] = llvm::StringRef(spec).split('=');
     std::vector<int64_t> shape;
@@ -271,7 +274,7 @@ double millisecondsSince(Clock::time_point start) {
 StatusOr<std::unique_ptr<Executable>> prepare() {
   auto start = Clock::now();
   if (isArtifactPath(modelPath)) {
-    auto executable = Executable::loadArtifact(modelPath);
+    auto executable = Executable::loadArtifact(modelPath, threads);
     if (executable.isOk())
       llvm::outs() << llvm::format("loaded %s in %.1f ms\n", modelPath.c_str(),
                                    millisecondsSince(start));
@@ -425,10 +428,6 @@ int runModel() {
 }
 
 int benchModel() {
-  if (threads != 1)
-    return fail(Status(StatusCode::kUnimplemented,
-                       "--threads: generated CPU code is single-threaded for "
-                       "now"));
   if (iterations == 0)
     return fail(kUsage, "--iterations must be at least 1");
   auto model = prepare();

@@ -185,7 +185,7 @@ StatusOr<std::string> emitCuda(Session &session, ModuleOp module,
 class Compiler::Impl {
 public:
   compiler::PipelineOptions pipeline() const {
-    return {&extensions, options.fusion};
+    return {&extensions, options.fusion, options.threads};
   }
   CompileOptions options;
   compiler::PipelineExtensions extensions;
@@ -228,7 +228,8 @@ Compiler::compile(const ModelSource &source) {
       return session.fail(error);
     return makeArtifactExecutable(std::move(artifact),
                                   source.name().empty() ? "model"
-                                                        : source.name());
+                                                        : source.name(),
+                                  impl_->options.threads);
   }
   std::unique_ptr<compiler::CpuJitExecutable> jit;
   if (DriverError error = compiler::compileForCpu(*module, impl_->options.entry,

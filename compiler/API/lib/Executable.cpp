@@ -42,8 +42,11 @@ private:
 } // namespace
 
 StatusOr<std::unique_ptr<Executable>>
-makeArtifactExecutable(rt::Artifact artifact, const std::string &name) {
-  auto executable = rt::loadExecutable(std::move(artifact), name);
+makeArtifactExecutable(rt::Artifact artifact, const std::string &name,
+                       unsigned threads) {
+  rt::ExecutableOptions options;
+  options.threads = threads;
+  auto executable = rt::loadExecutable(std::move(artifact), name, options);
   if (!executable.isOk())
     return executable.status();
   return std::make_unique<Executable>(
@@ -51,11 +54,11 @@ makeArtifactExecutable(rt::Artifact artifact, const std::string &name) {
 }
 
 StatusOr<std::unique_ptr<Executable>>
-Executable::loadArtifact(const std::string &path) {
+Executable::loadArtifact(const std::string &path, unsigned threads) {
   rt::StatusOr<rt::Artifact> artifact = rt::readArtifactFile(path);
   if (!artifact.isOk())
     return artifact.status();
-  return makeArtifactExecutable(std::move(*artifact), path);
+  return makeArtifactExecutable(std::move(*artifact), path, threads);
 }
 
 Executable::Executable(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}

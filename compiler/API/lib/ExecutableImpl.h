@@ -28,7 +28,8 @@ public:
 /// Runs a decoded artifact through the runtime (CPU or CUDA, as its
 /// program says); `name` stands for it in messages.
 StatusOr<std::unique_ptr<Executable>>
-makeArtifactExecutable(rt::Artifact artifact, const std::string &name);
+makeArtifactExecutable(rt::Artifact artifact, const std::string &name,
+                       unsigned threads = 0);
 
 } // namespace kiln
 

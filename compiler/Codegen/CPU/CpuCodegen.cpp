@@ -8,6 +8,7 @@
 
 #include "compiler/Codegen/CPU/Passes.h"
 #include "compiler/Conversion/GraphToLinalg/Passes.h"
+#include "compiler/Scheduling/Passes.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
@@ -127,8 +128,15 @@ void kiln::compiler::buildBufferizeAndPlanPipeline(OpPassManager &pm) {
 void kiln::compiler::buildCpuCodegenPipeline(OpPassManager &pm) {
   // Counted on the graph: lowering removes tensors (docs/memory-planning.md).
   pm.addPass(createRecordGraphTensorBytesPass());
+  // Which parameters are inputs and which outputs, before bufferisation
+  // makes every result a parameter.
+  pm.addPass(createRecordEntryInterfacePass());
   pm.addPass(createConvertGraphToLinalgPass());
   buildBufferizeAndPlanPipeline(pm);
+  // The schedule: dispatch functions over workgroups and the exec.program
+  // that runs them. After planning (bindings are arena offsets), before
+  // tiling (each workgroup's slice is tiled as the whole op was).
+  pm.addPass(createFormCpuDispatchesPass());
 
   // Register tiles and vectors (on buffers: no allocation), lowered to
   // 1-D vector ops and FMAs; what does not vectorise becomes scalar loops.

@@ -2,16 +2,16 @@
 //
 // SPDX-License-Identifier: Apache-2.0
 //
-// The entry is called through ExecutionEngine's packed wrapper with the
-// arguments laid out by rt::PackedArguments (kiln/runtime/
-// CpuCallingConvention.h), exactly as the runtime calls AOT kernels.
+// The dispatch entries are added to the LLVM module before it is optimised
+// (CpuDispatchEntries), then looked up once: the runtime's CPU executor
+// calls them exactly as it calls an artifact's.
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Codegen/CPU/CpuJit.h"
 
-#include "kiln/runtime/CpuCallingConvention.h"
-#include "kiln/runtime/CpuExecutable.h"
+#include "compiler/Codegen/CPU/CpuDispatchEntries.h"
+#include "kiln/runtime/CpuSchedule.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -19,22 +19,17 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/TargetSelect.h"
 
+#include <map>
 #include <mutex>
 
 using namespace mlir;
 
 namespace kiln::compiler {
 
-CpuJitExecutable::CpuJitExecutable(std::unique_ptr<ExecutionEngine> engine,
-                                   EntrySignature signature,
-                                   void (*entry)(void **))
-    : engine_(std::move(engine)), entry_(entry),
-      signature_(std::move(signature)) {}
-
-CpuJitExecutable::~CpuJitExecutable() = default;
-
 rt::StatusOr<std::unique_ptr<CpuJitExecutable>>
-CpuJitExecutable::create(ModuleOp loweredModule, EntrySignature signature) {
+CpuJitExecutable::create(ModuleOp loweredModule, EntrySignature signature,
+                         rt::DeviceProgram program,
+                         const rt::ExecutableOptions &executableOptions) {
   static std::once_flag initialized;
   std::call_once(initialized, [] {
     llvm::InitializeNativeTarget();
@@ -53,8 +48,14 @@ CpuJitExecutable::create(ModuleOp loweredModule, EntrySignature signature) {
   // The options hold a function_ref: the callable must outlive create().
   auto optimize = makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0,
                                             targetMachine->get());
+  auto transform = [&](llvm::Module *module) -> llvm::Error {
+    rt::Status added = addCpuDispatchEntries(*module, program);
+    if (!added.isOk())
+      return llvm::createStringError(added.message());
+    return optimize(module);
+  };
   ExecutionEngineOptions options;
-  options.transformer = optimize;
+  options.transformer = transform;
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   auto engine = ExecutionEngine::create(loweredModule, options,
                                         std::move(*targetMachine));
@@ -62,42 +63,32 @@ CpuJitExecutable::create(ModuleOp loweredModule, EntrySignature signature) {
     return rt::internalError("JIT compilation failed: " +
                              llvm::toString(engine.takeError()));
   (*engine)->initialize();
-  // Materialise the machine code now, so that compile time is not billed to
-  // the first run.
-  auto entry = (*engine)->lookupPacked(signature.function);
-  if (!entry)
-    return rt::internalError("the compiled model has no entry '" +
-                             signature.function +
-                             "': " + llvm::toString(entry.takeError()));
-  rt::Arena arena;
-  KILN_RETURN_IF_ERROR(arena.allocate(signature.arenaBytes));
-  auto executable = std::unique_ptr<CpuJitExecutable>(new CpuJitExecutable(
-      std::move(*engine), std::move(signature), *entry));
-  executable->arena_ = std::move(arena);
-  return executable;
-}
-
-rt::Status CpuJitExecutable::run(const std::vector<rt::HostTensor> &inputs,
-                                 std::vector<rt::HostTensor> &outputs) {
-  // Outputs are only allocated for a valid call.
-  KILN_RETURN_IF_ERROR(rt::checkBindings(rt::refsOf(inputs),
-                                         signature_.inputs, {}, {}));
-  for (size_t i = 0; i < inputs.size(); ++i)
-    KILN_RETURN_IF_ERROR(rt::checkTensor(inputs[i], signature_.inputs[i]));
-  std::vector<rt::TensorRef> outputRefs =
-      rt::allocateOutputs(signature_.outputs, outputs);
-  return run(rt::refsOf(inputs), outputRefs);
-}
-
-rt::Status CpuJitExecutable::run(const std::vector<rt::TensorRef> &inputs,
-                                 const std::vector<rt::TensorRef> &outputs) {
-  KILN_RETURN_IF_ERROR(rt::checkBindings(inputs, signature_.inputs, outputs,
-                                         signature_.outputs));
-  rt::PackedArguments arguments;
-  rt::packModelArguments(arguments, inputs, outputs, arena_.data(),
-                         arena_.size());
-  entry_(arguments.data());
-  return rt::Status::ok();
+  std::shared_ptr<ExecutionEngine> owner(std::move(*engine));
+  // Looking the entries up materialises the machine code now, so that
+  // compile time is not billed to the first run.
+  std::string missing;
+  auto lookup = [&](const std::string &name) -> void * {
+    auto address = owner->lookup(name);
+    if (!address) {
+      missing = llvm::toString(address.takeError());
+      return nullptr;
+    }
+    return *address;
+  };
+  rt::Program whole;
+  whole.inputs = signature.inputs;
+  whole.outputs = signature.outputs;
+  whole.devices.push_back(std::move(program));
+  auto executable = rt::CpuExecutable::create(
+      std::move(whole), lookup, owner, "the JIT-compiled model",
+      executableOptions);
+  if (!executable.isOk())
+    return executable.status().code() == rt::StatusCode::kDataLoss
+               ? rt::internalError(executable.status().message() + " " +
+                                   missing)
+               : executable.status();
+  return std::unique_ptr<CpuJitExecutable>(
+      new CpuJitExecutable(std::move(*executable), std::move(signature)));
 }
 
 } // namespace kiln::compiler

@@ -14,6 +14,7 @@
 #include "kiln/runtime/Artifact.h"
 
 #include "ByteIO.h"
+#include "StepCodec.h"
 
 #include <algorithm>
 #include <array>
@@ -38,13 +39,8 @@ constexpr uint32_t kMaxDevices = 64;
 constexpr uint32_t kMaxSteps = 1 << 16;
 constexpr size_t kMaxName = 4096;
 constexpr uint32_t kMaxPlannedBuffers = 1 << 20;
-constexpr uint32_t kMaxKernelArgs = 1024;
 constexpr uint32_t kMaxCudaModules = 4096;
 constexpr uint32_t kMaxKernelsPerModule = 1 << 16;
-// CUDA's own limits on a launch (any architecture Kiln targets).
-constexpr uint32_t kMaxThreadsPerBlock = 1024;
-constexpr uint32_t kMaxBlockDim[3] = {1024, 1024, 64};
-constexpr uint32_t kMaxGridDim[3] = {0x7FFFFFFFu, 65535, 65535};
 
 constexpr size_t kHeaderCrcOffset = 32;
 
@@ -83,24 +79,8 @@ std::vector<uint8_t> encodeProgram(const Program &program) {
     w.u32(uint32_t(device.kind));
     w.u64(device.arenaBytes);
     w.u32(uint32_t(device.steps.size()));
-    for (const Step &step : device.steps) {
-      w.u32(uint32_t(step.kind));
-      w.string(step.kernel);
-      if (step.kind != Step::Kind::kLaunchKernel)
-        continue;
-      for (uint32_t d : step.grid)
-        w.u32(d);
-      for (uint32_t d : step.block)
-        w.u32(d);
-      w.u32(step.sharedBytes);
-      w.u32(uint32_t(step.args.size()));
-      for (const KernelArg &arg : step.args) {
-        w.u32(uint32_t(arg.base));
-        w.u32(arg.index);
-        w.u64(arg.offset);
-        w.u64(arg.bytes);
-      }
-    }
+    for (const Step &step : device.steps)
+      encodeStep(w, step);
   }
   return std::move(w.bytes());
 }
@@ -139,85 +119,6 @@ Status decodeTensors(ByteReader &r, const std::string &name, const char *what,
   return Status::ok();
 }
 
-/// Bytes of a tensor, saturating (shapes are bounded, dtypes are not).
-uint64_t tensorBytes(const TensorSpec &spec) {
-  uint64_t elements = 1;
-  for (int64_t dim : spec.shape)
-    elements *= uint64_t(dim); // Bounded by 2^62 at decoding.
-  uint64_t size = dtypeSize(spec.dtype);
-  if (size != 0 && elements > ~uint64_t(0) / size)
-    return ~uint64_t(0);
-  return elements * size;
-}
-
-/// The launch configuration and pointer arguments of a kLaunchKernel step.
-/// Arguments into the constants are checked once that section is known.
-Status decodeLaunch(ByteReader &r, const Program &program, uint64_t arenaBytes,
-                    Step &step, const std::string &name,
-                    const std::string &where) {
-  for (uint32_t &d : step.grid)
-    d = r.u32();
-  for (uint32_t &d : step.block)
-    d = r.u32();
-  step.sharedBytes = r.u32();
-  uint32_t args = r.u32();
-  if (!r.ok() || args > kMaxKernelArgs)
-    return programError(name, "bad launch in " + where);
-  uint64_t threads = 1;
-  for (int d = 0; d < 3; ++d) {
-    if (step.grid[d] == 0 || step.grid[d] > kMaxGridDim[d] ||
-        step.block[d] == 0 || step.block[d] > kMaxBlockDim[d])
-      return programError(name, "bad grid or block dimension in " + where);
-    threads *= step.block[d];
-  }
-  if (threads > kMaxThreadsPerBlock)
-    return programError(name, "more than 1024 threads per block in " + where);
-  for (uint32_t a = 0; a < args; ++a) {
-    KernelArg arg;
-    uint32_t base = r.u32();
-    arg.index = r.u32();
-    arg.offset = r.u64();
-    arg.bytes = r.u64();
-    std::string which = "argument #" + std::to_string(a) + " of " + where;
-    if (!r.ok())
-      return programError(name, "bad " + which);
-    uint64_t limit = 0;
-    switch (base) {
-    case uint32_t(KernelArg::Base::kInput):
-      if (arg.index >= program.inputs.size())
-        return programError(name, "input index out of range in " + which);
-      limit = tensorBytes(program.inputs[arg.index]);
-      break;
-    case uint32_t(KernelArg::Base::kOutput):
-      if (arg.index >= program.outputs.size())
-        return programError(name, "output index out of range in " + which);
-      limit = tensorBytes(program.outputs[arg.index]);
-      break;
-    case uint32_t(KernelArg::Base::kArena):
-      limit = arenaBytes;
-      break;
-    case uint32_t(KernelArg::Base::kConstants):
-      limit = ~uint64_t(0); // Checked in checkCudaPrograms.
-      break;
-    default:
-      return programError(name, "unknown base " + std::to_string(base) +
-                                    " of " + which);
-    }
-    bool single = base == uint32_t(KernelArg::Base::kArena) ||
-                  base == uint32_t(KernelArg::Base::kConstants);
-    if (single && arg.index != 0)
-      return programError(name, "index of a single buffer is not 0 in " +
-                                    which);
-    if (arg.offset > limit || arg.bytes > limit - arg.offset)
-      return programError(name, "bytes " + std::to_string(arg.offset) + "+" +
-                                    std::to_string(arg.bytes) +
-                                    " outside the buffer in " + which);
-    arg.base = KernelArg::Base(base);
-    step.args.push_back(arg);
-  }
-  return Status::ok();
-}
-
 StatusOr<Program> decodeProgram(const uint8_t *bytes, size_t size,
                                 const std::string &name) {
   ByteReader r(bytes, size);
@@ -245,23 +146,10 @@ StatusOr<Program> decodeProgram(const uint8_t *bytes, size_t size,
     device.arenaBytes = arenaBytes;
     for (uint32_t s = 0; s < steps; ++s) {
       Step step;
-      uint32_t stepKind = r.u32();
-      step.kernel = r.string(kMaxName);
       std::string where =
           "step #" + std::to_string(s) + " of device #" + std::to_string(i);
-      if (!r.ok() || step.kernel.empty())
-        return programError(name, "bad " + where);
-      // A CPU device calls kernels, a CUDA device launches them.
-      uint32_t expected = device.kind == DeviceProgram::Kind::kCpu
-                              ? uint32_t(Step::Kind::kCallKernel)
-                              : uint32_t(Step::Kind::kLaunchKernel);
-      if (stepKind != expected)
-        return programError(name, "bad kind " + std::to_string(stepKind) +
-                                      " of " + where);
-      step.kind = Step::Kind(stepKind);
-      if (step.kind == Step::Kind::kLaunchKernel)
-        KILN_RETURN_IF_ERROR(
-            decodeLaunch(r, program, device.arenaBytes, step, name, where));
+      KILN_RETURN_IF_ERROR(
+          decodeStep(r, program, device, s, step, name, where));
       device.steps.push_back(std::move(step));
     }
     program.devices.push_back(std::move(device));
@@ -626,10 +514,13 @@ StatusOr<Artifact> decodeArtifact(const uint8_t *bytes, size_t size,
   uint32_t headerCrc = header.u32();
   uint32_t tableCrc = header.u32();
   if (version != kArtifactFormatVersion)
-    return unimplemented(name + ": artifact format version " +
-                         std::to_string(version) + "; this runtime reads " +
-                         std::to_string(kArtifactFormatVersion) +
-                         " (recompile the model)");
+    return unimplemented(
+        name + ": artifact format version " + std::to_string(version) +
+        "; this runtime reads " + std::to_string(kArtifactFormatVersion) +
+        (version < kArtifactFormatVersion
+             ? " (it was written by an older kilnc: rebuild it with kilnc "
+               "compile)"
+             : " (recompile the model)"));
   if (headerSize != kHeaderSize || flags != 0)
     return dataLoss(name + ": corrupt artifact header");
   if (fileSize != size)

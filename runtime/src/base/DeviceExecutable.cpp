@@ -12,8 +12,18 @@ namespace kiln::rt {
 
 DeviceExecutable::~DeviceExecutable() = default;
 
+Status DeviceExecutable::run(const std::vector<TensorRef> &inputs,
+                             const std::vector<TensorRef> &outputs,
+                             const RunOptions &options) {
+  if (options.hooks || options.collectives)
+    return unimplemented(description() +
+                         ": this device runs no step or collectives hooks");
+  return run(inputs, outputs);
+}
+
 StatusOr<std::unique_ptr<DeviceExecutable>>
-loadExecutable(Artifact artifact, const std::string &name) {
+loadExecutable(Artifact artifact, const std::string &name,
+               const ExecutableOptions &options) {
   if (artifact.program.devices.size() == 1 &&
       artifact.program.devices[0].kind == DeviceProgram::Kind::kCuda) {
     auto cuda = CudaExecutable::load(std::move(artifact), name);
@@ -21,7 +31,7 @@ loadExecutable(Artifact artifact, const std::string &name) {
       return cuda.status();
     return std::unique_ptr<DeviceExecutable>(std::move(*cuda));
   }
-  auto cpu = CpuExecutable::load(std::move(artifact), name);
+  auto cpu = CpuExecutable::load(std::move(artifact), name, options);
   if (!cpu.isOk())
     return cpu.status();
   return std::unique_ptr<DeviceExecutable>(std::move(*cpu));

@@ -34,18 +34,45 @@ Status checkElf(const std::vector<uint8_t> &image, const std::string &name) {
 }
 } // namespace
 
-CpuExecutable::CpuExecutable(Program program, void *library,
-                             std::vector<PackedKernel> kernels)
-    : program_(std::move(program)), library_(library),
-      kernels_(std::move(kernels)) {}
+CpuExecutable::CpuExecutable(Program program, CpuSchedule schedule,
+                             std::shared_ptr<void> owner,
+                             std::shared_ptr<ThreadPool> pool)
+    : program_(std::move(program)), schedule_(std::move(schedule)),
+      owner_(std::move(owner)), pool_(std::move(pool)) {}
 
-CpuExecutable::~CpuExecutable() {
-  if (library_)
-    dlclose(library_);
+CpuExecutable::~CpuExecutable() = default;
+
+StatusOr<std::unique_ptr<CpuExecutable>>
+CpuExecutable::create(Program program,
+                      const std::function<void *(const std::string &)> &lookup,
+                      std::shared_ptr<void> owner, const std::string &name,
+                      const ExecutableOptions &options) {
+  if (program.devices.size() != 1 ||
+      program.devices[0].kind != DeviceProgram::Kind::kCpu)
+    return unimplemented(name + ": this runtime runs single-device CPU "
+                                "programs");
+  auto schedule = CpuSchedule::create(program.devices[0], lookup, name);
+  if (!schedule.isOk())
+    return schedule.status();
+  unsigned threads =
+      options.threads ? options.threads : ThreadPool::availableThreads();
+  std::shared_ptr<ThreadPool> pool;
+  if (threads > 1)
+    pool = ThreadPool::shared(threads);
+  auto executable = std::unique_ptr<CpuExecutable>(new CpuExecutable(
+      std::move(program), std::move(*schedule), std::move(owner),
+      std::move(pool)));
+  // One arena up front: a program too large for memory fails at load.
+  auto arena = executable->takeArena();
+  if (!arena.isOk())
+    return arena.status().withContext(name);
+  executable->returnArena(std::move(*arena));
+  return executable;
 }
 
 StatusOr<std::unique_ptr<CpuExecutable>>
-CpuExecutable::load(Artifact artifact, const std::string &name) {
+CpuExecutable::load(Artifact artifact, const std::string &name,
+                    const ExecutableOptions &options) {
   if (artifact.program.devices.size() != 1 ||
       artifact.program.devices[0].kind != DeviceProgram::Kind::kCpu)
     return unimplemented(name + ": this runtime runs single-device CPU "
@@ -71,27 +98,30 @@ CpuExecutable::load(Artifact artifact, const std::string &name) {
   close(fd); // dlopen keeps its own mapping.
   if (!library)
     return dataLoss(name + ": cannot load the CPU kernels: " + dlerror());
+  std::shared_ptr<void> owner(library, [](void *handle) { dlclose(handle); });
+  return create(
+      std::move(artifact.program),
+      [&](const std::string &symbol) { return dlsym(library, symbol.c_str()); },
+      std::move(owner), name, options);
+}
 
-  std::vector<PackedKernel> kernels;
-  for (const Step &step : artifact.program.devices[0].steps) {
-    void *symbol = dlsym(library, step.kernel.c_str());
-    if (!symbol) {
-      dlclose(library);
-      return dataLoss(name + ": kernel '" + step.kernel +
-                      "' is missing from the CPU kernels");
+StatusOr<std::unique_ptr<Arena>> CpuExecutable::takeArena() {
+  {
+    std::lock_guard<std::mutex> lock(arenasMutex_);
+    if (!freeArenas_.empty()) {
+      std::unique_ptr<Arena> arena = std::move(freeArenas_.back());
+      freeArenas_.pop_back();
+      return arena;
     }
-    kernels.push_back(reinterpret_cast<PackedKernel>(symbol));
   }
-  Arena arena;
-  if (Status status = arena.allocate(artifact.program.devices[0].arenaBytes);
-      !status.isOk()) {
-    dlclose(library);
-    return status.withContext(name);
-  }
-  auto executable = std::unique_ptr<CpuExecutable>(new CpuExecutable(
-      std::move(artifact.program), library, std::move(kernels)));
-  executable->arena_ = std::move(arena);
-  return executable;
+  auto arena = std::make_unique<Arena>();
+  KILN_RETURN_IF_ERROR(arena->allocate(program_.devices[0].arenaBytes));
+  return arena;
+}
+
+void CpuExecutable::returnArena(std::unique_ptr<Arena> arena) {
+  std::lock_guard<std::mutex> lock(arenasMutex_);
+  freeArenas_.push_back(std::move(arena));
 }
 
 Status CpuExecutable::run(const std::vector<HostTensor> &inputs,
@@ -108,17 +138,32 @@ Status CpuExecutable::run(const std::vector<HostTensor> &inputs,
 
 Status CpuExecutable::run(const std::vector<TensorRef> &inputs,
                           const std::vector<TensorRef> &outputs) {
+  return run(inputs, outputs, RunOptions());
+}
+
+Status CpuExecutable::run(const std::vector<TensorRef> &inputs,
+                          const std::vector<TensorRef> &outputs,
+                          const RunOptions &options) {
   KILN_RETURN_IF_ERROR(
       checkBindings(inputs, program_.inputs, outputs, program_.outputs));
-  // Today every step is a whole-model kernel on the model's inputs and
-  // outputs; the memory plan places everything else in the arena.
-  for (PackedKernel kernel : kernels_) {
-    PackedArguments arguments;
-    packModelArguments(arguments, inputs, outputs, arena_.data(),
-                       arena_.size());
-    kernel(arguments.data());
-  }
-  return Status::ok();
+  auto arena = takeArena();
+  if (!arena.isOk())
+    return arena.status();
+  PackedArguments arguments;
+  packModelArguments(arguments, inputs, outputs, (*arena)->data(),
+                     (*arena)->size());
+  std::vector<uint8_t *> inputData, outputData;
+  for (const TensorRef &input : inputs)
+    inputData.push_back(static_cast<uint8_t *>(input.data));
+  for (const TensorRef &output : outputs)
+    outputData.push_back(static_cast<uint8_t *>(output.data));
+  RunBuffers buffers;
+  buffers.inputs = &inputData;
+  buffers.outputs = &outputData;
+  buffers.arena = static_cast<uint8_t *>((*arena)->data());
+  Status status = schedule_.run(pool_.get(), arguments.data(), buffers, options);
+  returnArena(std::move(*arena));
+  return status;
 }
 
 } // namespace kiln::rt

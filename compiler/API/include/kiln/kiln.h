@@ -78,6 +78,10 @@ struct CompileOptions {
   /// Pass plugins to load (see kiln/PassPlugin.h); their passes run at
   /// their pipeline points in every compilation of this Compiler.
   std::vector<std::string> passPlugins;
+  /// Threads a compiled CPU model runs on, the calling thread included; 0
+  /// is every core the process may use, 1 runs on the calling thread only.
+  /// Results are bitwise the same for every count.
+  unsigned threads = 0;
 };
 
 /// Where a model comes from. A plain value; the bytes are copied in.
@@ -123,8 +127,9 @@ public:
   /// or `kilnc compile -o X.kiln`, validating it first. A CUDA artifact
   /// runs on CUDA device 0 (host tensors in and out); without a GPU or
   /// driver it is kUnavailable (exit code 5).
+  /// `threads` as CompileOptions::threads.
   static StatusOr<std::unique_ptr<Executable>>
-  loadArtifact(const std::string &path);
+  loadArtifact(const std::string &path, unsigned threads = 0);
 
   ~Executable();
   Executable(const Executable &) = delete;

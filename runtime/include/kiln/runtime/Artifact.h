@@ -34,7 +34,9 @@ namespace kiln::rt {
 
 inline constexpr char kArtifactMagic[8] = {'K', 'I', 'L', 'N',
                                            'A', 'R', 'T', '\0'};
-inline constexpr uint32_t kArtifactFormatVersion = 1;
+/// 2: steps carry dependencies, binding access modes and workgroup grids
+/// for both devices (the exec schedule level, docs/execution-model.md).
+inline constexpr uint32_t kArtifactFormatVersion = 2;
 
 /// Section kinds. Values are part of the format: never renumber.
 enum class SectionKind : uint32_t {
@@ -60,8 +62,8 @@ struct TensorSpec {
   std::vector<int64_t> shape;
 };
 
-/// A pointer argument of a launched GPU kernel: a byte offset into one of
-/// the buffers the runtime owns.
+/// A buffer a step touches: a byte range of one of the buffers the runtime
+/// owns (for a CUDA kernel, one pointer argument).
 struct KernelArg {
   enum class Base : uint32_t {
     kInput = 1,     ///< Input tensor `index`.
@@ -73,22 +75,53 @@ struct KernelArg {
   uint32_t index = 0;
   uint64_t offset = 0; ///< Bytes from the start of the base buffer.
   uint64_t bytes = 0;  ///< Bytes the kernel may touch from `offset`.
+  enum class Access : uint32_t { kRead = 1, kWrite = 2, kReadWrite = 3 };
+  Access access = Access::kReadWrite;
+
+  bool writes() const { return access != Access::kRead; }
 };
 
-/// One step of a device program. A CPU step calls a kernel (symbol in the
-/// kernels section) on the model's inputs and outputs; a CUDA step launches
-/// a kernel (by name, in the CUDA modules) with a grid, a block and pointer
-/// arguments. Collectives join later without a format break (unknown step
-/// kinds are rejected).
+/// One step of a device program (the exec dialect's steps, serialised).
+/// Steps are listed in an order that respects `after`; a runtime may run
+/// steps whose dependencies are done concurrently. Unknown kinds are
+/// rejected.
 struct Step {
-  enum class Kind : uint32_t { kCallKernel = 1, kLaunchKernel = 2 };
-  Kind kind = Kind::kCallKernel;
-  std::string kernel;
-  // kLaunchKernel only.
+  enum class Kind : uint32_t {
+    /// CPU: call `kernel(args, begin, end)` over workgroups [0, grid[0]).
+    kDispatch = 1,
+    /// CUDA: launch `kernel` with `grid`, `block` and pointer `args`.
+    kLaunchKernel = 2,
+    kCopy = 3,       ///< args[0] (read) to args[1] (written), same size.
+    kFill = 4,       ///< args[0] with `pattern` of `patternBytes` bytes.
+    kCollective = 5, ///< See CollectiveKind; handed to a collectives hook.
+    kBarrier = 6,    ///< Touches nothing; orders what follows.
+  };
+  /// What a collective computes (values as in the exec dialect).
+  enum class CollectiveKind : uint32_t {
+    kAllReduce = 1, kAllGather = 2, kReduceScatter = 3, kBroadcast = 4,
+    kSend = 5, kRecv = 6,
+  };
+  Kind kind = Kind::kDispatch;
+  std::string kernel; ///< Dispatches and launches only.
   uint32_t grid[3] = {1, 1, 1};
-  uint32_t block[3] = {1, 1, 1};
-  uint32_t sharedBytes = 0; ///< Dynamic shared memory.
+  uint32_t block[3] = {1, 1, 1}; ///< kLaunchKernel only.
+  uint32_t sharedBytes = 0;      ///< Dynamic shared memory (CUDA).
   std::vector<KernelArg> args;
+  /// Indices of earlier steps of the same device this one waits for.
+  std::vector<uint32_t> after;
+  // kFill
+  uint64_t pattern = 0;
+  uint32_t patternBytes = 0;
+  // kCollective
+  CollectiveKind collective = CollectiveKind::kAllReduce;
+  uint32_t reduction = 0; ///< exec::ReductionKind (0 none, 1 sum, ...).
+  uint32_t ranks = 1;
+  uint32_t peer = 0;
+  DType element = DType::kF32;
+
+  uint64_t workgroups() const {
+    return uint64_t(grid[0]) * grid[1] * grid[2];
+  }
 };
 
 /// The program of one device.

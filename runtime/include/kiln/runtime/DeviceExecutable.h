@@ -13,6 +13,7 @@
 #include "kiln/runtime/Artifact.h"
 #include "kiln/runtime/HostTensor.h"
 #include "kiln/runtime/Status.h"
+#include "kiln/runtime/StepHooks.h"
 
 #include <memory>
 #include <string>
@@ -20,8 +21,18 @@
 
 namespace kiln::rt {
 
+/// How a loaded executable runs.
+struct ExecutableOptions {
+  /// Threads that run a CPU program's steps, the calling thread included;
+  /// 0 is every core the process may use (ThreadPool::availableThreads()).
+  /// With 1 steps run in order on the calling thread.
+  unsigned threads = 0;
+};
+
 /// An artifact's program, loaded and ready to run. Inputs and outputs are
-/// host memory for every device. Thread-compatible: one run at a time.
+/// host memory for every device. CPU executables are thread-safe (each run
+/// takes a working-memory arena of its own); CUDA executables are
+/// thread-compatible (one run at a time).
 class DeviceExecutable {
 public:
   virtual ~DeviceExecutable();
@@ -40,13 +51,20 @@ public:
   /// Runs on caller-owned host buffers (checked first).
   virtual Status run(const std::vector<TensorRef> &inputs,
                      const std::vector<TensorRef> &outputs) = 0;
+
+  /// Runs with per-step hooks and a collectives hook; devices without
+  /// support for them say so (kUnimplemented) when one is given.
+  virtual Status run(const std::vector<TensorRef> &inputs,
+                     const std::vector<TensorRef> &outputs,
+                     const RunOptions &options);
 };
 
 /// Loads a decoded artifact on the device its program names (CPU, or CUDA
 /// device 0). A CUDA artifact on a machine without a driver or GPU is
 /// kUnavailable.
 StatusOr<std::unique_ptr<DeviceExecutable>>
-loadExecutable(Artifact artifact, const std::string &name);
+loadExecutable(Artifact artifact, const std::string &name,
+               const ExecutableOptions &options = {});
 
 } // namespace kiln::rt
 

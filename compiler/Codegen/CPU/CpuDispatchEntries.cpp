@@ -1,0 +1,54 @@
+//===- CpuDispatchEntries.cpp - How the runtime calls CPU dispatches ------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Codegen/CPU/CpuDispatchEntries.h"
+
+#include "kiln/runtime/CpuSchedule.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+
+#include <set>
+
+namespace kiln::compiler {
+
+rt::Status addCpuDispatchEntries(llvm::Module &module,
+                                 const rt::DeviceProgram &program) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::PointerType *pointer = llvm::PointerType::getUnqual(context);
+  llvm::Type *i64 = llvm::Type::getInt64Ty(context);
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
+                                       {pointer, i64, i64},
+                                       /*isVarArg=*/false);
+  std::set<std::string> done;
+  for (const rt::Step &step : program.steps) {
+    if (step.kind != rt::Step::Kind::kDispatch ||
+        !done.insert(step.kernel).second)
+      continue;
+    llvm::Function *function = module.getFunction(step.kernel);
+    if (!function || function->arg_size() < 2)
+      return rt::internalError("dispatch function '" + step.kernel +
+                               "' vanished during lowering");
+    auto *entry = llvm::Function::Create(
+        type, llvm::Function::ExternalLinkage,
+        rt::cpuDispatchEntryName(step.kernel), module);
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", entry));
+    llvm::Value *args = entry->getArg(0);
+    llvm::SmallVector<llvm::Value *> values;
+    unsigned buffers = function->arg_size() - 2;
+    for (unsigned i = 0; i < buffers; ++i) {
+      llvm::Value *slot = b.CreateConstGEP1_64(pointer, args, i);
+      llvm::Value *address = b.CreateLoad(pointer, slot);
+      values.push_back(b.CreateLoad(function->getArg(i)->getType(), address));
+    }
+    values.push_back(entry->getArg(1));
+    values.push_back(entry->getArg(2));
+    b.CreateCall(function, values);
+    b.CreateRetVoid();
+  }
+  return rt::Status::ok();
+}
+
+} // namespace kiln::compiler
