@@ -159,26 +159,29 @@ struct Splitter {
     return std::min(wanted, extent);
   }
 
-  /// The best split of a single op: its largest splittable loop.
+  /// The best split of a single op: of its splittable loops, the one that
+  /// gives the most workgroups (the outermost of equals).
   Split forOp(Operation *op) const {
-    Split split;
+    Split best;
     linalg::LinalgOp linalgOp = splittableOp(op);
     if (!linalgOp)
-      return split;
+      return best;
     SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
-    std::optional<unsigned> best;
-    for (unsigned dim = 0; dim < ranges.size(); ++dim)
-      if (isSplittable(linalgOp, dim) && (!best || ranges[dim] > ranges[*best]))
-        best = dim;
-    if (!best)
-      return split;
-    int64_t wanted = wantedWorkgroups(iterations(linalgOp), ranges[*best]);
-    if (wanted < 2)
-      return split;
-    chooseChunks(ranges[*best], wanted, alignmentFor(linalgOp, *best), split);
-    if (split.workgroups > 1)
-      split.dims = {*best};
-    return split;
+    int64_t work = iterations(linalgOp);
+    for (unsigned dim = 0; dim < ranges.size(); ++dim) {
+      if (!isSplittable(linalgOp, dim))
+        continue;
+      int64_t wanted = wantedWorkgroups(work, ranges[dim]);
+      if (wanted < 2)
+        continue;
+      Split split;
+      chooseChunks(ranges[dim], wanted, alignmentFor(linalgOp, dim), split);
+      if (split.workgroups > best.workgroups) {
+        split.dims = {dim};
+        best = split;
+      }
+    }
+    return best;
   }
 
   /// A split shared by several ops: each cuts the loop that indexes the
@@ -328,6 +331,12 @@ SmallVector<Kernel> formKernels(ArrayRef<Operation *> ops,
     FailureOr<Split> shared =
         candidate.size() > 1 ? splitter.forGroup(candidate)
                              : FailureOr<Split>(failure());
+    // Together but serial loses to apart and parallel.
+    if (succeeded(shared) && shared->workgroups < 2 &&
+        llvm::any_of(candidate, [&](Operation *op) {
+          return splitter.forOp(op).workgroups > 1;
+        }))
+      shared = failure();
     if (succeeded(shared)) {
       kernels.push_back({SmallVector<Operation *>(candidate), *shared});
     } else {

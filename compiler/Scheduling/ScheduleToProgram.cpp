@@ -136,7 +136,10 @@ FailureOr<rt::DeviceProgram> extractProgram(ModuleOp module, StringRef entry) {
     indices[&op] = index;
     device.steps.push_back(std::move(step));
   }
-  program.erase();
+  // One executable runs one entry: the other public functions' programs go
+  // too (their dispatch functions stay, unused).
+  for (auto other : llvm::make_early_inc_range(module.getOps<ProgramOp>()))
+    other.erase();
   return device;
 }
 

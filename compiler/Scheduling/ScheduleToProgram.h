@@ -13,7 +13,8 @@
 namespace kiln::compiler {
 
 /// Reads `exec.program @entry` of `module` into the runtime's form (the
-/// artifact's steps) and erases it: LLVM translation knows no exec ops.
+/// artifact's steps) and erases it and every other exec.program: LLVM
+/// translation knows no exec ops, and an executable runs one entry.
 /// A barrier without `after` waits for every earlier step that no other
 /// earlier step waits for (which implies the rest).
 mlir::FailureOr<rt::DeviceProgram> extractProgram(mlir::ModuleOp module,

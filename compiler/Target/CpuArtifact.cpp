@@ -47,6 +47,13 @@ rt::Status runLinker(llvm::StringRef object, llvm::StringRef sharedObject) {
       // The kernels may call malloc/free and libm (logf, sinf, f64 math, ...;
       // f32 exp/tanh/erf are inlined polynomials).
       "-L/usr/lib/x86_64-linux-gnu", "-L/lib/x86_64-linux-gnu", "-lm", "-lc"};
+  // Compiler-rt's helpers (bf16 conversions on CPUs without AVX512-BF16),
+  // linked in so that the artifact needs nothing of them at run time
+  // (libclang-rt-22-dev, scripts/install-deps.sh).
+  const char *builtins =
+      "/usr/lib/llvm-22/lib/clang/22/lib/linux/libclang_rt.builtins-x86_64.a";
+  if (llvm::sys::fs::exists(builtins))
+    args.push_back(builtins);
   int rc = llvm::sys::ExecuteAndWait(*linker, args, std::nullopt, {}, 60, 0,
                                      &errorMessage);
   if (rc != 0)

@@ -499,15 +499,41 @@ int inspectModel() {
     llvm::outs() << "  device " << index << (cuda ? " (cuda): " : " (cpu): ")
                  << device.steps.size() << " step(s), arena "
                  << device.arenaBytes << " bytes\n";
-    for (const rt::Step &step : device.steps)
-      if (step.kind == rt::Step::Kind::kLaunchKernel)
-        llvm::outs() << "    launch " << step.kernel << " grid "
+    for (auto [number, step] : llvm::enumerate(device.steps)) {
+      llvm::outs() << "    #" << number << " ";
+      switch (step.kind) {
+      case rt::Step::Kind::kLaunchKernel:
+        llvm::outs() << "launch " << step.kernel << " grid "
                      << formatDims(step.grid) << " block "
                      << formatDims(step.block) << " shared "
-                     << step.sharedBytes << " args " << formatArgs(step.args)
-                     << "\n";
-      else
-        llvm::outs() << "    call kernel " << step.kernel << "\n";
+                     << step.sharedBytes;
+        break;
+      case rt::Step::Kind::kDispatch:
+        llvm::outs() << "dispatch " << step.kernel << " workgroups "
+                     << step.workgroups();
+        break;
+      case rt::Step::Kind::kCopy:
+        llvm::outs() << "copy";
+        break;
+      case rt::Step::Kind::kFill:
+        llvm::outs() << "fill";
+        break;
+      case rt::Step::Kind::kCollective:
+        llvm::outs() << "collective";
+        break;
+      case rt::Step::Kind::kBarrier:
+        llvm::outs() << "barrier";
+        break;
+      }
+      if (!step.args.empty())
+        llvm::outs() << " args " << formatArgs(step.args);
+      if (!step.after.empty()) {
+        llvm::outs() << " after";
+        for (uint32_t dependency : step.after)
+          llvm::outs() << " #" << dependency;
+      }
+      llvm::outs() << "\n";
+    }
   }
   if (!artifact->cpuKernels.empty() || artifact->cudaModules.empty())
     llvm::outs() << "  kernels: " << artifact->cpuKernels.size()

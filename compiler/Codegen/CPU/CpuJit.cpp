@@ -19,12 +19,63 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/TargetSelect.h"
 
-#include <map>
+#include <cmath>
+#include <cstring>
 #include <mutex>
 
 using namespace mlir;
 
 namespace kiln::compiler {
+
+namespace {
+/// f32 -> bf16, rounding to nearest even; NaNs stay quiet NaNs.
+uint16_t toBf16Bits(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  if ((bits & 0x7fffffffu) > 0x7f800000u)
+    return uint16_t((bits >> 16) | 0x40);
+  bits += 0x7fffu + ((bits >> 16) & 1);
+  return uint16_t(bits >> 16);
+}
+
+__bf16 truncSfBf2(float value) {
+  uint16_t bits = toBf16Bits(value);
+  __bf16 result;
+  std::memcpy(&result, &bits, sizeof result);
+  return result;
+}
+
+/// f64 -> bf16 without double rounding: f64 -> f32 rounding to odd
+/// (truncate, then set the last bit if inexact), then f32 -> bf16.
+__bf16 truncDfBf2(double value) {
+  float narrow = float(value);
+  if (!std::isnan(value) && double(narrow) != value) {
+    uint32_t bits;
+    std::memcpy(&bits, &narrow, sizeof bits);
+    if (std::fabs(double(narrow)) > std::fabs(value))
+      --bits; // One step towards zero (magnitude bits; also inf -> max).
+    bits |= 1;
+    std::memcpy(&narrow, &bits, sizeof bits);
+  }
+  return truncSfBf2(narrow);
+}
+
+/// Compiler-runtime helpers that generated code calls on CPUs without
+/// native bf16 conversions (no AVX512-BF16): nothing in the process
+/// defines them, so the JIT gets ours. Artifacts link compiler-rt's.
+void registerRuntimeHelpers(ExecutionEngine &engine) {
+  engine.registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    symbols[interner("__truncsfbf2")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&truncSfBf2),
+        llvm::JITSymbolFlags::Exported};
+    symbols[interner("__truncdfbf2")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&truncDfBf2),
+        llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
+}
+} // namespace
 
 rt::StatusOr<std::unique_ptr<CpuJitExecutable>>
 CpuJitExecutable::create(ModuleOp loweredModule, EntrySignature signature,
@@ -62,6 +113,7 @@ CpuJitExecutable::create(ModuleOp loweredModule, EntrySignature signature,
   if (!engine)
     return rt::internalError("JIT compilation failed: " +
                              llvm::toString(engine.takeError()));
+  registerRuntimeHelpers(**engine);
   (*engine)->initialize();
   std::shared_ptr<ExecutionEngine> owner(std::move(*engine));
   // Looking the entries up materialises the machine code now, so that

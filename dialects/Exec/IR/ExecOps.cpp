@@ -28,8 +28,8 @@ using namespace kiln::exec;
 //===----------------------------------------------------------------------===//
 
 LogicalResult ProgramOp::verify() {
-  if (getNumInputs() < 0 || getNumOutputs() < 0 || getArenaBytes() < 0 ||
-      getConstantsBytes() < 0)
+  if (getNumInputsAttr().getInt() < 0 || getNumOutputsAttr().getInt() < 0 ||
+      getArenaBytesAttr().getInt() < 0 || getConstantsBytesAttr().getInt() < 0)
     return emitOpError("counts and sizes must be non-negative");
   if (getDevice() == Device::cpu && getConstantsBytes() != 0)
     return emitOpError("a CPU program has no constants buffer (its kernels "
@@ -124,7 +124,7 @@ LogicalResult DispatchOp::verify() {
     if (threads > 1024)
       return emitOpError() << "a thread block of " << threads
                            << " threads exceeds CUDA's 1024";
-    if (getSharedBytes() < 0)
+    if (getSharedBytesAttr().getInt() < 0)
       return emitOpError("needs non-negative shared memory");
   }
   if (getBindings().empty())

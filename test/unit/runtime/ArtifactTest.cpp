@@ -321,6 +321,20 @@ TEST(ArtifactTest, RefusesNewerFormatVersions) {
             std::string::npos);
 }
 
+TEST(ArtifactTest, AsksToRebuildOlderFormatVersions) {
+  // Format 1 predates the exec schedule: its steps cannot be read as steps
+  // with dependencies, so the message says how to get a current artifact.
+  std::vector<uint8_t> file =
+      buildContainer({{1, bytesOf("cpu")}}, kArtifactFormatVersion - 1);
+  StatusOr<Artifact> result = decode(file);
+  EXPECT_EQ(result.status().code(), StatusCode::kUnimplemented);
+  EXPECT_NE(result.status().message().find(
+                "format version 1; this runtime reads 2 (it was written by "
+                "an older kilnc: rebuild it with kilnc compile)"),
+            std::string::npos)
+      << result.status().message();
+}
+
 TEST(ArtifactTest, RejectsStructuralErrorsWithValidChecksums) {
   std::vector<uint8_t> program = encodeArtifact(sampleArtifact());
   // Unknown section kind.

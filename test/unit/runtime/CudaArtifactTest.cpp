@@ -92,7 +92,7 @@ Step &scale(Artifact &a) { return a.program.devices[0].steps[0]; }
 KernelArg &arg(Artifact &a, size_t i) { return scale(a).args[i]; }
 
 TEST(CudaArtifactTest, RejectsMisplacedStepKinds) {
-  expectRejected([](Artifact &a) { scale(a).kind = Step::Kind::kCallKernel; },
+  expectRejected([](Artifact &a) { scale(a).kind = Step::Kind::kDispatch; },
                  "bad kind 1 of step #0 of device #0");
   // A launch in a CPU device (with a kernels section, so only the step is
   // wrong).
@@ -124,7 +124,7 @@ TEST(CudaArtifactTest, RejectsBadLaunchConfigurations) {
       [](Artifact &a) {
         scale(a).args.assign(1025, {KernelArg::Base::kArena, 0, 0, 4});
       },
-      "bad launch in step #0");
+      "bad bindings of step #0");
 }
 
 TEST(CudaArtifactTest, RejectsArgumentsOutsideTheirBuffers) {

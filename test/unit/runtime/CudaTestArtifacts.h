@@ -48,16 +48,20 @@ inline Artifact cudaSampleArtifact() {
   scale.grid[0] = 2;
   scale.block[0] = 128;
   scale.sharedBytes = 64;
-  scale.args = {{KernelArg::Base::kInput, 0, 0, 16},
-                {KernelArg::Base::kConstants, 0, 256, 16},
-                {KernelArg::Base::kArena, 0, 512, 16}};
+  scale.args = {{KernelArg::Base::kInput, 0, 0, 16, KernelArg::Access::kRead},
+                {KernelArg::Base::kConstants, 0, 256, 16,
+                 KernelArg::Access::kRead},
+                {KernelArg::Base::kArena, 0, 512, 16,
+                 KernelArg::Access::kWrite}};
   Step addOne;
   addOne.kind = Step::Kind::kLaunchKernel;
   addOne.kernel = "add_one";
   addOne.block[0] = 32;
   addOne.block[1] = 4;
-  addOne.args = {{KernelArg::Base::kArena, 0, 512, 16},
-                 {KernelArg::Base::kOutput, 0, 0, 16}};
+  addOne.args = {{KernelArg::Base::kArena, 0, 512, 16,
+                  KernelArg::Access::kRead},
+                 {KernelArg::Base::kOutput, 0, 0, 16, KernelArg::Access::kWrite}};
+  addOne.after = {0};
   device.steps = {scale, addOne};
   artifact.program.devices.push_back(device);
 

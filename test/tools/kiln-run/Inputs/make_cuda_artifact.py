@@ -45,12 +45,18 @@ def tensors(specs):
 INPUT, OUTPUT, ARENA, CONSTANTS = 1, 2, 3, 4
 
 
-def launch(kernel, grid, block, shared, args):
+READ, WRITE, READ_WRITE = 1, 2, 3
+
+
+def launch(kernel, grid, block, shared, args, after):
+    """A kLaunchKernel step of format 2 (runtime/src/artifact/StepCodec.h)."""
     out = u32(2) + string(kernel)
     out += b"".join(u32(d) for d in grid) + b"".join(u32(d) for d in block)
     out += u32(shared) + u32(len(args))
     for base, index, offset, size in args:
-        out += u32(base) + u32(index) + u64(offset) + u64(size)
+        access = READ if base in (INPUT, CONSTANTS) else READ_WRITE
+        out += u32(base) + u32(index) + u64(offset) + u64(size) + u32(access)
+    out += u32(len(after)) + b"".join(u32(a) for a in after)
     return out
 
 
@@ -60,9 +66,9 @@ program += u32(1)  # one device
 program += u32(2) + u64(1024) + u32(2)  # cuda, arena bytes, steps
 program += launch("scale", (2, 1, 1), (128, 1, 1), 0,
                   [(INPUT, 0, 0, 16), (CONSTANTS, 0, 256, 16),
-                   (ARENA, 0, 512, 16)])
+                   (ARENA, 0, 512, 16)], [])
 program += launch("add_one", (1, 1, 1), (32, 4, 1), 0,
-                  [(ARENA, 0, 512, 16), (OUTPUT, 0, 0, 16)])
+                  [(ARENA, 0, 512, 16), (OUTPUT, 0, 0, 16)], [0])
 
 
 def module(fmt, arch, kernels, image):
@@ -119,7 +125,7 @@ for kind, data in sections:
     body += bytes(-len(body) % 16)
 table = b"".join(u32(k) + u32(0) + u64(o) + u64(s) + u32(c) + u32(0)
                  for k, o, s, c in entries)
-header = bytearray(b"KILNART\0" + u32(1) + u32(64) + u32(len(sections)) +
+header = bytearray(b"KILNART\0" + u32(2) + u32(64) + u32(len(sections)) +
                    u32(0) + u64(len(body)) + u32(0) + u32(zlib.crc32(table)))
 header += bytes(64 - len(header))
 header[32:36] = u32(zlib.crc32(bytes(header)))
