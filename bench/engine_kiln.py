@@ -52,11 +52,12 @@ class KilnEngine:
 
     def __init__(self, kilnc, kiln_run, work_dir, name="kiln",
                  label="Kiln", compile_flags=(), stats_json=False,
-                 compiles=3):
+                 compiles=3, run_flags=()):
         self.kilnc, self.kiln_run = kilnc, kiln_run
         self.work_dir = os.path.join(work_dir, name)
         self.name, self.label = name, label
         self.compile_flags = list(compile_flags)
+        self.run_flags = list(run_flags)
         self.stats_json = stats_json
         self.compiles = max(1, compiles)
         self.artifacts = {}
@@ -96,7 +97,8 @@ class KilnEngine:
         inspect = _run([self.kilnc, "inspect", artifact], "kilnc inspect")
         arenas = [int(a) for a in ARENA.findall(inspect)]
         info["arena_bytes"] = sum(arenas) if arenas else None
-        info["kernel_calls"] = inspect.count("call kernel")
+        info["kernel_calls"] = len(re.findall(r" (?:dispatch|launch) ",
+                                              inspect))
         info["stats"] = None
         if self.stats_json and os.path.exists(stats_path):
             with open(stats_path) as f:
@@ -105,14 +107,16 @@ class KilnEngine:
 
     def outputs(self, workload, out_dir):
         _run([self.kiln_run, self.artifacts[workload.name],
-              *self._inputs(workload), "--output-dir", out_dir], "kiln-run")
+              *self._inputs(workload), *self.run_flags, "--output-dir",
+              out_dir], "kiln-run")
         return {name: os.path.join(out_dir, _sanitize(name) + ".npy")
                 for name in workload.outputs}
 
     def batch(self, workload, warmup, iterations):
         """(median, p10, p90) of `iterations` runs in one kiln-run process."""
         out = _run([self.kiln_run, self.artifacts[workload.name],
-                    *self._inputs(workload), "--warmup", str(warmup),
+                    *self._inputs(workload), *self.run_flags,
+                    "--warmup", str(warmup),
                     "--iterations", str(iterations)], "kiln-run")
         match = LATENCY.search(out)
         if match:

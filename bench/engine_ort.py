@@ -29,7 +29,11 @@ class OrtEngine:
     name = "ort"
     label = "ONNX Runtime"
 
-    def __init__(self, node_modules):
+    def __init__(self, node_modules, threads=1):
+        self.threads = threads
+        if threads != 1:
+            self.name = f"ort_t{threads}"
+            self.label = f"ONNX Runtime, {threads} threads"
         node = shutil.which("node")
         if not node:
             raise RuntimeError("node is not on PATH")
@@ -54,7 +58,7 @@ class OrtEngine:
                   for i in workload.inputs}
         reply = self._call(cmd="load", id=workload.name,
                            model=os.path.join(workload.folder, "model.onnx"),
-                           inputs=inputs)
+                           inputs=inputs, threads=self.threads)
         return {"session_create_ms": reply["create_ms"]}
 
     def outputs(self, workload, out_dir):

@@ -12,10 +12,18 @@ import workloads
 class TorchEngine:
     name = "torch"
     label = "PyTorch eager"
+    _interop_set = False
 
-    def __init__(self):
-        torch.set_num_threads(1)
-        torch.set_num_interop_threads(1)
+    def __init__(self, threads=1):
+        # Intra-op threads are process-wide: set before every batch.
+        self.threads = threads
+        if threads != 1:
+            self.name = f"torch_t{threads}"
+            self.label = f"PyTorch eager, {threads} threads"
+        torch.set_num_threads(threads)
+        if not TorchEngine._interop_set:
+            torch.set_num_interop_threads(1)
+            TorchEngine._interop_set = True
         self.version = f"{torch.__version__}, {blas.describe_loaded()}"
         self.models = {}
 
@@ -43,6 +51,7 @@ class TorchEngine:
         return paths
 
     def batch(self, workload, warmup, iterations):
+        torch.set_num_threads(self.threads)
         model, inputs = self.models[workload.name]
         times = []
         with torch.inference_mode():

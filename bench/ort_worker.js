@@ -71,7 +71,8 @@ function now() { return Number(process.hrtime.bigint()) / 1e6; }
 async function load(req) {
   const start = now();
   const session = await ort.InferenceSession.create(req.model, {
-    intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential',
+    intraOpNumThreads: req.threads || 1, interOpNumThreads: 1,
+    executionMode: 'sequential',
     graphOptimizationLevel: 'all',
   });
   const createMs = now() - start;

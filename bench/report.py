@@ -4,6 +4,7 @@
 Usage: report.py RESULTS.json  (rewrites the .md and .png beside it)
 """
 import json
+import re
 import os
 import sys
 
@@ -44,7 +45,11 @@ SHORT = {"ort": "ORT", "torch": "PyTorch", "kiln": "Kiln",
 
 
 def short(results, engine):
-    return SHORT.get(engine, results["meta"]["labels"][engine])
+    base = re.sub(r"_t\d+$", "", engine)
+    if base in SHORT:
+        threads = threads_of(engine)
+        return SHORT[base] + (f" {threads}t" if threads > 1 else "")
+    return results["meta"]["labels"][engine]
 
 
 # Keys `kilnc compile --stats-json` may use for each figure.
@@ -73,17 +78,40 @@ def kiln_names(results):
     return [e for e in results["meta"]["engines"] if e.startswith("kiln")]
 
 
+def threads_of(engine):
+    """Engines on N > 1 threads are named `<engine>_t<N>`."""
+    match = re.search(r"_t(\d+)$", engine)
+    return int(match.group(1)) if match else 1
+
+
+def ratio_pairs(engines):
+    """(numerator, denominator) columns: each Kiln over each peer on the
+    same thread count, and each multi-threaded Kiln over itself on one."""
+    kilns = [e for e in engines if e.startswith("kiln")]
+    peers = [e for e in engines if not e.startswith("kiln")]
+    pairs = [(k, p) for k in kilns for p in peers
+             if threads_of(k) == threads_of(p)]
+    for k in kilns:
+        base = re.sub(r"_t\d+$", "", k)
+        if threads_of(k) > 1 and base in kilns:
+            pairs.append((k, base))
+    return pairs
+
+
 def markdown(results):
     meta = results["meta"]
     engines = meta["engines"]
     labels = meta["labels"]
     kilns = kiln_names(results)
     peers = [e for e in engines if not e.startswith("kiln")]
+    pairs = ratio_pairs(engines)
+    threads = sorted({threads_of(e) for e in engines})
     lines = [
         f"# Kiln benchmark ({meta['size']} workloads)", "",
         f"{meta['date']} on {meta['cpu']} ({meta['nproc']} cores, load "
         f"{meta['load_before']} before, {meta['load_after']} after); "
-        f"1 thread per engine; Kiln {meta['kiln_revision']}"
+        f"{'/'.join(map(str, threads))} thread(s) per engine (a `_t<N>` "
+        f"engine runs on N); Kiln {meta['kiln_revision']}"
         + "".join(f"; {labels[e]} {meta['versions'][e]}" for e in peers)
         + ".", "",
         "Latency in ms: median (p10–p90) over the repetitions; each "
@@ -94,19 +122,17 @@ def markdown(results):
         "",
     ]
     head = ["workload"] + [labels[e] for e in engines]
-    head += [f"{short(results, k)}/{short(results, p)}" for k in kilns
-             for p in peers]
+    head += [f"{short(results, k)}/{short(results, p)}" for k, p in pairs]
     head += [f"paired {short(results, k)}/{short(results, p)}"
-             for k in kilns for p in peers]
+             for k, p in pairs]
     head += ["target Kiln/ORT", "outputs"]
     lines += ["| " + " | ".join(head) + " |",
               "|" + "---|" * len(head)]
     for w in results["workloads"]:
         row = [w["name"]] + [_latency(w["engines"].get(e)) for e in engines]
-        row += [_ratio(w["ratios"].get(f"{k}/{p}")) for k in kilns
-                for p in peers]
+        row += [_ratio(w["ratios"].get(f"{k}/{p}")) for k, p in pairs]
         row += [_ratio(w.get("paired_ratios", {}).get(f"{k}/{p}"))
-                for k in kilns for p in peers]
+                for k, p in pairs]
         target = TARGETS.get(w["name"])
         measured = w["ratios"].get(f"{kilns[0]}/ort") if kilns else None
         if target is None:
@@ -163,8 +189,7 @@ def chart(results, path):
         return False
     meta = results["meta"]
     kilns = kiln_names(results)
-    peers = [e for e in meta["engines"] if not e.startswith("kiln")]
-    pairs = [(k, p) for k in kilns for p in peers]
+    pairs = ratio_pairs(meta["engines"])
     names = [w["name"] for w in results["workloads"]]
     if not pairs or not names:
         return False
@@ -193,7 +218,7 @@ def chart(results, path):
     ax.invert_yaxis()
     ax.set_xlabel("latency ratio, median (log scale; < 1: Kiln faster; "
                   "dashed: target vs ONNX Runtime)")
-    ax.set_title(f"Kiln vs peers, 1 thread ({meta['date'][:10]})")
+    ax.set_title(f"Kiln vs peers ({meta['date'][:10]})")
     ax.legend(loc="lower right", fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=110)

@@ -91,6 +91,11 @@ def parse_args(argv):
                    help="PyTorch's BLAS: OpenBLAS when bench/setup.sh "
                    "unpacked it (or it is installed), or the system's "
                    "libblas.so.3 (see bench/blas.py)")
+    p.add_argument("--threads", default="1",
+                   help="comma-separated thread counts, e.g. 1,2: every "
+                   "engine runs on each (Kiln: kiln-run --threads N; ORT: "
+                   "intraOpNumThreads N; PyTorch: set_num_threads N); "
+                   "engines on N > 1 are named <engine>_t<N>")
     p.add_argument("--regenerate", action="store_true",
                    help="export the workloads again even if up to date")
     return p.parse_args(argv)
@@ -123,7 +128,19 @@ def ensure_workloads(names, size, folder, regenerate):
 
 
 def make_engines(args, requested, work_dir):
-    """(engines, unavailable): the engine objects in column order."""
+    """(engines, unavailable): the engine objects in column order, one per
+    engine and thread count."""
+    engines, unavailable = [], {}
+    for threads in args.thread_counts:
+        more, missing = make_engines_on(args, requested, work_dir, threads)
+        engines += more
+        unavailable.update(missing)
+    return engines, unavailable
+
+
+def make_engines_on(args, requested, work_dir, threads):
+    suffix = "" if threads == 1 else f"_t{threads}"
+    on = "" if threads == 1 else f", {threads} threads"
     engines, unavailable = [], {}
     if "kiln" in requested:
         kilnc = args.kilnc or os.path.join(args.build_dir, "bin", "kilnc")
@@ -132,27 +149,31 @@ def make_engines(args, requested, work_dir):
         if os.access(kilnc, os.X_OK) and os.access(kiln_run, os.X_OK):
             features = engine_kiln.detect_features(kilnc)
             engines.append(engine_kiln.KilnEngine(
-                kilnc, kiln_run, work_dir, stats_json=features["stats_json"],
-                compiles=args.compiles))
-            if features["fusion"]:
+                kilnc, kiln_run, work_dir, name="kiln" + suffix,
+                label="Kiln" + on, stats_json=features["stats_json"],
+                compiles=args.compiles if threads == 1 else 1,
+                run_flags=["--threads", str(threads)]))
+            # The unfused A/B column on one thread only.
+            if features["fusion"] and threads == 1:
                 engines.append(engine_kiln.KilnEngine(
                     kilnc, kiln_run, work_dir, name="kiln_nofusion",
                     label="Kiln unfused", compile_flags=["--fusion=none"],
                     stats_json=features["stats_json"],
-                    compiles=args.compiles))
+                    compiles=args.compiles,
+                    run_flags=["--threads", "1"]))
         else:
             unavailable["kiln"] = f"{kilnc} or {kiln_run} not built"
     if "ort" in requested:
         node_modules = engine_ort.find_node_modules(args.node_modules)
         if node_modules:
-            engines.append(engine_ort.OrtEngine(node_modules))
+            engines.append(engine_ort.OrtEngine(node_modules, threads))
         else:
             unavailable["ort"] = ("onnxruntime-node not installed (see "
                                   "docs/benchmarks.md)")
     if "torch" in requested:
         try:
             import engine_torch
-            engines.append(engine_torch.TorchEngine())
+            engines.append(engine_torch.TorchEngine(threads))
         except ImportError as error:
             unavailable["torch"] = f"PyTorch: {error}"
     return engines, unavailable
@@ -249,14 +270,11 @@ def time_workload(workload, engines, results, args):
 
 def ratios(results, engines):
     out = {}
-    kilns = [e.name for e in engines if e.name.startswith("kiln")]
-    peers = [e.name for e in engines if not e.name.startswith("kiln")]
-    for k in kilns:
-        for p in peers:
-            a, b = results.get(k, {}), results.get(p, {})
-            out[f"{k}/{p}"] = (a["median_ms"] / b["median_ms"]
-                               if "median_ms" in a and "median_ms" in b
-                               else None)
+    for k, p in report.ratio_pairs([e.name for e in engines]):
+        a, b = results.get(k, {}), results.get(p, {})
+        out[f"{k}/{p}"] = (a["median_ms"] / b["median_ms"]
+                           if "median_ms" in a and "median_ms" in b
+                           else None)
     return out
 
 
@@ -267,15 +285,12 @@ def paired_ratios(results, engines):
     sensitive to load that comes and goes than the ratio of the medians.
     """
     out = {}
-    kilns = [e.name for e in engines if e.name.startswith("kiln")]
-    peers = [e.name for e in engines if not e.name.startswith("kiln")]
-    for k in kilns:
-        for p in peers:
-            a = results.get(k, {}).get("samples_ms", [])
-            b = results.get(p, {}).get("samples_ms", [])
-            pairs = [x / y for x, y in zip(a, b) if y > 0]
-            out[f"{k}/{p}"] = float(np.median(pairs)) if pairs and len(
-                a) == len(b) else None
+    for k, p in report.ratio_pairs([e.name for e in engines]):
+        a = results.get(k, {}).get("samples_ms", [])
+        b = results.get(p, {}).get("samples_ms", [])
+        pairs = [x / y for x, y in zip(a, b) if y > 0]
+        out[f"{k}/{p}"] = float(np.median(pairs)) if pairs and len(
+            a) == len(b) else None
     return out
 
 
@@ -310,6 +325,14 @@ def kiln_revision(engines):
 
 def main(argv=None):
     args = parse_args(argv)
+    try:
+        args.thread_counts = [int(t) for t in args.threads.split(",")]
+        if not args.thread_counts or min(args.thread_counts) < 1:
+            raise ValueError
+    except ValueError:
+        print("bench: --threads takes positive counts, e.g. 1,2",
+              file=sys.stderr)
+        return 2
     if args.torch_blas == "openblas" and argv is None:
         blas.reexec_with_openblas()
     import workloads
@@ -390,7 +413,7 @@ def main(argv=None):
                          for e in engines},
             "unavailable": unavailable,
             "settings": {k: v for k, v in vars(args).items()},
-            "threads": 1,
+            "threads": args.thread_counts,
         },
         "workloads": rows,
     }

@@ -11,7 +11,8 @@ import zlib
 
 def main(src, dst, kinds):
     data = open(src, "rb").read()
-    count = struct.unpack_from("<I", data, 16)[0]
+    version, count = struct.unpack_from("<I", data, 8)[0], \
+        struct.unpack_from("<I", data, 16)[0]
     sections = []
     for i in range(count):
         k, flags, offset, size, _ = struct.unpack_from("<IIQQI", data, 64 + 32 * i)
@@ -27,7 +28,8 @@ def main(src, dst, kinds):
         offset += align(len(payload))
     header = bytearray(64)
     header[0:8] = b"KILNART\0"
-    struct.pack_into("<IIIIQII", header, 8, 1, 64, len(sections), 0, offset, 0,
+    struct.pack_into("<IIIIQII", header, 8, version, 64, len(sections), 0,
+                     offset, 0,
                      zlib.crc32(table))
     struct.pack_into("<I", header, 32, zlib.crc32(bytes(header)))
     pad = align(64 + len(table)) - 64 - len(table)
