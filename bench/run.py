@@ -189,6 +189,7 @@ def check_outputs(workload, engines, results, out_dir):
         try:
             paths = engine.outputs(workload, os.path.join(
                 out_dir, engine.name, workload.name))
+            entry["outputs_paths"] = paths
             checks = {}
             for name in workload.outputs:
                 actual = np.load(paths[name])
@@ -204,6 +205,28 @@ def check_outputs(workload, engines, results, out_dir):
         except Exception as error:  # an engine failing is a result
             entry["error"] = f"running: {error}"
     return agree
+
+
+def identical_across_threads(workload, engines, results):
+    """Whether every multi-threaded Kiln wrote exactly the bytes that Kiln
+    on one thread wrote (the split of the work is fixed at compile time);
+    None when there is nothing to compare."""
+    same = None
+    for engine in engines:
+        base = report.re.sub(r"_t\d+$", "", engine.name)
+        if (not engine.name.startswith("kiln") or base == engine.name
+                or "outputs_paths" not in results.get(base, {})
+                or "outputs_paths" not in results[engine.name]):
+            continue
+        mine = results[engine.name]["outputs_paths"]
+        theirs = results[base]["outputs_paths"]
+        for name in workload.outputs:
+            with open(mine[name], "rb") as a, open(theirs[name], "rb") as b:
+                equal = a.read() == b.read()
+            results[engine.name].setdefault("bitwise_equal_to", {})[name] = \
+                equal
+            same = equal if same is None else same and equal
+    return same
 
 
 def one_batch(engine, workload, warmup, iterations):
@@ -377,6 +400,7 @@ def main(argv=None):
                 results[engine.name]["error"] = f"preparing: {error}"
         agree = check_outputs(workload, engines, results,
                               os.path.join(work_dir, "outputs"))
+        identical = identical_across_threads(workload, engines, results)
         time_workload(workload, engines, results, args)
         for engine in engines:
             engine.release(workload)
@@ -384,14 +408,18 @@ def main(argv=None):
                "description": workload.manifest["description"],
                "params": workload.manifest["params"],
                "outputs_agree": agree, "engines": results,
+               "kiln_threads_bitwise_identical": identical,
                "ratios": ratios(results, engines),
                "paired_ratios": paired_ratios(results, engines)}
         rows.append(row)
-        failed |= not agree or any("error" in r for r in results.values())
+        failed |= not agree or identical is False or any(
+            "error" in r for r in results.values())
         print(f"bench: {workload.name}: " + ", ".join(
             f"{e.name} " + (f"{results[e.name]['median_ms']:.4g} ms"
                             if "median_ms" in results[e.name] else "ERROR")
-            for e in engines) + ("" if agree else " OUTPUTS DIFFER") + "".join(
+            for e in engines) + ("" if agree else " OUTPUTS DIFFER") + (
+            " OUTPUTS DIFFER ACROSS THREAD COUNTS" if identical is False
+            else "") + "".join(
             f", {k} {v:.2f}" for k, v in row["ratios"].items()
             if v is not None), flush=True)
         for engine in engines:

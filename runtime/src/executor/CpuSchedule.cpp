@@ -66,6 +66,8 @@ CpuSchedule::create(const DeviceProgram &program,
                            " launches a CUDA kernel on the CPU");
     }
     schedule.hasCollectives_ |= step.kind == Step::Kind::kCollective;
+    schedule.splits_ |= step.kind == Step::Kind::kDispatch &&
+                        step.workgroups() > 1;
     // Duplicates would be counted twice and never reach zero.
     std::vector<uint32_t> after = step.after;
     std::sort(after.begin(), after.end());
@@ -205,7 +207,7 @@ Status CpuSchedule::run(ThreadPool *pool, void **arguments,
   if (hasCollectives_ && !options.collectives)
     return unimplemented("the program has collective steps and no "
                          "communicator was given to run them");
-  if (!pool || pool->threads() == 1) {
+  if (!pool || pool->threads() == 1 || !splits_) {
     // In order on the calling thread: the order is a valid one.
     Status error = Status::ok();
     for (uint32_t i = 0; i < steps_.size(); ++i) {

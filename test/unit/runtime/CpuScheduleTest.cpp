@@ -115,7 +115,9 @@ TEST(CpuScheduleTest, RunsEveryWorkgroupOnceAfterItsDependencies) {
 
 TEST(CpuScheduleTest, RunsIndependentStepsConcurrently) {
   DeviceProgram program;
-  program.steps = {dispatch("meet0", 1), dispatch("meet1", 1)};
+  // A split third step: programs without one run in order.
+  program.steps = {dispatch("meet0", 1), dispatch("meet1", 1),
+                   dispatch("writeA", kItems)};
   auto schedule = CpuSchedule::create(program, kernels(), "test");
   ASSERT_TRUE(schedule.isOk());
   ThreadPool pool(2);

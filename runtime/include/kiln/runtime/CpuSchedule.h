@@ -61,6 +61,10 @@ private:
   std::vector<std::vector<uint32_t>> dependents_;
   std::vector<uint32_t> roots_; ///< Steps that wait for nothing.
   bool hasCollectives_ = false;
+  /// Whether any dispatch has several workgroups: programs of one-workgroup
+  /// kernels only (tiny models) run in order, where a hand-over between
+  /// threads would cost more than the work.
+  bool splits_ = false;
 };
 
 } // namespace kiln::rt
