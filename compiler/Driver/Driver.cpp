@@ -7,7 +7,7 @@
 #include "compiler/Driver/Driver.h"
 
 #include "compiler/Codegen/CPU/CpuCodegen.h"
-#include "compiler/Codegen/CPU/MemoryPlanAttr.h"
+#include "compiler/MemoryPlanning/MemoryPlanAttr.h"
 #include "compiler/Conversion/GraphToLinalg/Passes.h"
 #include "compiler/Fusion/Passes.h"
 #include "compiler/Pipelines/Pipelines.h"

@@ -12,7 +12,7 @@
 #ifndef KILN_COMPILER_TARGET_CPUARTIFACT_H
 #define KILN_COMPILER_TARGET_CPUARTIFACT_H
 
-#include "compiler/Codegen/CPU/EntrySignature.h"
+#include "compiler/MemoryPlanning/EntrySignature.h"
 #include "kiln/runtime/Artifact.h"
 #include "kiln/runtime/Status.h"
 #include "mlir/IR/BuiltinOps.h"

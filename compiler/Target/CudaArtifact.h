@@ -16,7 +16,7 @@
 #ifndef KILN_COMPILER_TARGET_CUDAARTIFACT_H
 #define KILN_COMPILER_TARGET_CUDAARTIFACT_H
 
-#include "compiler/Codegen/CPU/EntrySignature.h"
+#include "compiler/MemoryPlanning/EntrySignature.h"
 #include "compiler/Codegen/CUDA/CudaCodegen.h"
 #include "kiln/runtime/Artifact.h"
 

@@ -18,8 +18,8 @@
 
 #include "test/lib/TestPasses.h"
 
-#include "compiler/Codegen/CPU/BufferLiveness.h"
-#include "compiler/Codegen/CPU/Passes.h"
+#include "compiler/MemoryPlanning/BufferLiveness.h"
+#include "compiler/MemoryPlanning/Passes.h"
 #include "compiler/MemoryPlanning/MemoryPlanner.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

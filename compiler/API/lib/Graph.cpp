@@ -12,7 +12,7 @@
 
 #include "kiln/Graph.h"
 
-#include "compiler/Codegen/CPU/EntrySignature.h"
+#include "compiler/MemoryPlanning/EntrySignature.h"
 #include "compiler/Driver/Driver.h"
 #include "dialects/Graph/IR/GraphDialect.h"
 #include "dialects/Graph/IR/GraphOps.h"

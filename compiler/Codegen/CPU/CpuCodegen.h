@@ -27,11 +27,6 @@ void registerCpuCodegenDialects(mlir::DialectRegistry &registry);
 /// step can be replayed from kiln-opt.
 void registerCpuCodegenPasses();
 
-/// Appends linalg on tensors -> linalg on buffers with every intermediate
-/// in one planned arena (kiln-plan-memory) and copies as linalg.copy: the
-/// part of code generation the CPU and CUDA backends share.
-void buildBufferizeAndPlanPipeline(mlir::OpPassManager &pm);
-
 /// Appends kiln (tensors) -> LLVM dialect to `pm` (a module pass manager).
 /// Functions take their results as trailing out-parameter memrefs.
 /// Registered as `kiln-cpu-codegen-pipeline`.

@@ -12,7 +12,7 @@
 #ifndef KILN_COMPILER_CODEGEN_CPU_CPUJIT_H
 #define KILN_COMPILER_CODEGEN_CPU_CPUJIT_H
 
-#include "compiler/Codegen/CPU/EntrySignature.h"
+#include "compiler/MemoryPlanning/EntrySignature.h"
 #include "kiln/runtime/CpuExecutable.h"
 #include "kiln/runtime/HostTensor.h"
 #include "kiln/runtime/Status.h"

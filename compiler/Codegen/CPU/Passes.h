@@ -36,18 +36,6 @@ class VectorDialect;
 
 namespace kiln::compiler {
 
-/// Module attribute holding the arena size in bytes (see PlanMemory).
-inline constexpr llvm::StringLiteral kArenaBytesAttr = "kiln.arena_bytes";
-
-/// Function attribute: bytes of the graph's intermediate tensors, one
-/// buffer each (see RecordGraphTensorBytes); kiln-plan-memory consumes it.
-inline constexpr llvm::StringLiteral kGraphTensorBytesAttr =
-    "kiln.graph_tensor_bytes";
-
-/// Alignment of every buffer in the arena (a cache line; enough for AVX-512
-/// loads).
-inline constexpr int64_t kArenaAlignment = 64;
-
 #define GEN_PASS_DECL
 #include "compiler/Codegen/CPU/Passes.h.inc"
 

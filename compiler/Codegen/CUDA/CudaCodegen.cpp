@@ -6,8 +6,7 @@
 
 #include "compiler/Codegen/CUDA/CudaCodegen.h"
 
-#include "compiler/Codegen/CPU/CpuCodegen.h"
-#include "compiler/Codegen/CPU/Passes.h"
+#include "compiler/MemoryPlanning/Passes.h"
 #include "compiler/Codegen/CUDA/ScalarCode.h"
 #include "compiler/Conversion/GraphToLinalg/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"

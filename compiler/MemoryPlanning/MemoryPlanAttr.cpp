@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/Codegen/CPU/MemoryPlanAttr.h"
+#include "compiler/MemoryPlanning/MemoryPlanAttr.h"
 
 #include "mlir/IR/Builders.h"
 

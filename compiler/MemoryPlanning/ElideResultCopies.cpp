@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/Codegen/CPU/BufferLiveness.h"
-#include "compiler/Codegen/CPU/Passes.h"
+#include "compiler/MemoryPlanning/BufferLiveness.h"
+#include "compiler/MemoryPlanning/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -21,7 +21,7 @@
 
 namespace kiln::compiler {
 #define GEN_PASS_DEF_ELIDERESULTCOPIESPASS
-#include "compiler/Codegen/CPU/Passes.h.inc"
+#include "compiler/MemoryPlanning/Passes.h.inc"
 } // namespace kiln::compiler
 
 using namespace mlir;

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/Codegen/CPU/Passes.h"
+#include "compiler/MemoryPlanning/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -17,7 +17,7 @@
 
 namespace kiln::compiler {
 #define GEN_PASS_DEF_LOWERMEMREFCOPYPASS
-#include "compiler/Codegen/CPU/Passes.h.inc"
+#include "compiler/MemoryPlanning/Passes.h.inc"
 } // namespace kiln::compiler
 
 using namespace mlir;

@@ -14,10 +14,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KILN_COMPILER_CODEGEN_CPU_MEMORYPLANATTR_H
-#define KILN_COMPILER_CODEGEN_CPU_MEMORYPLANATTR_H
+#ifndef KILN_COMPILER_MEMORYPLANNING_MEMORYPLANATTR_H
+#define KILN_COMPILER_MEMORYPLANNING_MEMORYPLANATTR_H
 
-#include "compiler/Codegen/CPU/BufferLiveness.h"
+#include "compiler/MemoryPlanning/BufferLiveness.h"
 #include "compiler/MemoryPlanning/MemoryPlanner.h"
 #include "kiln/runtime/Artifact.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -40,4 +40,4 @@ mlir::FailureOr<rt::MemoryPlan> readMemoryPlan(mlir::ModuleOp module,
 
 } // namespace kiln::compiler
 
-#endif // KILN_COMPILER_CODEGEN_CPU_MEMORYPLANATTR_H
+#endif // KILN_COMPILER_MEMORYPLANNING_MEMORYPLANATTR_H

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/Codegen/CPU/Passes.h"
+#include "compiler/MemoryPlanning/Passes.h"
 
 #include "dialects/Graph/IR/GraphOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -22,7 +22,7 @@
 
 namespace kiln::compiler {
 #define GEN_PASS_DEF_RECORDGRAPHTENSORBYTESPASS
-#include "compiler/Codegen/CPU/Passes.h.inc"
+#include "compiler/MemoryPlanning/Passes.h.inc"
 } // namespace kiln::compiler
 
 using namespace mlir;

@@ -4,7 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/Codegen/CPU/EntrySignature.h"
+#include "compiler/MemoryPlanning/EntrySignature.h"
+#include "compiler/MemoryPlanning/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -95,7 +96,7 @@ FailureOr<EntrySignature> getEntrySignature(ModuleOp module, StringRef entry) {
 }
 
 FailureOr<uint64_t> readArenaBytes(ModuleOp loweredModule) {
-  auto attr = loweredModule->getAttrOfType<IntegerAttr>("kiln.arena_bytes");
+  auto attr = loweredModule->getAttrOfType<IntegerAttr>(kArenaBytesAttr);
   if (!attr || attr.getInt() < 0)
     return loweredModule.emitError("the lowered module records no arena size");
   return uint64_t(attr.getInt());

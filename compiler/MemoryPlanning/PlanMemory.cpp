@@ -8,9 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/Codegen/CPU/BufferLiveness.h"
-#include "compiler/Codegen/CPU/MemoryPlanAttr.h"
-#include "compiler/Codegen/CPU/Passes.h"
+#include "compiler/MemoryPlanning/BufferLiveness.h"
+#include "compiler/MemoryPlanning/MemoryPlanAttr.h"
+#include "compiler/MemoryPlanning/Passes.h"
 #include "compiler/MemoryPlanning/MemoryPlanner.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -22,7 +22,7 @@
 
 namespace kiln::compiler {
 #define GEN_PASS_DEF_PLANMEMORYPASS
-#include "compiler/Codegen/CPU/Passes.h.inc"
+#include "compiler/MemoryPlanning/Passes.h.inc"
 } // namespace kiln::compiler
 
 using namespace mlir;

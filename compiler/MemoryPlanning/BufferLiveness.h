@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KILN_COMPILER_CODEGEN_CPU_BUFFERLIVENESS_H
-#define KILN_COMPILER_CODEGEN_CPU_BUFFERLIVENESS_H
+#ifndef KILN_COMPILER_MEMORYPLANNING_BUFFERLIVENESS_H
+#define KILN_COMPILER_MEMORYPLANNING_BUFFERLIVENESS_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -53,4 +53,4 @@ std::string describeLocation(mlir::Location loc);
 
 } // namespace kiln::compiler
 
-#endif // KILN_COMPILER_CODEGEN_CPU_BUFFERLIVENESS_H
+#endif // KILN_COMPILER_MEMORYPLANNING_BUFFERLIVENESS_H

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KILN_COMPILER_CODEGEN_CPU_ENTRYSIGNATURE_H
-#define KILN_COMPILER_CODEGEN_CPU_ENTRYSIGNATURE_H
+#ifndef KILN_COMPILER_MEMORYPLANNING_ENTRYSIGNATURE_H
+#define KILN_COMPILER_MEMORYPLANNING_ENTRYSIGNATURE_H
 
 #include "kiln/runtime/Artifact.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -48,4 +48,4 @@ mlir::FailureOr<EntrySignature> getEntrySignature(mlir::ModuleOp module,
 
 } // namespace kiln::compiler
 
-#endif // KILN_COMPILER_CODEGEN_CPU_ENTRYSIGNATURE_H
+#endif // KILN_COMPILER_MEMORYPLANNING_ENTRYSIGNATURE_H
