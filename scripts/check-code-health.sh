@@ -2,7 +2,9 @@
 # Cheap checks over tracked sources:
 #  - no deprecated MLIR 22 APIs (OpBuilder::create<Op>, applyPatternsAndFoldGreedily);
 #  - file-size budget: warn above 1,200 lines, fail above 3,000;
-#  - no `cl::opt` outside tools/ (options are data, not globals).
+#  - no `cl::opt` outside tools/ (options are data, not globals);
+#  - the CUDA backend includes nothing of the CPU backend (shared code lives
+#    in device-neutral folders: compiler/MemoryPlanning, compiler/Scheduling).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -30,6 +32,14 @@ globals=$(git grep -nE 'cl::opt<' -- '*.cpp' '*.h' ':!tools/' || true)
 if [ -n "$globals" ]; then
   echo "error: cl::opt outside tools/ (pass options or option structs instead):"
   echo "$globals"
+  status=1
+fi
+
+crossed=$(git grep -nE '#include "compiler/Codegen/CPU/' -- \
+  'compiler/Codegen/CUDA/' 'compiler/Target/Cuda*' || true)
+if [ -n "$crossed" ]; then
+  echo "error: the CUDA backend includes CPU backend headers (move what both need to a device-neutral folder):"
+  echo "$crossed"
   status=1
 fi
 

@@ -257,10 +257,9 @@ DriverError lowerTo(ModuleOp module, Stage stage,
   if (DriverError error = runPoint(PipelinePoint::kBeforeFusion))
     return error;
   if (options.fusion)
-    if (DriverError error = runPipeline(
-            module, ErrorKind::kInternal, "fusion", [](OpPassManager &pm) {
-              pm.addNestedPass<func::FuncOp>(createFormFusionGroupsPass());
-            }))
+    if (DriverError error =
+            runPipeline(module, ErrorKind::kInternal, "fusion",
+                        [](OpPassManager &pm) { buildFusionPipeline(pm); }))
       return error;
   for (PipelinePoint point :
        {PipelinePoint::kAfterFusion, PipelinePoint::kBeforeCodegen})

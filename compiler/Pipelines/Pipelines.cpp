@@ -7,7 +7,11 @@
 #include "compiler/Pipelines/Pipelines.h"
 #include "kiln/PassPlugin.h"
 
+#include "compiler/Codegen/CPU/CpuCodegen.h"
+#include "compiler/Codegen/CUDA/CudaCodegen.h"
 #include "compiler/Contracts/Passes.h"
+#include "compiler/Fusion/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -23,11 +27,52 @@ void kiln::compiler::buildCleanupPipeline(OpPassManager &pm) {
   pm.addPass(createCSEPass());
 }
 
+void kiln::compiler::buildFusionPipeline(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(createFormFusionGroupsPass());
+}
+
+namespace {
+/// The graph stages both devices share: a model is checked and cleaned
+/// before anything groups it, and grouped before it is lowered.
+void buildGraphStages(OpPassManager &pm,
+                      const kiln::compiler::ModelPipelineOptions &options) {
+  kiln::compiler::buildCleanupPipeline(pm);
+  if (options.fusion)
+    kiln::compiler::buildFusionPipeline(pm);
+}
+} // namespace
+
+void kiln::compiler::buildCpuPipeline(OpPassManager &pm,
+                                      const ModelPipelineOptions &options) {
+  buildGraphStages(pm, options);
+  buildCpuCodegenPipeline(pm);
+}
+
+void kiln::compiler::buildCudaPipeline(OpPassManager &pm,
+                                       const ModelPipelineOptions &options) {
+  buildGraphStages(pm, options);
+  cuda::buildCudaPreparationPipeline(pm);
+}
+
 void kiln::compiler::registerPipelines() {
   PassPipelineRegistration<>(
       "kiln-cleanup-pipeline",
       "Check the graph contract, fold constants and remove duplicates",
       [](OpPassManager &pm) { buildCleanupPipeline(pm); });
+  PassPipelineRegistration<>(
+      "kiln-fusion-pipeline",
+      "Group graph ops into kiln.fusion ops, one kernel each",
+      [](OpPassManager &pm) { buildFusionPipeline(pm); });
+  PassPipelineRegistration<ModelPipelineOptions>(
+      "kiln-cpu-pipeline",
+      "A whole model for the CPU: clean-up, fusion, linalg, the memory plan, "
+      "dispatches and their exec.program, LLVM",
+      buildCpuPipeline);
+  PassPipelineRegistration<ModelPipelineOptions>(
+      "kiln-cuda-pipeline",
+      "A whole model for CUDA up to the emitter's input: clean-up, fusion, "
+      "linalg.generic on planned buffers",
+      buildCudaPipeline);
 }
 
 const char *kiln::pipelinePointName(PipelinePoint point) {

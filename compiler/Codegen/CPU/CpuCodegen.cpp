@@ -86,8 +86,14 @@ void kiln::compiler::registerCpuCodegenPasses() {
   registerMemoryPlanningPassesAndPipeline();
   PassPipelineRegistration<>(
       "kiln-cpu-codegen-pipeline",
-      "Lower kiln graph ops to the LLVM dialect for the CPU",
+      "Lower kiln graph ops to the LLVM dialect for the CPU: linalg, the "
+      "memory plan, dispatches and their exec.program, then LLVM",
       [](OpPassManager &pm) { buildCpuCodegenPipeline(pm); });
+  PassPipelineRegistration<>(
+      "kiln-cpu-lower-to-llvm-pipeline",
+      "Tile, vectorise and lower CPU dispatch functions (linalg on planned "
+      "buffers) to the LLVM dialect",
+      [](OpPassManager &pm) { buildCpuLowerToLLVMPipeline(pm); });
 }
 
 void kiln::compiler::buildCpuCodegenPipeline(OpPassManager &pm) {
@@ -102,7 +108,10 @@ void kiln::compiler::buildCpuCodegenPipeline(OpPassManager &pm) {
   // that runs them. After planning (bindings are arena offsets), before
   // tiling (each workgroup's slice is tiled as the whole op was).
   pm.addPass(createFormCpuDispatchesPass());
+  buildCpuLowerToLLVMPipeline(pm);
+}
 
+void kiln::compiler::buildCpuLowerToLLVMPipeline(OpPassManager &pm) {
   // Register tiles and vectors (on buffers: no allocation), lowered to
   // 1-D vector ops and FMAs; what does not vectorise becomes scalar loops.
   pm.addNestedPass<func::FuncOp>(createVectorizeLinalgPass());

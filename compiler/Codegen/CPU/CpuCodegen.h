@@ -27,10 +27,15 @@ void registerCpuCodegenDialects(mlir::DialectRegistry &registry);
 /// step can be replayed from kiln-opt.
 void registerCpuCodegenPasses();
 
-/// Appends kiln (tensors) -> LLVM dialect to `pm` (a module pass manager).
-/// Functions take their results as trailing out-parameter memrefs.
-/// Registered as `kiln-cpu-codegen-pipeline`.
+/// Appends kiln (tensors) -> LLVM dialect to `pm` (a module pass manager):
+/// linalg, the memory plan, CPU dispatches with their exec.program, then
+/// buildCpuLowerToLLVMPipeline. Registered as `kiln-cpu-codegen-pipeline`.
 void buildCpuCodegenPipeline(mlir::OpPassManager &pm);
+
+/// Appends dispatch functions on planned buffers -> LLVM dialect: register
+/// tiles and vectors, loops, polynomial math, LLVM. Registered as
+/// `kiln-cpu-lower-to-llvm-pipeline`.
+void buildCpuLowerToLLVMPipeline(mlir::OpPassManager &pm);
 
 } // namespace kiln::compiler
 
