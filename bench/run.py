@@ -105,7 +105,7 @@ def source_digest():
     """Workloads are regenerated when their generator changes."""
     digest = hashlib.sha256()
     for path in (os.path.join(HERE, "workloads.py"),
-                 os.path.join(ROOT, "test", "models", "export_models.py")):
+                 os.path.join(ROOT, "test", "e2e", "models", "export_models.py")):
         with open(path, "rb") as f:
             digest.update(f.read())
     return digest.hexdigest()[:16]

@@ -15,7 +15,7 @@ section 8) and `smoke` (tiny shapes, for the test suite; without the
 workloads that take seconds to compile even when tiny).
 
 The MLP, ResNet-18, BERT and GPT modules are the ones of
-test/models/export_models.py, imported rather than copied.
+test/e2e/models/export_models.py, imported rather than copied.
 
 Usage: workloads.py OUT [--size full|smoke] [--only NAME ...]
 """
@@ -30,7 +30,7 @@ import torch
 from torch import nn
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "test", "models"))
+sys.path.insert(0, os.path.join(ROOT, "test", "e2e", "models"))
 import export_models as em  # noqa: E402  (the end-to-end test models)
 
 
@@ -122,13 +122,13 @@ WORKLOADS = {
     "resnet18": dict(
         description="ResNet-18 (BN folded), 224x224, batch 1",
         full=(lambda: _resnet(64, 1000), lambda: _randn(1, 3, 224, 224)),
-        smoke=None,  # compiles for seconds; test/models covers it
+        smoke=None,  # compiles for seconds; test/e2e/models covers it
         tol=1e-4),
     "gpt": dict(
         description="GPT decoder, 4 blocks d256 4 heads, prefill 128",
         full=(lambda: em.Gpt(d=256, heads=4, layers=4, seq=128),
               lambda: _ids(128)),
-        smoke=None,  # compiles for seconds; test/models covers it
+        smoke=None,  # compiles for seconds; test/e2e/models covers it
         tol=1e-4),
 }
 

@@ -23,7 +23,7 @@ export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=99"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:exitcode=98"
 corpus="$(mktemp -d)"
 trap 'rm -rf "$corpus"' EXIT
-/usr/bin/python3 "$root/test/onnx/malformed/make_corpus.py" "$corpus" >/dev/null
-/usr/bin/python3 "$root/test/onnx/malformed/check_corpus.py" \
+/usr/bin/python3 "$root/test/frontend/onnx/malformed/make_corpus.py" "$corpus" >/dev/null
+/usr/bin/python3 "$root/test/frontend/onnx/malformed/check_corpus.py" \
   --kilnc "$build/bin/kilnc" --corpus "$corpus" --no-memory-limit
 echo "sanitizers: malformed corpus clean under ASan/UBSan"

@@ -28,7 +28,7 @@ echo "# Written by scripts/gpu-prepare.sh for cuda:$arch; run scripts/gpu-check.
 
 # The PyTorch models of the end-to-end tests, checked against PyTorch's own
 # outputs, and their latency with and without graphs and fusion.
-/usr/bin/python3 "$root/test/models/export_models.py" "$out/models" >/dev/null
+/usr/bin/python3 "$root/test/e2e/models/export_models.py" "$out/models" >/dev/null
 for m in mlp resnet bert gpt; do
   "$kilnc" compile "$out/models/$m.onnx" --target "cuda:$arch" -o "$out/$m.kiln" >/dev/null
   "$kilnc" compile "$out/models/$m.onnx" --target "cuda:$arch" --fusion=none -o "$out/$m.nofusion.kiln" >/dev/null

@@ -7,6 +7,7 @@
 #include "compiler/Driver/Driver.h"
 
 #include "compiler/Codegen/CPU/CpuCodegen.h"
+#include "compiler/Codegen/CUDA/CudaSchedule.h"
 #include "compiler/MemoryPlanning/MemoryPlanAttr.h"
 #include "compiler/Conversion/GraphToLinalg/Passes.h"
 #include "compiler/Fusion/Passes.h"
@@ -388,6 +389,17 @@ DriverError generateCuda(ModuleOp module, const std::string &entry,
   if (failed(printed))
     return {ErrorKind::kUnsupported, "CUDA code generation failed"};
   program = std::move(*printed);
+  // The launches as a schedule: the same level and serialiser as the CPU.
+  if (failed(cuda::addCudaSchedule(module, function,
+                                   program, unsigned(signature.inputs.size()),
+                                   unsigned(signature.outputs.size()),
+                                   signature.arenaBytes)))
+    return {ErrorKind::kInternal, "the CUDA schedule does not verify"};
+  FailureOr<rt::DeviceProgram> schedule =
+      extractProgram(module, signature.function);
+  if (failed(schedule))
+    return {ErrorKind::kInternal, "lowering lost the CUDA schedule"};
+  program.schedule = std::move(*schedule);
   return {};
 }
 

@@ -172,30 +172,14 @@ rt::StatusOr<rt::Artifact> buildCudaArtifact(const cuda::CudaProgram &program,
   if (stats)
     stats->programs = unsigned(jobs.size());
 
-  rt::DeviceProgram device;
+  // The schedule of the exec level (addCudaSchedule, run by generateCuda).
+  if (program.schedule.steps.size() != program.kernels.size())
+    return rt::internalError("the CUDA program has no schedule for its " +
+                             std::to_string(program.kernels.size()) +
+                             " kernels");
+  rt::DeviceProgram device = program.schedule;
   device.kind = rt::DeviceProgram::Kind::kCuda;
   device.arenaBytes = signature.arenaBytes;
-  for (const cuda::EmittedKernel &kernel : program.kernels) {
-    rt::Step step;
-    step.kind = rt::Step::Kind::kLaunchKernel;
-    step.kernel = kernel.name;
-    std::copy(kernel.grid, kernel.grid + 3, step.grid);
-    std::copy(kernel.block, kernel.block + 3, step.block);
-    step.sharedBytes = kernel.sharedBytes;
-    // Inputs and constants are only read; which other parameters a kernel
-    // writes the emitter does not say yet, so they count as both.
-    for (const cuda::BufferRoot &root : kernel.params) {
-      bool readOnly = root.base == rt::KernelArg::Base::kInput ||
-                      root.base == rt::KernelArg::Base::kConstants;
-      step.args.push_back({root.base, root.index, root.byteOffset, root.bytes,
-                           readOnly ? rt::KernelArg::Access::kRead
-                                    : rt::KernelArg::Access::kReadWrite});
-    }
-    // One stream runs the launches in order.
-    if (!device.steps.empty())
-      step.after.push_back(uint32_t(device.steps.size() - 1));
-    device.steps.push_back(std::move(step));
-  }
   artifact.program.devices.push_back(std::move(device));
   artifact.constants = program.constants;
   return artifact;

@@ -31,6 +31,9 @@ struct CudaProgram {
   std::vector<EmittedKernel> kernels;
   std::vector<uint8_t> constants;
   bool usesHalf = false;
+  /// The launches as the artifact stores them: the exec.program that
+  /// addCudaSchedule builds, serialised (see extractProgram).
+  rt::DeviceProgram schedule;
 
   /// One translation unit holding `kernels` (all of them by default).
   std::string source(llvm::ArrayRef<EmittedKernel> kernels) const;

@@ -25,7 +25,7 @@ import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "e2e", "lib"))
+                                "..", "lib"))
 
 from check_e2e import FUNC_RE, ModelText  # noqa: E402
 
