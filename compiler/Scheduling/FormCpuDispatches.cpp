@@ -154,8 +154,8 @@ struct Splitter {
   int64_t maxWorkgroups;
 
   int64_t wantedWorkgroups(int64_t work, int64_t extent) const {
-    int64_t wanted = std::min(work / std::max<int64_t>(minWork, 1),
-                              maxWorkgroups);
+    int64_t wanted =
+        std::min(work / std::max<int64_t>(minWork, 1), maxWorkgroups);
     return std::min(wanted, extent);
   }
 
@@ -328,9 +328,9 @@ SmallVector<Kernel> formKernels(ArrayRef<Operation *> ops,
     else if (end < ops.size() && accumulatesInto(ops[i], ops[end]))
       ++end;
     ArrayRef<Operation *> candidate = ops.slice(i, end - i);
-    FailureOr<Split> shared =
-        candidate.size() > 1 ? splitter.forGroup(candidate)
-                             : FailureOr<Split>(failure());
+    FailureOr<Split> shared = candidate.size() > 1
+                                  ? splitter.forGroup(candidate)
+                                  : FailureOr<Split>(failure());
     // Together but serial loses to apart and parallel.
     if (succeeded(shared) && shared->workgroups < 2 &&
         llvm::any_of(candidate, [&](Operation *op) {
@@ -381,9 +381,9 @@ FailureOr<std::optional<BindingAttr>> bindingOf(Value value, Access access,
     return failure();
   unsigned number = argument.getArgNumber();
   if (argument == interface.arena)
-    return std::optional<BindingAttr>(BindingAttr::get(
-        context, BufferBase::arena, 0, 0, uint64_t(interface.arenaBytes),
-        access));
+    return std::optional<BindingAttr>(
+        BindingAttr::get(context, BufferBase::arena, 0, 0,
+                         uint64_t(interface.arenaBytes), access));
   bool input = number < interface.inputs;
   return std::optional<BindingAttr>(BindingAttr::get(
       context, input ? BufferBase::input : BufferBase::output,
@@ -437,12 +437,11 @@ FailureOr<SmallVector<BindingAttr>> bindingsOf(const Kernel &kernel,
           existing.getBytes() == b.getBytes()) {
         bool reads = existing.reads() || b.reads();
         bool writes = existing.writes() || b.writes();
-        existing = BindingAttr::get(
-            b.getContext(), b.getBase(), b.getIndex(), b.getOffset(),
-            b.getBytes(),
-            reads && writes ? Access::read_write
-            : writes        ? Access::write
-                            : Access::read);
+        existing = BindingAttr::get(b.getContext(), b.getBase(), b.getIndex(),
+                                    b.getOffset(), b.getBytes(),
+                                    reads && writes ? Access::read_write
+                                    : writes        ? Access::write
+                                                    : Access::read);
         merged = true;
         break;
       }
@@ -493,8 +492,8 @@ struct DispatchBuilder {
           continue;
         auto type = cast<MemRefType>(operands[i].getType());
         SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-        SmallVector<OpFoldResult> sizes, strides(type.getRank(),
-                                                 b.getIndexAttr(1));
+        SmallVector<OpFoldResult> sizes,
+            strides(type.getRank(), b.getIndexAttr(1));
         for (int64_t extent : type.getShape())
           sizes.push_back(b.getIndexAttr(extent));
         offsets[*position] = offset;
@@ -527,8 +526,8 @@ struct DispatchBuilder {
     SmallVector<Type> types(entry.getArgumentTypes());
     types.push_back(IndexType::get(context));
     types.push_back(IndexType::get(context));
-    auto function = func::FuncOp::create(
-        moduleBuilder, loc, name, FunctionType::get(context, types, {}));
+    auto function = func::FuncOp::create(moduleBuilder, loc, name,
+                                         FunctionType::get(context, types, {}));
     function.setPrivate();
     Block *body = function.addEntryBlock();
     OpBuilder b = OpBuilder::atBlockBegin(body);
@@ -640,10 +639,10 @@ struct FormCpuDispatchesPass
 
     StringRef entryName = entry.getName();
     std::string name = entryName.str();
-    auto program = ProgramOp::create(
-        moduleBuilder, entry.getLoc(), name, Device::cpu,
-        int32_t(interface.inputs), int32_t(interface.outputs),
-        interface.arenaBytes, /*constants_bytes=*/0);
+    auto program =
+        ProgramOp::create(moduleBuilder, entry.getLoc(), name, Device::cpu,
+                          int32_t(interface.inputs), int32_t(interface.outputs),
+                          interface.arenaBytes, /*constants_bytes=*/0);
     program.getBody().emplaceBlock();
     OpBuilder b = OpBuilder::atBlockBegin(&program.getBody().front());
     SmallVector<Value> tokens;
@@ -657,8 +656,7 @@ struct FormCpuDispatchesPass
           b, kernel.ops.front()->getLoc(), TokenType::get(&getContext()),
           functions[index].getName(),
           b.getDenseI32ArrayAttr({int32_t(kernel.split.workgroups), 1, 1}),
-          /*block=*/nullptr, /*shared_bytes=*/0, b.getArrayAttr(bound),
-          waits);
+          /*block=*/nullptr, /*shared_bytes=*/0, b.getArrayAttr(bound), waits);
       tokens.push_back(dispatch.getDone());
     }
     entry.erase();
@@ -677,8 +675,8 @@ struct FormCpuDispatchesPass
           input ? i : i - interface.inputs, 0, uint64_t(memrefBytes(type)),
           input ? Access::read : Access::read_write));
     }
-    bindings.push_back(BindingAttr::get(&getContext(), BufferBase::arena, 0,
-                                        0, uint64_t(interface.arenaBytes),
+    bindings.push_back(BindingAttr::get(&getContext(), BufferBase::arena, 0, 0,
+                                        uint64_t(interface.arenaBytes),
                                         Access::read_write));
     return bindings;
   }

@@ -1,4 +1,5 @@
-//===- Passes.h - Scheduling passes ------------------------------*- C++ -*-===//
+//===- Passes.h - Scheduling passes ------------------------------*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0
 //

@@ -28,9 +28,8 @@ struct RecordEntryInterfacePass
         continue;
       function->setAttr(
           kiln::compiler::kEntryInterfaceAttr,
-          builder.getDenseI32ArrayAttr(
-              {int32_t(function.getNumArguments()),
-               int32_t(function.getNumResults())}));
+          builder.getDenseI32ArrayAttr({int32_t(function.getNumArguments()),
+                                        int32_t(function.getNumResults())}));
     }
   }
 };

@@ -22,7 +22,8 @@ static_assert(uint32_t(BufferBase::input) ==
                   uint32_t(rt::KernelArg::Base::kInput) &&
               uint32_t(BufferBase::constants) ==
                   uint32_t(rt::KernelArg::Base::kConstants));
-static_assert(uint32_t(Access::read) == uint32_t(rt::KernelArg::Access::kRead) &&
+static_assert(uint32_t(Access::read) ==
+                  uint32_t(rt::KernelArg::Access::kRead) &&
               uint32_t(Access::read_write) ==
                   uint32_t(rt::KernelArg::Access::kReadWrite));
 static_assert(uint32_t(CollectiveKind::recv) ==

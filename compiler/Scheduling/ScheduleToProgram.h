@@ -1,4 +1,5 @@
-//===- ScheduleToProgram.h - exec programs in the runtime's form -*- C++ -*-===//
+//===- ScheduleToProgram.h - exec programs in the runtime's form -*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0
 //

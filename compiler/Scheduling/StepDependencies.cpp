@@ -23,9 +23,8 @@ bool conflict(llvm::ArrayRef<BindingAttr> earlier,
 }
 } // namespace
 
-llvm::SmallVector<llvm::SmallVector<unsigned>>
-computeStepDependencies(llvm::ArrayRef<llvm::SmallVector<BindingAttr>>
-                            bindings) {
+llvm::SmallVector<llvm::SmallVector<unsigned>> computeStepDependencies(
+    llvm::ArrayRef<llvm::SmallVector<BindingAttr>> bindings) {
   size_t count = bindings.size();
   llvm::SmallVector<llvm::SmallVector<unsigned>> after(count);
   // ancestors[j]: every step j waits for, directly or not.

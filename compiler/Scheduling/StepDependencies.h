@@ -18,9 +18,8 @@ namespace kiln::compiler {
 /// they bind overlapping bytes and at least one of them writes them (a
 /// true, anti or output dependency). Edges that others imply transitively
 /// are dropped, so the lists stay short.
-llvm::SmallVector<llvm::SmallVector<unsigned>>
-computeStepDependencies(llvm::ArrayRef<llvm::SmallVector<exec::BindingAttr>>
-                            bindings);
+llvm::SmallVector<llvm::SmallVector<unsigned>> computeStepDependencies(
+    llvm::ArrayRef<llvm::SmallVector<exec::BindingAttr>> bindings);
 
 } // namespace kiln::compiler
 

@@ -31,9 +31,9 @@ rt::Status addCpuDispatchEntries(llvm::Module &module,
     if (!function || function->arg_size() < 2)
       return rt::internalError("dispatch function '" + step.kernel +
                                "' vanished during lowering");
-    auto *entry = llvm::Function::Create(
-        type, llvm::Function::ExternalLinkage,
-        rt::cpuDispatchEntryName(step.kernel), module);
+    auto *entry =
+        llvm::Function::Create(type, llvm::Function::ExternalLinkage,
+                               rt::cpuDispatchEntryName(step.kernel), module);
     llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", entry));
     llvm::Value *args = entry->getArg(0);
     llvm::SmallVector<llvm::Value *> values;

@@ -34,14 +34,12 @@ LogicalResult addCudaSchedule(ModuleOp module, func::FuncOp entry,
       bool readOnly = root.base == rt::KernelArg::Base::kInput ||
                       root.base == rt::KernelArg::Base::kConstants;
       bound.push_back(BindingAttr::get(
-          context, BufferBase(uint32_t(root.base)), root.index,
-          root.byteOffset, root.bytes,
-          readOnly ? Access::read : Access::read_write));
+          context, BufferBase(uint32_t(root.base)), root.index, root.byteOffset,
+          root.bytes, readOnly ? Access::read : Access::read_write));
     }
     bindings.push_back(std::move(bound));
   }
-  SmallVector<SmallVector<unsigned>> after =
-      computeStepDependencies(bindings);
+  SmallVector<SmallVector<unsigned>> after = computeStepDependencies(bindings);
   auto schedule = ProgramOp::create(
       b, loc, name, Device::cuda, int32_t(numInputs), int32_t(numOutputs),
       int64_t(arenaBytes), int64_t(program.constants.size()));

@@ -48,14 +48,12 @@ LogicalResult ProgramOp::verifyBinding(Operation *step, BindingAttr binding) {
     bool input = binding.getBase() == BufferBase::input;
     int64_t count = input ? getNumInputs() : getNumOutputs();
     if (binding.getIndex() >= uint64_t(count))
-      return step->emitOpError()
-             << "binds " << (input ? "input " : "output ")
-             << binding.getIndex() << " of a program with " << count
-             << (input ? " inputs" : " outputs");
+      return step->emitOpError() << "binds " << (input ? "input " : "output ")
+                                 << binding.getIndex() << " of a program with "
+                                 << count << (input ? " inputs" : " outputs");
     if (input && binding.writes())
-      return step->emitOpError()
-             << "writes input " << binding.getIndex()
-             << ": inputs are read-only";
+      return step->emitOpError() << "writes input " << binding.getIndex()
+                                 << ": inputs are read-only";
     // Tensor sizes are the runtime's to check: the program only knows
     // their count.
     limit = ~uint64_t(0);
@@ -77,8 +75,8 @@ LogicalResult ProgramOp::verifyBinding(Operation *step, BindingAttr binding) {
     return step->emitOpError()
            << "binds bytes [" << binding.getOffset() << ", "
            << binding.getOffset() + binding.getBytes() << ") of the "
-           << stringifyBufferBase(binding.getBase()) << ", which has "
-           << limit << " bytes";
+           << stringifyBufferBase(binding.getBase()) << ", which has " << limit
+           << " bytes";
   return success();
 }
 
@@ -103,9 +101,8 @@ int64_t DispatchOp::getWorkgroupCount() {
 }
 
 LogicalResult DispatchOp::verify() {
-  if (getGrid().size() != 3 || llvm::any_of(getGrid(), [](int32_t d) {
-        return d < 1;
-      }))
+  if (getGrid().size() != 3 ||
+      llvm::any_of(getGrid(), [](int32_t d) { return d < 1; }))
     return emitOpError("needs a grid of three positive dimensions");
   auto program = (*this)->getParentOfType<ProgramOp>();
   if (program.getDevice() == Device::cpu) {
@@ -119,8 +116,8 @@ LogicalResult DispatchOp::verify() {
         llvm::any_of(*getBlock(), [](int32_t d) { return d < 1; }))
       return emitOpError("a CUDA dispatch needs a thread block of three "
                          "positive dimensions");
-    int64_t threads = int64_t((*getBlock())[0]) * (*getBlock())[1] *
-                      (*getBlock())[2];
+    int64_t threads =
+        int64_t((*getBlock())[0]) * (*getBlock())[1] * (*getBlock())[2];
     if (threads > 1024)
       return emitOpError() << "a thread block of " << threads
                            << " threads exceeds CUDA's 1024";
@@ -206,8 +203,8 @@ LogicalResult CollectiveOp::verify() {
   StringRef name = stringifyCollectiveKind(kind);
   if (getRanks() < 1)
     return emitOpError("needs at least one rank");
-  bool reducing =
-      kind == CollectiveKind::all_reduce || kind == CollectiveKind::reduce_scatter;
+  bool reducing = kind == CollectiveKind::all_reduce ||
+                  kind == CollectiveKind::reduce_scatter;
   if (reducing != (getReduction() != ReductionKind::none))
     return emitOpError() << name
                          << (reducing ? " needs a reduction"
@@ -247,13 +244,12 @@ LogicalResult CollectiveOp::verify() {
 
   if (send && recv) {
     uint64_t ranks = uint64_t(getRanks());
-    uint64_t expected = kind == CollectiveKind::all_gather
-                            ? send.getBytes() * ranks
-                        : kind == CollectiveKind::reduce_scatter
-                            ? send.getBytes() / ranks
-                            : send.getBytes();
-    bool divides = kind != CollectiveKind::reduce_scatter ||
-                   send.getBytes() % ranks == 0;
+    uint64_t expected =
+        kind == CollectiveKind::all_gather       ? send.getBytes() * ranks
+        : kind == CollectiveKind::reduce_scatter ? send.getBytes() / ranks
+                                                 : send.getBytes();
+    bool divides =
+        kind != CollectiveKind::reduce_scatter || send.getBytes() % ranks == 0;
     if (!divides || recv.getBytes() != expected)
       return emitOpError() << name << " over " << ranks << " ranks sends "
                            << send.getBytes() << " bytes but receives "

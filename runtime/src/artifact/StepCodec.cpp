@@ -39,8 +39,8 @@ Status decodeArg(ByteReader &r, const Program &program, uint64_t arenaBytes,
     return stepError(name, "bad " + which);
   if (access < uint32_t(KernelArg::Access::kRead) ||
       access > uint32_t(KernelArg::Access::kReadWrite))
-    return stepError(name, "unknown access " + std::to_string(access) +
-                               " of " + which);
+    return stepError(name, "unknown access " + std::to_string(access) + " of " +
+                               which);
   arg.access = KernelArg::Access(access);
   uint64_t limit = 0;
   switch (base) {
@@ -63,8 +63,8 @@ Status decodeArg(ByteReader &r, const Program &program, uint64_t arenaBytes,
     limit = ~uint64_t(0); // Checked once the constants are known.
     break;
   default:
-    return stepError(name, "unknown base " + std::to_string(base) + " of " +
-                               which);
+    return stepError(name,
+                     "unknown base " + std::to_string(base) + " of " + which);
   }
   bool single = base == uint32_t(KernelArg::Base::kArena) ||
                 base == uint32_t(KernelArg::Base::kConstants);
@@ -102,15 +102,16 @@ Status checkKind(const Step &step, const DeviceProgram &device,
       return stepError(name, "more than 1024 threads per block in " + where);
     if (cpu && (threads != 1 || step.grid[1] != 1 || step.grid[2] != 1 ||
                 step.sharedBytes != 0))
-      return stepError(name, "a CPU dispatch with a CUDA launch shape in " +
-                                 where);
+      return stepError(name,
+                       "a CPU dispatch with a CUDA launch shape in " + where);
     return Status::ok();
   }
   case Step::Kind::kCopy:
     if (step.args.size() != 2 || step.args[0].bytes != step.args[1].bytes ||
         !step.args[1].writes())
       return stepError(name, "a copy needs a source and a written target of "
-                             "the same size in " + where);
+                             "the same size in " +
+                                 where);
     return Status::ok();
   case Step::Kind::kFill:
     if (step.args.size() != 1 || !step.args[0].writes() ||
@@ -182,8 +183,7 @@ Status decodeStep(ByteReader &r, const Program &program,
   uint32_t kind = r.u32();
   step.kernel = r.string(kMaxName);
   if (!r.ok() || !isKind(kind))
-    return stepError(name, "bad kind " + std::to_string(kind) + " of " +
-                               where);
+    return stepError(name, "bad kind " + std::to_string(kind) + " of " + where);
   step.kind = Step::Kind(kind);
   for (uint32_t &d : step.grid)
     d = r.u32();
@@ -195,9 +195,9 @@ Status decodeStep(ByteReader &r, const Program &program,
     return stepError(name, "bad bindings of " + where);
   for (uint32_t a = 0; a < args; ++a) {
     KernelArg arg;
-    KILN_RETURN_IF_ERROR(decodeArg(r, program, device.arenaBytes, arg, name,
-                                   "argument #" + std::to_string(a) + " of " +
-                                       where));
+    KILN_RETURN_IF_ERROR(
+        decodeArg(r, program, device.arenaBytes, arg, name,
+                  "argument #" + std::to_string(a) + " of " + where));
     step.args.push_back(arg);
   }
   uint32_t dependencies = r.u32();

@@ -66,8 +66,8 @@ CpuSchedule::create(const DeviceProgram &program,
                            " launches a CUDA kernel on the CPU");
     }
     schedule.hasCollectives_ |= step.kind == Step::Kind::kCollective;
-    schedule.splits_ |= step.kind == Step::Kind::kDispatch &&
-                        step.workgroups() > 1;
+    schedule.splits_ |=
+        step.kind == Step::Kind::kDispatch && step.workgroups() > 1;
     // Duplicates would be counted twice and never reach zero.
     std::vector<uint32_t> after = step.after;
     std::sort(after.begin(), after.end());
@@ -130,8 +130,8 @@ struct ScheduleRun {
 
   ScheduleRun(const CpuSchedule &schedule, ThreadPool &pool, void **arguments,
               const RunBuffers &buffers, const RunOptions &options)
-      : schedule(schedule), pool(pool), arguments(arguments),
-        buffers(buffers), options(options) {
+      : schedule(schedule), pool(pool), arguments(arguments), buffers(buffers),
+        options(options) {
     size_t count = schedule.steps_.size();
     waitingFor.reset(new std::atomic<uint32_t>[count]);
     chunksLeft.reset(new std::atomic<uint64_t>[count]);

@@ -55,7 +55,8 @@ template <int Self> void meetOther(void **arguments, int64_t, int64_t) {
   State &state = stateOf(arguments);
   state.started[Self] = true;
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (!state.started[1 - Self] && std::chrono::steady_clock::now() < deadline)
+  while (!state.started[1 - Self] &&
+         std::chrono::steady_clock::now() < deadline)
     std::this_thread::yield();
   state.sawOther[Self] = bool(state.started[1 - Self]);
 }
@@ -171,8 +172,8 @@ TEST(CpuScheduleTest, CallsHooksAroundEachStep) {
     RunOptions options;
     options.hooks = &recorder;
     ASSERT_TRUE(runOn(schedule, &pool, state, options).isOk());
-    EXPECT_EQ(recorder.log, (std::vector<std::string>{
-                                "before 0", "after 0", "before 1", "after 1"}))
+    EXPECT_EQ(recorder.log, (std::vector<std::string>{"before 0", "after 0",
+                                                      "before 1", "after 1"}))
         << threads << " threads";
   }
 }

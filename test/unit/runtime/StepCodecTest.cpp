@@ -24,9 +24,9 @@ Artifact everyStepKind() {
   Step dispatch;
   dispatch.kernel = "main_d0";
   dispatch.grid[0] = 8;
-  dispatch.args = {{KernelArg::Base::kInput, 0, 0, 16, KernelArg::Access::kRead},
-                   {KernelArg::Base::kArena, 0, 0, 16,
-                    KernelArg::Access::kWrite}};
+  dispatch.args = {
+      {KernelArg::Base::kInput, 0, 0, 16, KernelArg::Access::kRead},
+      {KernelArg::Base::kArena, 0, 0, 16, KernelArg::Access::kWrite}};
   Step fill;
   fill.kind = Step::Kind::kFill;
   fill.pattern = 0x3f800000; // 1.0f
@@ -116,8 +116,9 @@ TEST(StepCodecTest, RejectsBadBindings) {
 TEST(StepCodecTest, RejectsStepsOfTheWrongShape) {
   expectRejected([](Artifact &a) { step(a, 0).kind = Step::Kind(9); },
                  "bad kind 9 of step #0");
-  expectRejected([](Artifact &a) { step(a, 0).kind = Step::Kind::kLaunchKernel; },
-                 "bad kind 2 of step #0 of device #0 for its device");
+  expectRejected(
+      [](Artifact &a) { step(a, 0).kind = Step::Kind::kLaunchKernel; },
+      "bad kind 2 of step #0 of device #0 for its device");
   expectRejected([](Artifact &a) { step(a, 0).kernel.clear(); },
                  "step #0 of device #0 names no kernel");
   expectRejected([](Artifact &a) { step(a, 0).grid[1] = 2; },

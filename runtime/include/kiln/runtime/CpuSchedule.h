@@ -1,4 +1,5 @@
-//===- CpuSchedule.h - Run a CPU device program on a thread pool -*- C++ -*-===//
+//===- CpuSchedule.h - Run a CPU device program on a thread pool -*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0
 //
