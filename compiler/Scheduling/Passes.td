@@ -54,7 +54,7 @@ def FormCpuDispatchesPass
   }];
   let options = [
     Option<"minWorkPerWorkgroup", "min-work-per-workgroup", "int64_t",
-           /*default=*/"65536",
+           /*default=*/"16384",
            "Fewest loop iterations (of all loops, reductions included) a "
            "workgroup should run">,
     Option<"maxWorkgroups", "max-workgroups", "int64_t", /*default=*/"32",

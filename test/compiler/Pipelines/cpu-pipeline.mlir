@@ -7,12 +7,12 @@
 // CHECK:       llvm.func @mlp_d0(
 // CHECK-NOT:   llvm.func @mlp(
 // CHECK:       exec.program @mlp device(cpu) inputs(3) outputs(1) arena(16384) {
-// CHECK-NEXT:    exec.dispatch @mlp_d0 grid [2, 1, 1] bindings [{{.*}}#exec.binding<output 0[0 : 16384] write>]
+// CHECK-NEXT:    exec.dispatch @mlp_d0 grid [8, 1, 1] bindings [{{.*}}#exec.binding<output 0[0 : 16384] write>]
 // CHECK-NEXT:  }
 
 // Without fusion the epilogue is a dispatch of its own, after the matmul.
 // UNFUSED:       exec.program @mlp
-// UNFUSED-NEXT:    %[[MM:.*]] = exec.dispatch @mlp_d0 grid [2, 1, 1]
+// UNFUSED-NEXT:    %[[MM:.*]] = exec.dispatch @mlp_d0 grid [8, 1, 1]
 // UNFUSED-NEXT:    exec.dispatch @mlp_d1 grid [1, 1, 1] after(%[[MM]])
 
 // HELP: --kiln-cpu-pipeline
