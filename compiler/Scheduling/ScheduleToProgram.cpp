@@ -9,6 +9,8 @@
 
 #include "compiler/Scheduling/ScheduleToProgram.h"
 
+#include "compiler/MemoryPlanning/EntrySignature.h"
+
 #include "dialects/Exec/IR/ExecOps.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -39,25 +41,6 @@ rt::KernelArg toArg(BindingAttr binding) {
   return arg;
 }
 
-std::optional<rt::DType> elementDType(Type type) {
-  if (type.isF32())
-    return rt::DType::kF32;
-  if (type.isF16())
-    return rt::DType::kF16;
-  if (type.isBF16())
-    return rt::DType::kBF16;
-  if (type.isF64())
-    return rt::DType::kF64;
-  if (type.isInteger(8))
-    return rt::DType::kI8;
-  if (type.isInteger(16))
-    return rt::DType::kI16;
-  if (type.isInteger(32))
-    return rt::DType::kI32;
-  if (type.isInteger(64))
-    return rt::DType::kI64;
-  return std::nullopt;
-}
 } // namespace
 
 FailureOr<rt::DeviceProgram> extractProgram(ModuleOp module, StringRef entry) {
@@ -112,7 +95,7 @@ FailureOr<rt::DeviceProgram> extractProgram(ModuleOp module, StringRef entry) {
               step.ranks = uint32_t(collective.getRanks());
               step.peer = uint32_t(collective.getPeer().value_or(0));
               std::optional<rt::DType> element =
-                  elementDType(collective.getElement());
+                  toDType(collective.getElement());
               if (!element)
                 return collective.emitOpError("exchanges elements the "
                                               "runtime has no type for");
