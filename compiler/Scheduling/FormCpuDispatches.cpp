@@ -634,31 +634,20 @@ struct FormCpuDispatchesPass
       std::string name = (entry.getName() + "_d" + Twine(index)).str();
       functions.push_back(builder.build(moduleBuilder, kernel, name));
     }
-    SmallVector<SmallVector<unsigned>> after =
-        kiln::compiler::computeStepDependencies(bindings);
-
-    StringRef entryName = entry.getName();
-    std::string name = entryName.str();
-    auto program =
-        ProgramOp::create(moduleBuilder, entry.getLoc(), name, Device::cpu,
-                          int32_t(interface.inputs), int32_t(interface.outputs),
-                          interface.arenaBytes, /*constants_bytes=*/0);
-    program.getBody().emplaceBlock();
-    OpBuilder b = OpBuilder::atBlockBegin(&program.getBody().front());
-    SmallVector<Value> tokens;
+    SmallVector<kiln::compiler::DispatchSpec> dispatches;
     for (auto [index, kernel] : llvm::enumerate(kernels)) {
-      SmallVector<Value> waits;
-      for (unsigned dependency : after[index])
-        waits.push_back(tokens[dependency]);
-      SmallVector<Attribute> bound(bindings[index].begin(),
-                                   bindings[index].end());
-      auto dispatch = DispatchOp::create(
-          b, kernel.ops.front()->getLoc(), TokenType::get(&getContext()),
-          functions[index].getName(),
-          b.getDenseI32ArrayAttr({int32_t(kernel.split.workgroups), 1, 1}),
-          /*block=*/nullptr, /*shared_bytes=*/0, b.getArrayAttr(bound), waits);
-      tokens.push_back(dispatch.getDone());
+      kiln::compiler::DispatchSpec spec{kernel.ops.front()->getLoc(),
+                                        functions[index].getName().str()};
+      spec.grid[0] = int32_t(kernel.split.workgroups);
+      spec.bindings = bindings[index];
+      dispatches.push_back(std::move(spec));
     }
+    auto program =
+        ProgramOp::create(moduleBuilder, entry.getLoc(), entry.getName(),
+                          Device::cpu, int32_t(interface.inputs),
+                          int32_t(interface.outputs), interface.arenaBytes,
+                          /*constants_bytes=*/0);
+    kiln::compiler::populateDispatches(program, dispatches);
     entry.erase();
     return success();
   }

@@ -6,6 +6,7 @@
 
 #include "compiler/Scheduling/StepDependencies.h"
 
+#include "dialects/Exec/IR/ExecOps.h"
 #include "llvm/ADT/BitVector.h"
 
 using namespace kiln::exec;
@@ -41,6 +42,32 @@ llvm::SmallVector<llvm::SmallVector<unsigned>> computeStepDependencies(
     std::reverse(after[j].begin(), after[j].end());
   }
   return after;
+}
+
+void populateDispatches(ProgramOp program,
+                        llvm::ArrayRef<DispatchSpec> dispatches) {
+  llvm::SmallVector<llvm::SmallVector<BindingAttr>> bindings;
+  for (const DispatchSpec &spec : dispatches)
+    bindings.push_back(spec.bindings);
+  llvm::SmallVector<llvm::SmallVector<unsigned>> after =
+      computeStepDependencies(bindings);
+  mlir::Block &body = program.getBody().emplaceBlock();
+  auto b = mlir::OpBuilder::atBlockBegin(&body);
+  auto token = TokenType::get(program.getContext());
+  llvm::SmallVector<mlir::Value> tokens;
+  for (auto [index, spec] : llvm::enumerate(dispatches)) {
+    llvm::SmallVector<mlir::Value> waits;
+    for (unsigned dependency : after[index])
+      waits.push_back(tokens[dependency]);
+    llvm::SmallVector<mlir::Attribute> bound(spec.bindings.begin(),
+                                             spec.bindings.end());
+    auto dispatch = DispatchOp::create(
+        b, spec.loc, token, spec.callee, b.getDenseI32ArrayAttr(spec.grid),
+        spec.block ? b.getDenseI32ArrayAttr(*spec.block)
+                   : mlir::DenseI32ArrayAttr(),
+        spec.sharedBytes, b.getArrayAttr(bound), waits);
+    tokens.push_back(dispatch.getDone());
+  }
 }
 
 } // namespace kiln::compiler

@@ -8,8 +8,17 @@
 #define KILN_COMPILER_SCHEDULING_STEPDEPENDENCIES_H
 
 #include "dialects/Exec/IR/ExecDialect.h"
+#include "mlir/IR/Location.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+
+#include <array>
+#include <optional>
+#include <string>
+
+namespace kiln::exec {
+class ProgramOp;
+} // namespace kiln::exec
 
 namespace kiln::compiler {
 
@@ -20,6 +29,22 @@ namespace kiln::compiler {
 /// are dropped, so the lists stay short.
 llvm::SmallVector<llvm::SmallVector<unsigned>> computeStepDependencies(
     llvm::ArrayRef<llvm::SmallVector<exec::BindingAttr>> bindings);
+
+/// One dispatch to schedule.
+struct DispatchSpec {
+  mlir::Location loc;
+  std::string callee;
+  std::array<int32_t, 3> grid = {1, 1, 1};
+  std::optional<std::array<int32_t, 3>> block; ///< CUDA only.
+  int32_t sharedBytes = 0;
+  llvm::SmallVector<exec::BindingAttr> bindings;
+};
+
+/// Fills the (empty) body of `program` with one exec.dispatch per spec, in
+/// order, each after the earlier ones computeStepDependencies says it
+/// must wait for. What both backends' schedules are made of.
+void populateDispatches(exec::ProgramOp program,
+                        llvm::ArrayRef<DispatchSpec> dispatches);
 
 } // namespace kiln::compiler
 

@@ -24,45 +24,31 @@ LogicalResult addCudaSchedule(ModuleOp module, func::FuncOp entry,
                               unsigned numOutputs, uint64_t arenaBytes) {
   MLIRContext *context = module.getContext();
   Location loc = entry.getLoc();
-  std::string name = entry.getName().str();
   OpBuilder b(entry);
-  SmallVector<SmallVector<BindingAttr>> bindings;
+  SmallVector<DispatchSpec> dispatches;
   for (const EmittedKernel &kernel : program.kernels) {
     KernelOp::create(b, loc, kernel.name, b.getStrArrayAttr({}));
-    SmallVector<BindingAttr> bound;
+    DispatchSpec spec{loc, kernel.name};
+    spec.block = std::array<int32_t, 3>{};
+    for (int d = 0; d < 3; ++d) {
+      spec.grid[d] = int32_t(kernel.grid[d]);
+      (*spec.block)[d] = int32_t(kernel.block[d]);
+    }
+    spec.sharedBytes = int32_t(kernel.sharedBytes);
     for (const BufferRoot &root : kernel.params) {
       bool readOnly = root.base == rt::KernelArg::Base::kInput ||
                       root.base == rt::KernelArg::Base::kConstants;
-      bound.push_back(BindingAttr::get(
+      spec.bindings.push_back(BindingAttr::get(
           context, BufferBase(uint32_t(root.base)), root.index, root.byteOffset,
           root.bytes, readOnly ? Access::read : Access::read_write));
     }
-    bindings.push_back(std::move(bound));
+    dispatches.push_back(std::move(spec));
   }
-  SmallVector<SmallVector<unsigned>> after = computeStepDependencies(bindings);
-  auto schedule = ProgramOp::create(
-      b, loc, name, Device::cuda, int32_t(numInputs), int32_t(numOutputs),
-      int64_t(arenaBytes), int64_t(program.constants.size()));
-  schedule.getBody().emplaceBlock();
-  OpBuilder steps = OpBuilder::atBlockBegin(&schedule.getBody().front());
-  SmallVector<Value> tokens;
-  for (auto [index, kernel] : llvm::enumerate(program.kernels)) {
-    SmallVector<Value> waits;
-    for (unsigned dependency : after[index])
-      waits.push_back(tokens[dependency]);
-    SmallVector<Attribute> bound(bindings[index].begin(),
-                                 bindings[index].end());
-    auto dispatch = DispatchOp::create(
-        steps, loc, TokenType::get(context), kernel.name,
-        steps.getDenseI32ArrayAttr({int32_t(kernel.grid[0]),
-                                    int32_t(kernel.grid[1]),
-                                    int32_t(kernel.grid[2])}),
-        steps.getDenseI32ArrayAttr({int32_t(kernel.block[0]),
-                                    int32_t(kernel.block[1]),
-                                    int32_t(kernel.block[2])}),
-        int32_t(kernel.sharedBytes), steps.getArrayAttr(bound), waits);
-    tokens.push_back(dispatch.getDone());
-  }
+  auto schedule =
+      ProgramOp::create(b, loc, entry.getName(), Device::cuda,
+                        int32_t(numInputs), int32_t(numOutputs),
+                        int64_t(arenaBytes), int64_t(program.constants.size()));
+  populateDispatches(schedule, dispatches);
   // The emitted function has served its purpose; the program has its name.
   // (Erased last: the builder inserted before it.)
   entry.erase();
