@@ -335,7 +335,7 @@ Status checkCudaPrograms(const Artifact &artifact, const std::string &name) {
       const Step &step = device.steps[s];
       std::string where =
           "step #" + std::to_string(s) + " of device #" + std::to_string(i);
-      if (!portable.count(step.kernel))
+      if (step.kind == Step::Kind::kLaunchKernel && !portable.count(step.kernel))
         return dataLoss(name + ": kernel '" + step.kernel + "' of " + where +
                         " is in no PTX module");
       for (const KernelArg &arg : step.args)

@@ -287,6 +287,14 @@ CudaExecutable::load(Artifact artifact, const std::string &name,
       artifact.program.devices[0].kind != DeviceProgram::Kind::kCuda)
     return unimplemented(name + ": the CUDA runtime runs single-device CUDA "
                                 "programs");
+  // Launches only, in order on one stream (which satisfies every `after`);
+  // copies, fills and collectives of format 2 need a newer runtime.
+  const std::vector<Step> &steps = artifact.program.devices[0].steps;
+  for (size_t s = 0; s < steps.size(); ++s)
+    if (steps[s].kind != Step::Kind::kLaunchKernel)
+      return unimplemented(name + ": step #" + std::to_string(s) +
+                           " is not a kernel launch; this runtime runs CUDA "
+                           "programs of launches only");
   StatusOr<std::shared_ptr<CudaDevice>> device =
       CudaDevice::open(options.device);
   if (!device.isOk())

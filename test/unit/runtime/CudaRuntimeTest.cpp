@@ -86,6 +86,29 @@ protected:
   }
 };
 
+TEST(CudaDriverTest, RefusesStepsOtherThanLaunches) {
+  // Valid format 2 (the decoder accepts a fill on a CUDA device), but this
+  // runtime only launches kernels: unimplemented before any driver call.
+  Artifact artifact = cudaSampleArtifact();
+  Step fill;
+  fill.kind = Step::Kind::kFill;
+  fill.pattern = 0;
+  fill.patternBytes = 4;
+  fill.args = {{KernelArg::Base::kArena, 0, 0, 16, KernelArg::Access::kWrite}};
+  artifact.program.devices[0].steps.push_back(fill);
+  std::vector<uint8_t> bytes = encodeArtifact(artifact);
+  StatusOr<Artifact> decoded =
+      decodeArtifact(bytes.data(), bytes.size(), "fill.kiln");
+  ASSERT_TRUE(decoded.isOk()) << decoded.status().toString();
+  auto executable = CudaExecutable::load(std::move(*decoded), "fill.kiln");
+  ASSERT_FALSE(executable.isOk());
+  EXPECT_EQ(executable.status().code(), StatusCode::kUnimplemented);
+  EXPECT_NE(executable.status().message().find(
+                "fill.kiln: step #2 is not a kernel launch"),
+            std::string::npos)
+      << executable.status().message();
+}
+
 TEST(CudaDriverTest, NoDriverIsUnavailableWithAClearMessage) {
   setenv("KILN_CUDA_DRIVER", "/nonexistent/libcuda.so.1", 1);
   auto executable = CudaExecutable::load(cudaSampleArtifact(), "m.kiln");
