@@ -15,6 +15,7 @@
 #include "kiln/runtime/CudaModuleChoice.h"
 #include "kiln/runtime/ModelIO.h"
 #include "kiln/runtime/Npy.h"
+#include "kiln/runtime/ThreadPool.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -453,10 +454,13 @@ int benchModel() {
     return times[std::min<size_t>(times.size() - 1,
                                   size_t(std::floor(p * times.size())))];
   };
+  unsigned used = threads ? unsigned(threads)
+                          : kiln::rt::ThreadPool::availableThreads();
   llvm::outs() << llvm::format(
-      "latency over %u runs (1 thread): median %.4f ms, p10 %.4f ms, p90 "
+      "latency over %u runs (%u thread%s): median %.4f ms, p10 %.4f ms, p90 "
       "%.4f ms\n",
-      unsigned(iterations), percentile(0.5), percentile(0.1), percentile(0.9));
+      unsigned(iterations), used, used == 1 ? "" : "s", percentile(0.5),
+      percentile(0.1), percentile(0.9));
   return kSuccess;
 }
 
