@@ -4,10 +4,10 @@
 //
 // Kiln's CPU kernels are lowered MLIR functions whose tensors are passed as
 // expanded memrefs — allocated pointer, aligned pointer, offset,
-// sizes[rank], strides[rank] — inputs first, then outputs. Their "packed"
-// entry takes one `void **`: an array of pointers to each of those scalars.
-// Shared by the compiler's JIT and the runtime's loader so both call kernels
-// the same way.
+// sizes[rank], strides[rank] — inputs first, then outputs, then the arena.
+// A dispatch's entry (CpuSchedule.h) takes one `void **`, an array of
+// pointers to each of those scalars, and its workgroup range. Shared by the
+// compiler's JIT and the runtime's loader so both call kernels the same way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,9 +49,6 @@ private:
   std::deque<MemRef> memrefs_;
   std::vector<void *> pointers_;
 };
-
-/// Signature of a packed kernel entry point.
-using PackedKernel = void (*)(void **);
 
 } // namespace kiln::rt
 
