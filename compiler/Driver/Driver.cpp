@@ -272,6 +272,7 @@ DriverError lowerTo(ModuleOp module, Stage stage,
     return runPipeline(module, ErrorKind::kUnsupported, "lowering to linalg",
                        [](OpPassManager &pm) {
                          pm.addPass(createConvertGraphToLinalgPass());
+                         pm.addPass(createFuseGroupLoopsPass());
                        });
   // Beyond the graph level a failure means an op we cannot lower yet.
   return runPipeline(module, ErrorKind::kUnsupported, "CPU code generation",
@@ -384,8 +385,7 @@ DriverError generateCuda(ModuleOp module, const std::string &entry,
   }
   FailureOr<cuda::CudaProgram> printed =
       cuda::emitCudaProgram(function, unsigned(signature.inputs.size()),
-                            unsigned(signature.outputs.size()),
-                            /*fuseEpilogues=*/options.fusion);
+                            unsigned(signature.outputs.size()));
   if (failed(printed))
     return {ErrorKind::kUnsupported, "CUDA code generation failed"};
   program = std::move(*printed);

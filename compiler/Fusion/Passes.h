@@ -9,6 +9,7 @@
 
 #include "dialects/Graph/IR/GraphDialect.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Pass/Pass.h"
 
 namespace kiln::compiler {

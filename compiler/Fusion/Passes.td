@@ -41,4 +41,63 @@ def FormFusionGroupsPass
   let dependentDialects = ["::kiln::KilnDialect"];
 }
 
+def FuseGroupLoopsPass
+    : Pass<"kiln-fuse-group-loops", "::mlir::ModuleOp"> {
+  let summary = "Fuse the loops of each lowered kiln.fusion group, then "
+                "dissolve the group";
+  let description = [{
+    Runs after `kiln-convert-graph-to-linalg`, which converts a group's
+    body in place (one linalg op per graph op). Inside each group, and only
+    there (which ops share a kernel is `kiln-form-fusion-groups`' decision),
+    an elementwise producer is fused into its consumer, so an elementwise
+    chain, or a reduction with its elementwise prologue, needs no
+    intermediate tensor. Not fused:
+
+    * a producer with several users (that would compute it twice);
+    * a producer read through a window (im2col, pooling): fused, it would
+      be a per-element gather; materialised, the window is a strided view
+      that vectorises;
+    * a contraction or reduction into its epilogue (linalg fuses only
+      all-parallel producers): `kiln-form-kernels` pairs those on buffers.
+
+    Then the body is spliced into the function. Every linalg op of the group
+    takes the group's location (its ONNX node names) and `kiln.group =
+    "fusion#<N> (<kind>)"`, which later stages read as the group's identity.
+    A body that does not lower to loops (a kiln op left) is an error.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def FormKernelsPass : Pass<"kiln-form-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Decide which loop nests on planned buffers run as one "
+                "kernel: accumulator fills and contraction epilogues";
+  let description = [{
+    Runs on buffers, after the memory plan, for both devices. Numbers the
+    function's linalg ops with `kiln.kernel = <N> : i64`; consecutive ops
+    with one number are one kernel:
+
+    * a fill (`linalg.fill`, or its generic form) immediately followed by a
+      reduction whose only output is the filled buffer: the fill becomes the
+      reduction's initial value;
+    * a contraction (matmul-like: M, N and K loops, two inputs, one output,
+      one element type) and the elementwise generic right after it, when
+      both belong to one fusion group (`kiln.group`) or are one graph op's
+      lowering (ungrouped, one location: a convolution and its bias), the
+      elementwise op
+      reads the product point for point (identity map, through reshapes
+      only) over exactly the product's points, the product is a dense
+      planned arena buffer, nothing after the pair reads the product
+      (unless the epilogue overwrites it), and the epilogue writes nothing
+      the contraction reads: the product is transformed as it is stored.
+
+    Everything else is a kernel of its own. Both backends read the numbers:
+    the CPU keeps a kernel in one dispatch, the CUDA printer prints it as one
+    kernel (`kiln-verify-cuda-kernels` checks that it can).
+  }];
+  let options = [
+    Option<"epilogues", "epilogues", "bool", /*default=*/"true",
+           "Pair contractions with their epilogues (off: only fills fold)">,
+  ];
+}
+
 #endif // KILN_COMPILER_FUSION_PASSES_TD

@@ -7,13 +7,17 @@
 //
 //   kiln-cpu-pipeline  = kiln-cleanup-pipeline, kiln-fusion-pipeline,
 //                        kiln-cpu-codegen-pipeline (kiln-convert-graph-to-
-//                        linalg, kiln-bufferize-and-plan-pipeline,
+//                        linalg, kiln-fuse-group-loops,
+//                        kiln-bufferize-and-plan-pipeline, kiln-form-kernels,
 //                        kiln-form-cpu-dispatches,
 //                        kiln-cpu-lower-to-llvm-pipeline)
 //   kiln-cuda-pipeline = kiln-cleanup-pipeline, kiln-fusion-pipeline,
 //                        kiln-cuda-prepare-pipeline (kiln-convert-graph-to-
-//                        linalg, kiln-bufferize-and-plan-pipeline, generic
-//                        ops), then the emitter (kilnc --emit=cuda)
+//                        linalg, kiln-fuse-group-loops,
+//                        kiln-bufferize-and-plan-pipeline, generic ops,
+//                        kiln-form-kernels, kiln-verify-cuda-kernels), then
+//                        the printer (kilnc --emit=cuda; kiln-translate
+//                        --kiln-mlir-to-cuda replays it from a .mlir file)
 //
 // The driver runs the same stages one by one, with plugin passes between
 // them (kiln/PassPlugin.h).

@@ -5,11 +5,13 @@
 // See Passes.td. The pass reads the entry's top-level ops in order: ops
 // without memory effects (constants, views of the arena, globals) are
 // cloned into whichever dispatch uses them; every other op is a kernel.
-// Kernels become dispatches one by one, or a fusion group / fill with its
-// accumulation when one split fits all of its ops.
+// Kernels become dispatches one by one, or a fusion group / a kernel of
+// kiln-form-kernels (a fill with its accumulation) when one split fits all
+// of its ops.
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Fusion/KernelFormation.h"
 #include "compiler/Scheduling/Passes.h"
 #include "compiler/Scheduling/StepDependencies.h"
 #include "dialects/Exec/IR/ExecOps.h"
@@ -273,12 +275,15 @@ struct Splitter {
 // Kernels
 //===----------------------------------------------------------------------===//
 
-/// Whether `next` accumulates into what `fill` just filled.
-bool accumulatesInto(Operation *fill, Operation *next) {
-  auto fillOp = dyn_cast<linalg::FillOp>(fill);
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(next);
-  return fillOp && linalgOp &&
-         llvm::is_contained(linalgOp.getDpsInits(), fillOp.getOutputs()[0]);
+/// Whether `next` belongs with `op`: one fusion group, or one kernel of
+/// kiln-form-kernels (a fill with the reduction it initialises).
+bool belongsWith(Operation *op, Operation *next) {
+  using kiln::compiler::kernelOf, kiln::compiler::kGroupAttr;
+  auto group = op->getAttrOfType<StringAttr>(kGroupAttr);
+  if (group && next->getAttr(kGroupAttr) == group)
+    return true;
+  std::optional<int64_t> kernel = kernelOf(op);
+  return kernel && kernelOf(next) == kernel;
 }
 
 /// Loop iterations of a kernel; ops we cannot count count as `unknown`.
@@ -317,15 +322,9 @@ SmallVector<Kernel> mergeSmallKernels(SmallVector<Kernel> kernels,
 SmallVector<Kernel> formKernels(ArrayRef<Operation *> ops,
                                 const Splitter &splitter) {
   SmallVector<Kernel> kernels;
-  auto groupOf = [](Operation *op) {
-    return op->getAttrOfType<StringAttr>("kiln.group");
-  };
   for (size_t i = 0; i < ops.size();) {
     size_t end = i + 1;
-    if (StringAttr group = groupOf(ops[i]))
-      while (end < ops.size() && groupOf(ops[end]) == group)
-        ++end;
-    else if (end < ops.size() && accumulatesInto(ops[i], ops[end]))
+    while (end < ops.size() && belongsWith(ops[end - 1], ops[end]))
       ++end;
     ArrayRef<Operation *> candidate = ops.slice(i, end - i);
     FailureOr<Split> shared = candidate.size() > 1

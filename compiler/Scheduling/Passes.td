@@ -32,9 +32,10 @@ def FormCpuDispatchesPass
 
     * dispatch functions `@<entry>_d<N>`, private, of type
       `(inputs..., outputs..., arena, index, index) -> ()`: they run
-      workgroups [begin, end) of one kernel — one op, a fill with the op
-      that accumulates into the filled buffer, or the ops of one fusion
-      group (`kiln.group`) when one split fits them all;
+      workgroups [begin, end) of one kernel — one op, the ops of one
+      `kiln.kernel` (kiln-form-kernels: a fill with the reduction it
+      initialises), or the ops of one fusion group (`kiln.group`) when one
+      split fits them all;
     * an `exec.program @<entry> device(cpu)` listing one `exec.dispatch`
       per kernel, with the buffers each one binds (byte ranges of the
       inputs, outputs and arena, read and/or written) and `after`

@@ -9,6 +9,7 @@
 #include "compiler/Codegen/CPU/Passes.h"
 #include "compiler/MemoryPlanning/Passes.h"
 #include "compiler/Conversion/GraphToLinalg/Passes.h"
+#include "compiler/Fusion/Passes.h"
 #include "compiler/Scheduling/Passes.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -103,7 +104,11 @@ void kiln::compiler::buildCpuCodegenPipeline(OpPassManager &pm) {
   // makes every result a parameter.
   pm.addPass(createRecordEntryInterfacePass());
   pm.addPass(createConvertGraphToLinalgPass());
+  pm.addPass(createFuseGroupLoopsPass());
   buildBufferizeAndPlanPipeline(pm);
+  // Which loop nests share a kernel (and so a dispatch): the same decision
+  // the CUDA printer reads.
+  pm.addNestedPass<func::FuncOp>(createFormKernelsPass());
   // The schedule: dispatch functions over workgroups and the exec.program
   // that runs them. After planning (bindings are arena offsets), before
   // tiling (each workgroup's slice is tiled as the whole op was).

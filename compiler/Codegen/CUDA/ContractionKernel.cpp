@@ -393,85 +393,8 @@ void KernelWriter::beginContraction(const ContractionLoops &loops,
   kernel_.grid[0] = uint32_t(ceilDiv(loops.cols, kTile));
   kernel_.grid[1] = uint32_t(ceilDiv(loops.rows, kTile));
   kernel_.grid[2] = uint32_t(product(loops.batch));
-  epilogue_ = canFuseEpilogue(loops);
+  epilogue_ = bool(request_.epilogue);
   kernel_.fusedEpilogue = epilogue_;
-}
-
-bool KernelWriter::canFuseEpilogue(const ContractionLoops &loops) {
-  linalg::GenericOp epilogue = request_.epilogue;
-  if (!epilogue || epilogue.getNumReductionLoops() != 0 ||
-      epilogue->getBlock() != op_->getBlock())
-    return false;
-  // The product must be a dense arena buffer (the caller, or a constant,
-  // would need the product itself), which the epilogue reads point for
-  // point, possibly through reshapes: then the epilogue's point is the
-  // product's row-major position.
-  const BufferAccess &produced = operands_[2].access;
-  if (produced.root.base != rt::KernelArg::Base::kArena ||
-      !produced.isDenseFromStart())
-    return false;
-  int64_t points = product(parallel_);
-  SmallVector<int64_t> epilogueRanges = epilogue.getStaticLoopRanges();
-  if (llvm::any_of(epilogueRanges, ShapedType::isDynamic) ||
-      std::accumulate(epilogueRanges.begin(), epilogueRanges.end(), int64_t(1),
-                      std::multiplies<int64_t>()) != points)
-    return false;
-  // The product and its views.
-  SmallVector<Value> aliases = {op_.getDpsInits()[0]};
-  for (size_t i = 0; i < aliases.size(); ++i)
-    for (Operation *user : aliases[i].getUsers())
-      if (auto view = dyn_cast<ViewLikeOpInterface>(user))
-        if (view.getViewSource() == aliases[i])
-          llvm::append_range(aliases, user->getResults());
-  bool readsProduct = false, overwritesProduct = false;
-  for (OpOperand &operand : epilogue->getOpOperands()) {
-    AffineMap map = epilogue.getMatchingIndexingMap(&operand);
-    Value value = operand.get();
-    if (!isa<MemRefType>(value.getType())) {
-      if (!matchPattern(value, m_Constant()))
-        return false;
-      continue;
-    }
-    FailureOr<BufferAccess> access = buffers_.resolve(value);
-    if (failed(access))
-      return false;
-    if (llvm::is_contained(aliases, value)) {
-      if (!map.isIdentity() || !access->isDenseFromStart() ||
-          !(access->root == produced.root) ||
-          access->elementType != produced.elementType)
-        return false;
-      (epilogue.isDpsInit(&operand) ? overwritesProduct : readsProduct) = true;
-      continue;
-    }
-    if (epilogue.isDpsInit(&operand) && !map.isPermutation())
-      return false;
-    if (idx_ == "int" &&
-        access->offset + int64_t(access->root.bytes) >= (int64_t(1) << 29))
-      return false;
-    // Other blocks still read the operands while this one stores: the
-    // epilogue must not write over them.
-    if (epilogue.isDpsInit(&operand))
-      for (unsigned input : {loops.a, loops.b}) {
-        const BufferRoot &read = operands_[input].access.root,
-                         &written = access->root;
-        if (read.base == written.base && read.index == written.index &&
-            read.byteOffset < written.byteOffset + written.bytes &&
-            written.byteOffset < read.byteOffset + read.bytes)
-          return false;
-      }
-  }
-  if (!readsProduct)
-    return false;
-  // Nothing after the epilogue reads the product, unless the epilogue
-  // writes its result over it (then later readers want that result).
-  if (overwritesProduct)
-    return true;
-  for (Value alias : aliases)
-    for (Operation *user : alias.getUsers())
-      if (user != epilogue && user != op_ && !user->isBeforeInBlock(op_) &&
-          !isa<ViewLikeOpInterface>(user))
-        return false;
-  return true;
 }
 
 LogicalResult KernelWriter::storeResult(llvm::raw_ostream &os,

@@ -7,8 +7,11 @@
 #include "compiler/Codegen/CUDA/CudaCodegen.h"
 
 #include "compiler/MemoryPlanning/Passes.h"
+#include "compiler/Codegen/CUDA/KernelContract.h"
 #include "compiler/Codegen/CUDA/ScalarCode.h"
 #include "compiler/Conversion/GraphToLinalg/Passes.h"
+#include "compiler/Fusion/Passes.h"
+#include "compiler/Scheduling/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -63,35 +66,6 @@ __device__ __forceinline__ void kiln_tf32_split(Fragment &hi, Fragment &lo) {
 }
 )";
 
-/// The constant a linalg.fill (generalised) writes, if `op` is one.
-std::optional<std::string> fillValue(linalg::GenericOp op) {
-  if (op.getNumDpsInputs() > 1 || op.getNumDpsInits() != 1 ||
-      op.getNumReductionLoops() != 0)
-    return std::nullopt;
-  Block &block = op.getRegion().front();
-  if (!llvm::hasSingleElement(block))
-    return std::nullopt;
-  Value yielded = block.getTerminator()->getOperand(0);
-  // A generalised linalg.fill yields its scalar input.
-  if (auto argument = dyn_cast<BlockArgument>(yielded)) {
-    if (argument.getArgNumber() != 0 || op.getNumDpsInputs() != 1)
-      return std::nullopt;
-    yielded = op.getDpsInputs()[0];
-  }
-  Attribute constant;
-  if (!matchPattern(yielded, m_Constant(&constant)))
-    return std::nullopt;
-  std::string text = literal(constant, yielded.getType());
-  if (text.empty())
-    return std::nullopt;
-  return text;
-}
-
-bool sameAccess(const BufferAccess &a, const BufferAccess &b) {
-  return a.root == b.root && a.offset == b.offset && a.shape == b.shape &&
-         a.strides == b.strides && a.elementType == b.elementType;
-}
-
 /// Generated text only: the group names FormFusionGroups chose. Model
 /// names never reach kernel source (they could be anything).
 std::string provenanceOf(Operation *op, unsigned step) {
@@ -105,11 +79,6 @@ std::string provenanceOf(Operation *op, unsigned step) {
     text += ", " + safe;
   }
   return text;
-}
-
-bool isBookkeeping(Operation &op) {
-  return isa<arith::ConstantOp, memref::GetGlobalOp, func::ReturnOp>(op) ||
-         isa<ViewLikeOpInterface>(op);
 }
 
 } // namespace
@@ -161,16 +130,25 @@ std::string CudaProgram::launchSummary() const {
 void buildCudaPreparationPipeline(OpPassManager &pm) {
   // The same memory-plan baseline as the CPU backend's.
   pm.addPass(createRecordGraphTensorBytesPass());
+  // Which parameters are inputs and which outputs, so that prepared IR can
+  // be printed again on its own (kiln-translate --kiln-mlir-to-cuda).
+  pm.addPass(createRecordEntryInterfacePass());
   // One large GEMM per convolution: a GPU has the memory, and chunks
   // would be many small launches.
   pm.addPass(createConvertGraphToLinalgPass(
       ConvertGraphToLinalgPassOptions{/*im2colChunks=*/false}));
+  pm.addPass(createFuseGroupLoopsPass());
   buildBufferizeAndPlanPipeline(pm);
   // The emitter reads one form only: generic ops.
   pm.addNestedPass<func::FuncOp>(createLinalgGeneralizeNamedOpsPass());
+  // The kernels, decided as for the CPU, then checked against what the
+  // printer prints.
+  pm.addNestedPass<func::FuncOp>(createFormKernelsPass());
+  pm.addNestedPass<func::FuncOp>(createVerifyCudaKernelsPass());
 }
 
 void registerCudaCodegenPasses() {
+  registerVerifyCudaKernelsPass();
   PassPipelineRegistration<>(
       "kiln-cuda-prepare-pipeline",
       "Lower kiln graph ops to linalg.generic on planned buffers, the input "
@@ -178,96 +156,53 @@ void registerCudaCodegenPasses() {
       [](OpPassManager &pm) { buildCudaPreparationPipeline(pm); });
 }
 
+FailureOr<CudaProgram> emitCudaProgram(ModuleOp module) {
+  func::FuncOp entry;
+  for (auto function : module.getOps<func::FuncOp>()) {
+    if (!function->hasAttr(kEntryInterfaceAttr))
+      continue;
+    if (entry)
+      return function.emitError("CUDA code generation prints one entry; '")
+             << entry.getName() << "' has an exec.interface too";
+    entry = function;
+  }
+  if (!entry)
+    return module.emitError("CUDA code generation: no function has an "
+                            "exec.interface (prepare the module with "
+                            "kiln-cuda-pipeline)");
+  auto interface = entry->getAttrOfType<DenseI32ArrayAttr>(kEntryInterfaceAttr);
+  if (!interface || interface.size() != 2 || interface[0] < 0 ||
+      interface[1] < 0 ||
+      entry.getNumArguments() != unsigned(interface[0] + interface[1]) + 1)
+    return entry.emitError("exec.interface must be [inputs, results] of a "
+                           "function taking inputs, outputs and the arena");
+  return emitCudaProgram(entry, unsigned(interface[0]), unsigned(interface[1]));
+}
+
 FailureOr<CudaProgram> emitCudaProgram(func::FuncOp entry, unsigned numInputs,
-                                       unsigned numOutputs,
-                                       bool fuseEpilogues) {
+                                       unsigned numOutputs) {
+  FailureOr<SmallVector<PreparedKernel>> kernels = readPreparedKernels(entry);
+  if (failed(kernels))
+    return failure();
   CudaProgram program;
   ConstantPool constants;
   BufferResolver buffers(entry, numInputs, numOutputs, constants);
-  std::optional<std::string> pendingFill;
-  BufferAccess pendingTarget;
-  Operation *pendingOp = nullptr;
-  unsigned pendingStep = 0;
-
-  // An epilogue a contraction fused, to be skipped when the loop gets there.
-  Operation *fusedAway = nullptr;
-  auto emit = [&](linalg::GenericOp generic, unsigned step,
-                  std::optional<std::string> init) -> LogicalResult {
+  for (const PreparedKernel &prepared : *kernels) {
     KernelRequest request;
     request.name = "kiln_k" + std::to_string(program.kernels.size());
-    request.provenance = provenanceOf(generic, step);
-    request.initValue = std::move(init);
-    // The next loop nest is a candidate epilogue of a contraction.
-    if (fuseEpilogues && generic.getNumReductionLoops() > 0) {
-      unsigned nextStep = step;
-      for (Operation *next = generic->getNextNode(); next;
-           next = next->getNextNode()) {
-        ++nextStep;
-        if (isBookkeeping(*next))
-          continue;
-        if ((request.epilogue = dyn_cast<linalg::GenericOp>(next)))
-          request.epilogueProvenance = provenanceOf(next, nextStep);
-        break;
-      }
-    }
-    FailureOr<EmittedKernel> kernel = emitKernel(generic, request, buffers);
+    request.provenance = provenanceOf(prepared.body, prepared.bodyStep);
+    request.initValue = prepared.initValue;
+    request.epilogue = prepared.epilogue;
+    if (prepared.epilogue)
+      request.epilogueProvenance =
+          provenanceOf(prepared.epilogue, prepared.epilogueStep);
+    FailureOr<EmittedKernel> kernel =
+        emitKernel(prepared.body, request, buffers);
     if (failed(kernel))
       return failure();
-    if (kernel->fusedEpilogue)
-      fusedAway = request.epilogue;
     program.usesHalf |= kernel->usesHalf;
     program.kernels.push_back(std::move(*kernel));
-    return success();
-  };
-  auto flushFill = [&]() -> LogicalResult {
-    if (!pendingOp)
-      return success();
-    Operation *fill = pendingOp;
-    pendingOp = nullptr;
-    return emit(cast<linalg::GenericOp>(fill), pendingStep, std::nullopt);
-  };
-
-  unsigned step = 0;
-  for (Operation &op : entry.getBody().front()) {
-    unsigned current = step++;
-    if (isBookkeeping(op) || &op == fusedAway)
-      continue;
-    auto generic = dyn_cast<linalg::GenericOp>(op);
-    if (!generic)
-      return op.emitError("CUDA code generation does not support '")
-             << op.getName() << "' yet";
-    // A fill that only sets up the next reduction's accumulator becomes
-    // that kernel's initial value instead of a kernel of its own.
-    if (std::optional<std::string> value = fillValue(generic)) {
-      if (failed(flushFill()))
-        return failure();
-      FailureOr<BufferAccess> target =
-          buffers.resolve(generic.getDpsInits()[0]);
-      if (failed(target))
-        return failure();
-      pendingFill = value;
-      pendingTarget = *target;
-      pendingOp = generic;
-      pendingStep = current;
-      continue;
-    }
-    std::optional<std::string> init;
-    if (pendingOp && generic.getNumReductionLoops() > 0 &&
-        generic.getNumDpsInits() == 1) {
-      FailureOr<BufferAccess> target =
-          buffers.resolve(generic.getDpsInits()[0]);
-      if (failed(target))
-        return failure();
-      if (sameAccess(*target, pendingTarget)) {
-        init = pendingFill;
-        pendingOp = nullptr;
-      }
-    }
-    if (failed(flushFill()) || failed(emit(generic, current, init)))
-      return failure();
   }
-  if (failed(flushFill()))
-    return failure();
   program.constants = constants.take();
   return program;
 }

@@ -4,10 +4,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The CUDA backend's code generation: the same linalg lowering, fusion
-// groups and memory plan as the CPU backend, then every loop nest of the
-// entry function printed as one CUDA C++ kernel (KernelEmitter) with the
-// launch that runs it. A linalg.fill that only initialises the next
-// reduction's output is folded into that kernel.
+// groups, memory plan and kernels (kiln-form-kernels) as the CPU backend,
+// then every kernel of the entry function printed as CUDA C++
+// (KernelEmitter) with the launch that runs it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +15,7 @@
 
 #include "compiler/Codegen/CUDA/KernelEmitter.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 
 #include <string>
 #include <vector>
@@ -50,12 +50,16 @@ struct CudaProgram {
 void buildCudaPreparationPipeline(mlir::OpPassManager &pm);
 
 /// Prints the kernels of `entry` (prepared; arguments: inputs, outputs,
-/// arena). Errors are emitted on the offending op. Without
-/// `fuseEpilogues` (--fusion=none) every loop nest is a kernel of its own.
+/// arena), one per `kiln.kernel` (KernelContract.h). Errors are emitted on
+/// the offending op.
 mlir::FailureOr<CudaProgram> emitCudaProgram(mlir::func::FuncOp entry,
                                              unsigned numInputs,
-                                             unsigned numOutputs,
-                                             bool fuseEpilogues = true);
+                                             unsigned numOutputs);
+
+/// The same for the one function of `module` with an `exec.interface`
+/// (what kiln-cuda-pipeline leaves): the replay of emission from a
+/// prepared .mlir file.
+mlir::FailureOr<CudaProgram> emitCudaProgram(mlir::ModuleOp module);
 
 void registerCudaCodegenPasses();
 

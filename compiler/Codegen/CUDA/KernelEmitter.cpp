@@ -91,6 +91,19 @@ LogicalResult KernelWriter::prepare() {
       extent += (size - 1) * stride;
     largest = std::max(largest, extent);
   }
+  // The epilogue's buffers are addressed in this kernel too.
+  if (linalg::GenericOp epilogue = request_.epilogue)
+    for (Value value : epilogue->getOperands()) {
+      if (!isa<MemRefType>(value.getType()))
+        continue;
+      FailureOr<BufferAccess> access = buffers_.resolve(value);
+      if (failed(access))
+        return failure();
+      int64_t extent = access->offset;
+      for (auto [size, stride] : llvm::zip(access->shape, access->strides))
+        extent += (size - 1) * stride;
+      largest = std::max(largest, extent);
+    }
   // 32-bit indices are much cheaper on GPUs; use them when nothing can
   // overflow (4x headroom for the vectorised flat index).
   if (largest < (int64_t(1) << 29))
@@ -486,6 +499,10 @@ FailureOr<EmittedKernel> KernelWriter::emit() {
   }
   if (failed(emitted))
     return failure();
+  if (request_.epilogue && !kernel_.fusedEpilogue)
+    return request_.epilogue->emitError(
+        "CUDA code generation: this epilogue's contraction is too large for "
+        "a tiled kernel's grid, which alone applies epilogues");
   std::string &source = kernel_.source;
   source = "// " + kernel_.name + ": " + kernelKindName(kernel_.kind) + "\n";
   if (!request_.provenance.empty())

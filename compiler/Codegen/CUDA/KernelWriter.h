@@ -78,12 +78,8 @@ private:
                                           MmaKind mma);
   /// The loops of a contraction this kernel can tile, if it is one.
   std::optional<ContractionLoops> contractionLoops() const;
-  /// Whether the request's epilogue can run in this contraction's store:
-  /// all-parallel over the contraction's output, reading that output
-  /// point-wise, and the output (in the arena) read by nothing else.
-  bool canFuseEpilogue(const ContractionLoops &loops);
-  /// Sets the launch shape of a contraction kernel and decides on fusing
-  /// the epilogue.
+  /// Sets the launch shape of a contraction kernel; the request's epilogue
+  /// (kiln-form-kernels checked that it may) runs in its store.
   void beginContraction(const ContractionLoops &loops, KernelKind kind);
   /// Stores the contraction's result `value` (compute type) at the output
   /// point `names` gives, through the epilogue when one was fused.

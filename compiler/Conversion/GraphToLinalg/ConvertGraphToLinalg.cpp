@@ -41,8 +41,8 @@ struct ConvertGraphToLinalgPass
                            math::MathDialect, tensor::TensorDialect,
                            func::FuncDialect>();
     target.addLegalOp<ModuleOp>();
-    // Fusion groups keep their bodies together through the conversion; the
-    // loops of each group are fused, then the group is dissolved.
+    // Fusion groups keep their bodies together through the conversion;
+    // kiln-fuse-group-loops then fuses each group's loops and dissolves it.
     target.addLegalOp<kiln::FusionOp, kiln::YieldOp>();
 
     // Measured before conversion adds buffers the graph does not have.
@@ -62,8 +62,7 @@ struct ConvertGraphToLinalgPass
     kiln::compiler::populateReductionToLinalgPatterns(patterns);
     kiln::compiler::populateShapeToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns))) ||
-        failed(kiln::compiler::fuseAndInlineGroups(getOperation())))
+                                      std::move(patterns))))
       signalPassFailure();
   }
 };

@@ -41,11 +41,6 @@ void populateShapeToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// (constants excluded): every memory plan holds it at some step.
 int64_t largestComputedTensorBytes(mlir::Operation *function);
 
-/// After conversion: inside every kiln.fusion (now holding linalg/tensor
-/// ops), fuses producer loops into their consumers, tags the resulting ops
-/// with the group's provenance, and splices the body into the parent.
-llvm::LogicalResult fuseAndInlineGroups(mlir::Operation *root);
-
 } // namespace kiln::compiler
 
 #endif // KILN_COMPILER_CONVERSION_GRAPHTOLINALG_PASSES_H

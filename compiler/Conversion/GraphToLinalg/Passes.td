@@ -18,7 +18,8 @@ def ConvertGraphToLinalgPass
     reductions, pooling and normalisations become `linalg.generic` ops (one
     per kiln op, so one kernel each until fusion groups them); data movement
     becomes `tensor` ops or index-computing generics; constants become
-    `arith.constant`. `kiln.fusion` bodies are inlined first.
+    `arith.constant`. `kiln.fusion` ops stay, their bodies converted in
+    place: `kiln-fuse-group-loops` fuses and dissolves them.
 
     Any kiln op left unlowered is reported at its location and the pass
     fails; nothing is silently dropped.

@@ -154,13 +154,22 @@ LogicalResult FusionOp::verify() {
     return emitOpError("yields (")
            << yield.getValues().getTypes() << ") but has results ("
            << getResultTypes() << ")";
-  // Everything inside becomes one kernel: only graph ops belong here.
+  // Everything inside becomes one kernel: only graph ops belong here, or,
+  // between kiln-convert-graph-to-linalg and kiln-fuse-group-loops, the
+  // loop-level ops they lower to.
   if (getNumResults() == 0)
     return emitOpError("expects at least one result");
-  for (Operation &op : block.without_terminator())
-    if (!isa_and_present<KilnDialect>(op.getDialect()) || isa<FusionOp>(op))
-      return op.emitOpError("cannot be inside a 'kiln.fusion' body: only "
-                            "non-fusion kiln ops can");
+  for (Operation &op : block.without_terminator()) {
+    Dialect *dialect = op.getDialect();
+    bool graphOp = isa_and_present<KilnDialect>(dialect) && !isa<FusionOp>(op);
+    bool loweredOp =
+        dialect && llvm::is_contained({"arith", "linalg", "math", "tensor"},
+                                      dialect->getNamespace());
+    if (!graphOp && !loweredOp)
+      return op.emitOpError(
+          "cannot be inside a 'kiln.fusion' body: only non-fusion kiln ops "
+          "(or the arith, linalg, math and tensor ops they lower to) can");
+  }
   return success();
 }
 
