@@ -35,13 +35,10 @@ LogicalResult addCudaSchedule(ModuleOp module, func::FuncOp entry,
       (*spec.block)[d] = int32_t(kernel.block[d]);
     }
     spec.sharedBytes = int32_t(kernel.sharedBytes);
-    for (const BufferRoot &root : kernel.params) {
-      bool readOnly = root.base == rt::KernelArg::Base::kInput ||
-                      root.base == rt::KernelArg::Base::kConstants;
+    for (auto [root, writes] : llvm::zip(kernel.params, kernel.writes))
       spec.bindings.push_back(BindingAttr::get(
           context, BufferBase(uint32_t(root.base)), root.index, root.byteOffset,
-          root.bytes, readOnly ? Access::read : Access::read_write));
-    }
+          root.bytes, writes ? Access::read_write : Access::read));
     dispatches.push_back(std::move(spec));
   }
   auto schedule =

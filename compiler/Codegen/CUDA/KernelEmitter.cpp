@@ -523,7 +523,24 @@ FailureOr<EmittedKernel> emitKernel(linalg::GenericOp op,
   KernelWriter writer(op, request, buffers);
   if (failed(writer.prepare()))
     return failure();
-  return writer.emit();
+  FailureOr<EmittedKernel> kernel = writer.emit();
+  if (failed(kernel))
+    return failure();
+  // What the schedule binds read-only: everything but the outputs.
+  kernel->writes.assign(kernel->params.size(), false);
+  for (linalg::GenericOp written : {op, request.epilogue}) {
+    if (!written)
+      continue;
+    for (Value init : written.getDpsInits()) {
+      FailureOr<BufferAccess> access = buffers.resolve(init);
+      if (failed(access))
+        return failure();
+      auto found = llvm::find(kernel->params, access->root);
+      if (found != kernel->params.end())
+        kernel->writes[found - kernel->params.begin()] = true;
+    }
+  }
+  return kernel;
 }
 
 } // namespace kiln::compiler::cuda

@@ -50,6 +50,9 @@ struct EmittedKernel {
   uint32_t sharedBytes = 0;
   /// One device pointer parameter per root, in order.
   std::vector<BufferRoot> params;
+  /// Whether the kernel writes through each parameter (an output of its
+  /// loop nest or epilogue); the others it only reads.
+  std::vector<bool> writes;
   bool usesHalf = false;
   /// The request's epilogue was fused in (it needs no kernel of its own).
   bool fusedEpilogue = false;
