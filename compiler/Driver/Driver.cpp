@@ -276,7 +276,9 @@ DriverError lowerTo(ModuleOp module, Stage stage,
                        });
   // Beyond the graph level a failure means an op we cannot lower yet.
   return runPipeline(module, ErrorKind::kUnsupported, "CPU code generation",
-                     [](OpPassManager &pm) { buildCpuCodegenPipeline(pm); });
+                     [&](OpPassManager &pm) {
+                       buildCpuCodegenPipeline(pm, options.stepPerKernel);
+                     });
 }
 
 namespace {

@@ -113,6 +113,8 @@ struct PipelineOptions {
   /// Threads a JIT-compiled CPU executable runs on (0: every core the
   /// process may use); see rt::ExecutableOptions.
   unsigned threads = 0;
+  /// One dispatch per kernel, small ones too (CompileOptions).
+  bool stepPerKernel = false;
 };
 
 /// Lowers `module` in place to `stage`.

@@ -146,12 +146,16 @@ std::string describeLocation(Location loc) {
         .str();
   if (auto fused = dyn_cast<FusedLoc>(loc)) {
     std::string joined;
+    // Parts may be fused themselves (the ops of a group): each name once.
+    SmallVector<std::string> names;
     for (Location part : fused.getLocations()) {
       std::string text = describeLocation(part);
-      if (text.empty() || llvm::is_contained(llvm::split(joined, '+'), text))
-        continue;
-      joined += (joined.empty() ? "" : "+") + text;
+      for (StringRef name : llvm::split(text, '+'))
+        if (!name.empty() && !llvm::is_contained(names, name))
+          names.push_back(name.str());
     }
+    for (const std::string &name : names)
+      joined += (joined.empty() ? "" : "+") + name;
     return joined;
   }
   if (auto call = dyn_cast<CallSiteLoc>(loc))

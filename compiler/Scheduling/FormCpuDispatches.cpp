@@ -635,10 +635,11 @@ struct FormCpuDispatchesPass
     }
     SmallVector<kiln::compiler::DispatchSpec> dispatches;
     for (auto [index, kernel] : llvm::enumerate(kernels)) {
-      kiln::compiler::DispatchSpec spec{kernel.ops.front()->getLoc(),
+      kiln::compiler::DispatchSpec spec{sourceOf(kernel),
                                         functions[index].getName().str()};
       spec.grid[0] = int32_t(kernel.split.workgroups);
       spec.bindings = bindings[index];
+      addResults(kernel, interface, spec);
       dispatches.push_back(std::move(spec));
     }
     auto program =
@@ -649,6 +650,56 @@ struct FormCpuDispatchesPass
     kiln::compiler::populateDispatches(program, dispatches);
     entry.erase();
     return success();
+  }
+
+  /// The kernel's ops' locations, with their fusion group (when they share
+  /// one) as metadata: what profiles and numerics checks name.
+  Location sourceOf(const Kernel &kernel) {
+    SmallVector<Location> locations;
+    StringAttr group;
+    bool oneGroup = true;
+    for (Operation *op : kernel.ops) {
+      locations.push_back(op->getLoc());
+      auto name = op->getAttrOfType<StringAttr>(kiln::compiler::kGroupAttr);
+      if (!isa<linalg::LinalgOp>(op))
+        continue;
+      if (!name || (group && name != group))
+        oneGroup = false;
+      group = name;
+    }
+    return FusedLoc::get(&getContext(), locations,
+                         oneGroup ? group : Attribute());
+  }
+
+  /// The outputs of the kernel's loop nests, typed (debug information).
+  void addResults(const Kernel &kernel, const Interface &interface,
+                  kiln::compiler::DispatchSpec &spec) {
+    for (Operation *op : kernel.ops) {
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+      if (!linalgOp)
+        continue;
+      for (Value init : linalgOp.getDpsInits()) {
+        // Only whole buffers: part of one (a subview) says nothing about
+        // the bytes around it, which may not be written yet.
+        Value whole = init;
+        while (isa_and_present<memref::CollapseShapeOp, memref::ExpandShapeOp>(
+            whole.getDefiningOp()))
+          whole = cast<ViewLikeOpInterface>(whole.getDefiningOp())
+                      .getViewSource();
+        if (!isa<BlockArgument>(whole) &&
+            !isa_and_present<memref::ViewOp>(whole.getDefiningOp()))
+          continue;
+        auto type = dyn_cast<MemRefType>(init.getType());
+        FailureOr<std::optional<BindingAttr>> binding =
+            bindingOf(init, Access::write, interface);
+        if (!type || !type.getElementType().isIntOrFloat() ||
+            failed(binding) || !*binding ||
+            llvm::is_contained(spec.results, **binding))
+          continue;
+        spec.results.push_back(**binding);
+        spec.resultElements.push_back(type.getElementType());
+      }
+    }
   }
 
   /// Every input (read), output and the arena (both ways).

@@ -9,6 +9,7 @@
 
 #include "compiler/Scheduling/ScheduleToProgram.h"
 
+#include "compiler/MemoryPlanning/BufferLiveness.h"
 #include "compiler/MemoryPlanning/EntrySignature.h"
 
 #include "dialects/Exec/IR/ExecOps.h"
@@ -39,6 +40,31 @@ rt::KernelArg toArg(BindingAttr binding) {
   arg.bytes = binding.getBytes();
   arg.access = rt::KernelArg::Access(uint32_t(binding.getAccess()));
   return arg;
+}
+
+/// What a dispatch computes and where it comes from: a location fused from
+/// its ops' (metadata: their fusion group) and its typed results.
+LogicalResult recordDebugInfo(DispatchOp dispatch, rt::Step &step) {
+  Location loc = dispatch.getLoc();
+  step.source = describeLocation(loc);
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    if (auto group = dyn_cast_if_present<StringAttr>(fused.getMetadata()))
+      step.source = group.str() + (step.source.empty() ? "" : ": ") +
+                    step.source;
+  if (!dispatch.getResultRanges())
+    return success();
+  for (auto [range, type] :
+       llvm::zip(dispatch.getResultRanges()->getAsRange<BindingAttr>(),
+                 dispatch.getResultElements()->getAsValueRange<TypeAttr>())) {
+    std::optional<rt::DType> element = toDType(type);
+    if (!element)
+      return dispatch.emitOpError("computes a result of type ")
+             << type << ", which artifacts cannot describe";
+    rt::Step::Result result{toArg(range), *element};
+    result.range.access = rt::KernelArg::Access::kWrite;
+    step.results.push_back(result);
+  }
+  return success();
 }
 
 } // namespace
@@ -75,7 +101,7 @@ FailureOr<rt::DeviceProgram> extractProgram(ModuleOp module, StringRef entry) {
                 for (int d = 0; d < 3; ++d)
                   step.block[d] = uint32_t((*block)[d]);
               step.sharedBytes = uint32_t(dispatch.getSharedBytes());
-              return success();
+              return recordDebugInfo(dispatch, step);
             })
             .Case([&](CopyOp) {
               step.kind = rt::Step::Kind::kCopy;

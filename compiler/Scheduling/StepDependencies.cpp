@@ -61,11 +61,18 @@ void populateDispatches(ProgramOp program,
       waits.push_back(tokens[dependency]);
     llvm::SmallVector<mlir::Attribute> bound(spec.bindings.begin(),
                                              spec.bindings.end());
+    llvm::SmallVector<mlir::Attribute> results(spec.results.begin(),
+                                               spec.results.end());
+    bool hasResults = !results.empty();
     auto dispatch = DispatchOp::create(
         b, spec.loc, token, spec.callee, b.getDenseI32ArrayAttr(spec.grid),
         spec.block ? b.getDenseI32ArrayAttr(*spec.block)
                    : mlir::DenseI32ArrayAttr(),
-        spec.sharedBytes, b.getArrayAttr(bound), waits);
+        spec.sharedBytes, b.getArrayAttr(bound),
+        hasResults ? b.getArrayAttr(results) : mlir::ArrayAttr(),
+        hasResults ? b.getTypeArrayAttr(spec.resultElements)
+                   : mlir::ArrayAttr(),
+        waits);
     tokens.push_back(dispatch.getDone());
   }
 }

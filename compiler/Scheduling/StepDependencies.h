@@ -38,6 +38,9 @@ struct DispatchSpec {
   std::optional<std::array<int32_t, 3>> block; ///< CUDA only.
   int32_t sharedBytes = 0;
   llvm::SmallVector<exec::BindingAttr> bindings;
+  /// Debug information: the typed buffers the kernel computes.
+  std::vector<exec::BindingAttr> results;
+  std::vector<mlir::Type> resultElements;
 };
 
 /// Fills the (empty) body of `program` with one exec.dispatch per spec, in

@@ -13,11 +13,13 @@
 #include "kiln/runtime/Artifact.h"
 #include "kiln/runtime/DeviceExecutable.h"
 #include "kiln/runtime/ModelIO.h"
+#include "kiln/runtime/NumericsCheck.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +30,7 @@ namespace {
 constexpr const char *kUsage =
     "usage: kiln-run MODEL.kiln [--input NAME=FILE.npy]... [--output-dir DIR]\n"
     "                [--iterations N] [--warmup N] [--threads N]\n"
+    "                [--check-numerics]\n"
     "\n"
     "Runs a compiled Kiln artifact on .npy inputs with the runtime alone,\n"
     "on the CPU or on CUDA device 0, as the artifact says.\n"
@@ -35,6 +38,9 @@ constexpr const char *kUsage =
     "prints median/p10/p90 latency. --threads N runs a CPU program on N\n"
     "threads, this one included (default: every core this process may use;\n"
     "1: this thread only); results are bitwise the same for every N.\n"
+    "--check-numerics looks for NaN and infinities in what every step\n"
+    "computed and reports the first step that made one, with its source\n"
+    "ops (exit 2); a CPU program only, and slow.\n"
     "\n"
     "Exit codes: 0 success, 1 usage error, 2 invalid artifact or inputs,\n"
     "3 unsupported (newer format, other target), 4 internal error,\n"
@@ -75,6 +81,7 @@ int main(int argc, char **argv) {
   std::string model, outputDir;
   std::vector<InputFile> inputs;
   unsigned iterations = 1, warmup = 0, threads = 0;
+  bool checkNumerics = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](const char *flag) -> const char * {
@@ -101,6 +108,8 @@ int main(int argc, char **argv) {
       if (!dir)
         return 1;
       outputDir = dir;
+    } else if (arg == "--check-numerics") {
+      checkNumerics = true;
     } else if (arg == "--threads") {
       const char *count = value("--threads");
       if (!count || !parseCount(count, threads) || threads == 0 ||
@@ -136,18 +145,33 @@ int main(int argc, char **argv) {
   if (!tensors.isOk())
     return fail(2, tensors.status().message());
   std::vector<HostTensor> outputs;
+  NumericsCheck check;
+  RunOptions options;
+  if (checkNumerics)
+    options.hooks = &check;
+  // One run; a numerics finding is an invalid-input error (exit 2).
+  auto runOnce = [&]() -> Status {
+    KILN_RETURN_IF_ERROR(program.run(*tensors, outputs, options));
+    if (std::optional<NumericsFinding> finding = check.first())
+      return invalidArgument("numerics check: " + finding->describe());
+    return Status::ok();
+  };
   for (unsigned i = 0; i < warmup; ++i)
-    if (Status status = program.run(*tensors, outputs); !status.isOk())
+    if (Status status = runOnce(); !status.isOk())
       return fail(exitCodeFor(status), status.message());
   std::vector<double> times;
   for (unsigned i = 0; i < iterations; ++i) {
     auto start = std::chrono::steady_clock::now();
-    if (Status status = program.run(*tensors, outputs); !status.isOk())
+    if (Status status = runOnce(); !status.isOk())
       return fail(exitCodeFor(status), status.message());
     times.push_back(std::chrono::duration<double, std::milli>(
                         std::chrono::steady_clock::now() - start)
                         .count());
   }
+  if (checkNumerics && check.checkedSteps() == 0)
+    std::fputs("kiln-run: warning: --check-numerics: no step of this program "
+               "records what it computes, so nothing was checked\n",
+               stderr);
   std::fputs(summarizeOutputs(program.program().outputs, outputs).c_str(),
              stdout);
   if (!outputDir.empty())

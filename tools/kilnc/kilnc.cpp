@@ -14,6 +14,7 @@
 #include "kiln/kiln.h"
 #include "kiln/runtime/CudaModuleChoice.h"
 #include "kiln/runtime/ModelIO.h"
+#include "kiln/runtime/NumericsCheck.h"
 #include "kiln/runtime/Npy.h"
 #include "kiln/runtime/ThreadPool.h"
 
@@ -148,6 +149,12 @@ cl::opt<unsigned> threads(
              "every core this process may use; 1: this thread only). "
              "Results are bitwise the same for every count"),
     cl::init(0), cl::sub(runCommand), cl::sub(benchCommand));
+cl::opt<bool> checkNumerics(
+    "check-numerics",
+    cl::desc("After every step, look for NaN and infinities in what it "
+             "computed; report the first step that made one, with its "
+             "source ops, and exit 2 (slow: for debugging)"),
+    cl::init(false), cl::sub(runCommand), cl::sub(benchCommand));
 
 constexpr const char *kOverview =
     "Kiln model compiler\n\n"
@@ -402,6 +409,66 @@ int compileModel() {
   return kSuccess;
 }
 
+/// Runs `model` with the numerics check; the first offending step, if any.
+StatusOr<std::optional<rt::NumericsFinding>>
+runChecked(Executable &model, const std::vector<Tensor> &inputs,
+           std::vector<Tensor> &outputs) {
+  rt::NumericsCheck check;
+  RunOptions options;
+  options.hooks = &check;
+  if (Status status = model.run(inputs, outputs, options); !status.isOk())
+    return status;
+  if (check.checkedSteps() == 0)
+    llvm::errs() << "kilnc: warning: --check-numerics: no step of this "
+                    "program records what it computes, so nothing was "
+                    "checked\n";
+  return check.first();
+}
+
+/// A finding in a step of several ops (a fusion group, merged kernels)
+/// names them all; compiled again unfused with a step per op, the same
+/// inputs show which op made the value first.
+std::string narrowDown(const std::vector<Tensor> &inputs) {
+  StatusOr<CompileOptions> options = compileOptions();
+  if (!options.isOk())
+    return "";
+  options->fusion = false;
+  options->stepPerKernel = true;
+  auto compiler = Compiler::create(std::move(*options));
+  if (!compiler.isOk())
+    return "";
+  auto unfused = (*compiler)->compile(ModelSource::file(modelPath));
+  if (!unfused.isOk())
+    return "";
+  std::vector<Tensor> outputs;
+  auto finding = runChecked(**unfused, inputs, outputs);
+  if (!finding.isOk() || !*finding)
+    return "unfused, one op per step, every value is finite (the fused "
+           "kernel differs from its ops)";
+  return "unfused, one op per step: " + (*finding)->describe();
+}
+
+/// Runs `model` once, with the numerics check when it is asked for: a
+/// finding is an error (exit 2) naming the step and its source ops.
+Status runOnce(Executable &model, const std::vector<Tensor> &inputs,
+               std::vector<Tensor> &outputs) {
+  if (!checkNumerics)
+    return model.run(inputs, outputs);
+  auto finding = runChecked(model, inputs, outputs);
+  if (!finding.isOk())
+    return finding.status();
+  if (!*finding)
+    return Status::ok();
+  std::string message = "numerics check: " + (*finding)->describe();
+  // Several ops in the step: narrow it down (models only; an artifact
+  // cannot be compiled again).
+  if (!isArtifactPath(modelPath) &&
+      llvm::StringRef((*finding)->source).contains('+'))
+    if (std::string narrowed = narrowDown(inputs); !narrowed.empty())
+      message += "; " + narrowed;
+  return Status(StatusCode::kInvalidArgument, message);
+}
+
 int runModel() {
   auto model = prepare();
   if (!model.isOk())
@@ -412,7 +479,7 @@ int runModel() {
       !status.isOk())
     return fail(status);
   auto start = Clock::now();
-  if (Status status = (*model)->run(inputs, outputs); !status.isOk())
+  if (Status status = runOnce(**model, inputs, outputs); !status.isOk())
     return fail(status);
   double latency = millisecondsSince(start);
   llvm::outs() << rt::summarizeOutputs((*model)->outputs(), outputs);
@@ -440,12 +507,12 @@ int benchModel() {
       !status.isOk())
     return fail(status);
   for (unsigned i = 0; i < warmup; ++i)
-    if (Status status = (*model)->run(inputs, outputs); !status.isOk())
+    if (Status status = runOnce(**model, inputs, outputs); !status.isOk())
       return fail(status);
   std::vector<double> times;
   for (unsigned i = 0; i < iterations; ++i) {
     auto start = Clock::now();
-    if (Status status = (*model)->run(inputs, outputs); !status.isOk())
+    if (Status status = runOnce(**model, inputs, outputs); !status.isOk())
       return fail(status);
     times.push_back(millisecondsSince(start));
   }

@@ -146,6 +146,10 @@ public:
              const std::vector<TensorRef> &outputs) override {
     return jit_->run(inputs, outputs);
   }
+  Status run(const std::vector<Tensor> &inputs, std::vector<Tensor> &outputs,
+             const RunOptions &options) override {
+    return jit_->run(inputs, outputs, options);
+  }
 
 private:
   std::unique_ptr<compiler::CpuJitExecutable> jit_;
@@ -185,7 +189,8 @@ StatusOr<std::string> emitCuda(Session &session, ModuleOp module,
 class Compiler::Impl {
 public:
   compiler::PipelineOptions pipeline() const {
-    return {&extensions, options.fusion, options.threads};
+    return {&extensions, options.fusion, options.threads,
+            options.stepPerKernel};
   }
   CompileOptions options;
   compiler::PipelineExtensions extensions;

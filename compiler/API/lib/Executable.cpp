@@ -34,6 +34,10 @@ public:
              const std::vector<TensorRef> &outputs) override {
     return executable_->run(inputs, outputs);
   }
+  Status run(const std::vector<Tensor> &inputs, std::vector<Tensor> &outputs,
+             const RunOptions &options) override {
+    return executable_->run(inputs, outputs, options);
+  }
 
 private:
   std::unique_ptr<rt::DeviceExecutable> executable_;
@@ -91,6 +95,12 @@ Executable::run(const std::vector<Tensor> &inputs) {
 Status Executable::run(const std::vector<TensorRef> &inputs,
                        const std::vector<TensorRef> &outputs) {
   return impl_->run(inputs, outputs);
+}
+
+Status Executable::run(const std::vector<Tensor> &inputs,
+                       std::vector<Tensor> &outputs,
+                       const RunOptions &options) {
+  return impl_->run(inputs, outputs, options);
 }
 
 int exitCodeFor(const Status &status) {

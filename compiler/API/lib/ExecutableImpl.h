@@ -23,6 +23,9 @@ public:
                      std::vector<Tensor> &outputs) = 0;
   virtual Status run(const std::vector<TensorRef> &inputs,
                      const std::vector<TensorRef> &outputs) = 0;
+  virtual Status run(const std::vector<Tensor> &inputs,
+                     std::vector<Tensor> &outputs,
+                     const RunOptions &options) = 0;
 };
 
 /// Runs a decoded artifact through the runtime (CPU or CUDA, as its

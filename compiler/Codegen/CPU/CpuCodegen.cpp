@@ -97,7 +97,8 @@ void kiln::compiler::registerCpuCodegenPasses() {
       [](OpPassManager &pm) { buildCpuLowerToLLVMPipeline(pm); });
 }
 
-void kiln::compiler::buildCpuCodegenPipeline(OpPassManager &pm) {
+void kiln::compiler::buildCpuCodegenPipeline(OpPassManager &pm,
+                                             bool stepPerKernel) {
   // Counted on the graph: lowering removes tensors (docs/memory-planning.md).
   pm.addPass(createRecordGraphTensorBytesPass());
   // Which parameters are inputs and which outputs, before bufferisation
@@ -112,7 +113,11 @@ void kiln::compiler::buildCpuCodegenPipeline(OpPassManager &pm) {
   // The schedule: dispatch functions over workgroups and the exec.program
   // that runs them. After planning (bindings are arena offsets), before
   // tiling (each workgroup's slice is tiled as the whole op was).
-  pm.addPass(createFormCpuDispatchesPass());
+  FormCpuDispatchesPassOptions dispatches;
+  // No work is too small for a dispatch of its own.
+  if (stepPerKernel)
+    dispatches.minWorkPerWorkgroup = 0;
+  pm.addPass(createFormCpuDispatchesPass(dispatches));
   buildCpuLowerToLLVMPipeline(pm);
 }
 

@@ -30,7 +30,11 @@ void registerCpuCodegenPasses();
 /// Appends kiln (tensors) -> LLVM dialect to `pm` (a module pass manager):
 /// linalg, the memory plan, CPU dispatches with their exec.program, then
 /// buildCpuLowerToLLVMPipeline. Registered as `kiln-cpu-codegen-pipeline`.
-void buildCpuCodegenPipeline(mlir::OpPassManager &pm);
+/// With `stepPerKernel`, small kernels are not merged into one dispatch,
+/// so that every step's results can be checked on their own (what
+/// --check-numerics uses to narrow a finding down; slower to run).
+void buildCpuCodegenPipeline(mlir::OpPassManager &pm,
+                             bool stepPerKernel = false);
 
 /// Appends dispatch functions on planned buffers -> LLVM dialect: register
 /// tiles and vectors, loops, polynomial math, LLVM. Registered as

@@ -36,8 +36,9 @@ public:
   /// Checks `inputs` against the signature (count, dtype, shape) and runs
   /// the model into `outputs`, which are (re)allocated to the right shapes.
   rt::Status run(const std::vector<rt::HostTensor> &inputs,
-                 std::vector<rt::HostTensor> &outputs) {
-    return executable_->run(inputs, outputs);
+                 std::vector<rt::HostTensor> &outputs,
+                 const rt::RunOptions &options = {}) {
+    return executable_->run(inputs, outputs, options);
   }
 
   /// Runs on caller-owned buffers, checked first.

@@ -127,7 +127,42 @@ LogicalResult DispatchOp::verify() {
   if (getBindings().empty())
     return emitOpError("binds no buffer: a kernel that touches nothing does "
                        "nothing");
-  return verifyStepBindings(*this);
+  if (failed(verifyStepBindings(*this)))
+    return failure();
+  return verifyResults();
+}
+
+LogicalResult DispatchOp::verifyResults() {
+  if (!getResultRanges() && !getResultElements())
+    return success();
+  if (!getResultRanges() || !getResultElements() ||
+      getResultRanges()->size() != getResultElements()->size())
+    return emitOpError("needs one element type per result");
+  for (auto [i, attr, typeAttr] : llvm::enumerate(
+           getResultRanges()->getValue(), getResultElements()->getValue())) {
+    auto result = cast<BindingAttr>(attr); // The attribute's constraint.
+    Type type = cast<TypeAttr>(typeAttr).getValue();
+    if (!type.isIntOrFloat())
+      return emitOpError() << "result #" << i << " has type " << type
+                           << "; results hold integers or floats";
+    uint64_t width = (type.getIntOrFloatBitWidth() + 7) / 8;
+    if (result.getBytes() == 0 || result.getBytes() % width != 0)
+      return emitOpError() << "result #" << i << " of " << result.getBytes()
+                           << " bytes is not a whole number of " << type
+                           << " elements";
+    bool covered = llvm::any_of(
+        getBindings().getAsRange<BindingAttr>(), [&](BindingAttr binding) {
+          return binding.writes() && binding.getBase() == result.getBase() &&
+                 binding.getIndex() == result.getIndex() &&
+                 binding.getOffset() <= result.getOffset() &&
+                 result.getOffset() + result.getBytes() <=
+                     binding.getOffset() + binding.getBytes();
+        });
+    if (!covered)
+      return emitOpError() << "result #" << i
+                           << " is not inside a binding the dispatch writes";
+  }
+  return success();
 }
 
 LogicalResult DispatchOp::verifySymbolUses(SymbolTableCollection &symbols) {

@@ -121,16 +121,24 @@ def KilnExec_DispatchOp : KilnExec_StepOp<"dispatch", [
     many threads ran them. On CUDA, `callee` is an `exec.kernel`, `grid` the
     launch grid, `block` the thread block and `shared` its dynamic shared
     memory.
+
+    Optionally, `results` names the typed buffers the kernel computes, one
+    element type each in `types`: every one inside a binding the dispatch
+    writes. They are debug information, serialised with the step for
+    numerics checks and profiles, as is the op's location (its source ops).
   }];
   let arguments = (ins FlatSymbolRefAttr:$callee,
                        DenseI32ArrayAttr:$grid,
                        OptionalAttr<DenseI32ArrayAttr>:$block,
                        DefaultValuedAttr<I32Attr, "0">:$shared_bytes,
                        KilnExec_BindingArrayAttr:$bindings,
+                       OptionalAttr<KilnExec_BindingArrayAttr>:$result_ranges,
+                       OptionalAttr<TypeArrayAttr>:$result_elements,
                        Variadic<KilnExec_TokenType>:$after);
   let assemblyFormat = [{
     $callee `grid` $grid (`block` $block^)? (`shared` `(` $shared_bytes^ `)`)?
-    (`after` `(` $after^ `)`)? `bindings` $bindings attr-dict
+    (`after` `(` $after^ `)`)? `bindings` $bindings
+    (`results` $result_ranges^ `types` $result_elements)? attr-dict
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -140,6 +148,8 @@ def KilnExec_DispatchOp : KilnExec_StepOp<"dispatch", [
     }
     /// Workgroups in all: grid x * y * z.
     int64_t getWorkgroupCount();
+    /// The checks of `result_ranges` and `result_elements`.
+    ::llvm::LogicalResult verifyResults();
   }];
 }
 

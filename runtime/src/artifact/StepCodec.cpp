@@ -10,6 +10,7 @@ namespace kiln::rt {
 
 namespace {
 constexpr size_t kMaxName = 4096;
+constexpr size_t kMaxSource = 1 << 16;
 constexpr uint32_t kMaxKernelArgs = 1024;
 constexpr uint32_t kMaxDependencies = 1 << 16;
 // CUDA's own limits on a launch (any architecture Kiln targets).
@@ -145,6 +146,26 @@ uint64_t tensorBytes(const TensorSpec &spec) {
   return elements * size;
 }
 
+namespace {
+void encodeArg(ByteWriter &w, const KernelArg &arg) {
+  w.u32(uint32_t(arg.base));
+  w.u32(arg.index);
+  w.u64(arg.offset);
+  w.u64(arg.bytes);
+  w.u32(uint32_t(arg.access));
+}
+
+/// Whether `inner` lies inside an argument of `step` that writes.
+bool insideWrittenArg(const Step &step, const KernelArg &inner) {
+  for (const KernelArg &arg : step.args)
+    if (arg.writes() && arg.base == inner.base && arg.index == inner.index &&
+        arg.offset <= inner.offset && inner.bytes <= arg.bytes &&
+        inner.offset - arg.offset <= arg.bytes - inner.bytes)
+      return true;
+  return false;
+}
+} // namespace
+
 void encodeStep(ByteWriter &w, const Step &step) {
   w.u32(uint32_t(step.kind));
   w.string(step.kernel);
@@ -154,13 +175,8 @@ void encodeStep(ByteWriter &w, const Step &step) {
     w.u32(d);
   w.u32(step.sharedBytes);
   w.u32(uint32_t(step.args.size()));
-  for (const KernelArg &arg : step.args) {
-    w.u32(uint32_t(arg.base));
-    w.u32(arg.index);
-    w.u64(arg.offset);
-    w.u64(arg.bytes);
-    w.u32(uint32_t(arg.access));
-  }
+  for (const KernelArg &arg : step.args)
+    encodeArg(w, arg);
   w.u32(uint32_t(step.after.size()));
   for (uint32_t dependency : step.after)
     w.u32(dependency);
@@ -174,6 +190,12 @@ void encodeStep(ByteWriter &w, const Step &step) {
     w.u32(step.ranks);
     w.u32(step.peer);
     w.u32(uint32_t(step.element));
+  }
+  w.string(step.source);
+  w.u32(uint32_t(step.results.size()));
+  for (const Step::Result &result : step.results) {
+    encodeArg(w, result.range);
+    w.u32(uint32_t(result.element));
   }
 }
 
@@ -223,6 +245,25 @@ Status decodeStep(ByteReader &r, const Program &program,
     step.peer = r.u32();
     uint32_t element = r.u32();
     step.element = element > 255 ? DType(0) : DType(element);
+  }
+  step.source = r.string(kMaxSource);
+  uint32_t results = r.u32();
+  if (!r.ok() || results > kMaxKernelArgs)
+    return stepError(name, "bad debug information of " + where);
+  for (uint32_t i = 0; i < results; ++i) {
+    Step::Result result;
+    std::string which = "result #" + std::to_string(i) + " of " + where;
+    KILN_RETURN_IF_ERROR(decodeArg(r, program, device.arenaBytes,
+                                   result.range, name, which));
+    uint32_t element = r.u32();
+    size_t size = element > 255 ? 0 : dtypeSize(DType(element));
+    if (!r.ok() || size == 0 || result.range.bytes % size != 0)
+      return stepError(name, "bad element type of " + which);
+    result.element = DType(element);
+    if (!insideWrittenArg(step, result.range))
+      return stepError(name, which + " is not inside a buffer the step "
+                                     "writes");
+    step.results.push_back(result);
   }
   if (!r.ok())
     return stepError(name, "bad " + where);

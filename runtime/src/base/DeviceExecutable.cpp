@@ -21,6 +21,15 @@ Status DeviceExecutable::run(const std::vector<TensorRef> &inputs,
   return run(inputs, outputs);
 }
 
+Status DeviceExecutable::run(const std::vector<HostTensor> &inputs,
+                             std::vector<HostTensor> &outputs,
+                             const RunOptions &options) {
+  if (options.hooks || options.collectives)
+    return unimplemented(description() +
+                         ": this device runs no step or collectives hooks");
+  return run(inputs, outputs);
+}
+
 StatusOr<std::unique_ptr<DeviceExecutable>>
 loadExecutable(Artifact artifact, const std::string &name,
                const ExecutableOptions &options) {

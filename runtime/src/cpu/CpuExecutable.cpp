@@ -126,6 +126,12 @@ void CpuExecutable::returnArena(std::unique_ptr<Arena> arena) {
 
 Status CpuExecutable::run(const std::vector<HostTensor> &inputs,
                           std::vector<HostTensor> &outputs) {
+  return run(inputs, outputs, RunOptions());
+}
+
+Status CpuExecutable::run(const std::vector<HostTensor> &inputs,
+                          std::vector<HostTensor> &outputs,
+                          const RunOptions &options) {
   // Outputs are only allocated for a valid call.
   KILN_RETURN_IF_ERROR(checkBindings(refsOf(inputs), program_.inputs,
                                      std::vector<TensorRef>(), {}));
@@ -133,7 +139,7 @@ Status CpuExecutable::run(const std::vector<HostTensor> &inputs,
     KILN_RETURN_IF_ERROR(checkTensor(inputs[i], program_.inputs[i]));
   std::vector<TensorRef> outputRefs =
       allocateOutputs(program_.outputs, outputs);
-  return run(refsOf(inputs), outputRefs);
+  return run(refsOf(inputs), outputRefs, options);
 }
 
 Status CpuExecutable::run(const std::vector<TensorRef> &inputs,

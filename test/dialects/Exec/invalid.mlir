@@ -347,3 +347,43 @@ func.func @outside() {
   %0 = exec.barrier
   return
 }
+
+// -----
+
+func.func private @d(%in: memref<4xf32>, %out: memref<4xf32>, %arena: memref<64xi8>, %b: index, %e: index) {
+  return
+}
+exec.program @result_types_count device(cpu) inputs(1) outputs(1) arena(64) {
+  // expected-error @+1 {{needs one element type per result}}
+  %0 = exec.dispatch @d grid [1, 1, 1] bindings [#exec.binding<arena[0 : 64] write>] results [#exec.binding<arena[0 : 64] write>] types [f32, f32]
+}
+
+// -----
+
+func.func private @d(%in: memref<4xf32>, %out: memref<4xf32>, %arena: memref<64xi8>, %b: index, %e: index) {
+  return
+}
+exec.program @result_type device(cpu) inputs(1) outputs(1) arena(64) {
+  // expected-error @+1 {{result #0 has type 'index'; results hold integers or floats}}
+  %0 = exec.dispatch @d grid [1, 1, 1] bindings [#exec.binding<arena[0 : 64] write>] results [#exec.binding<arena[0 : 64] write>] types [index]
+}
+
+// -----
+
+func.func private @d(%in: memref<4xf32>, %out: memref<4xf32>, %arena: memref<64xi8>, %b: index, %e: index) {
+  return
+}
+exec.program @result_size device(cpu) inputs(1) outputs(1) arena(64) {
+  // expected-error @+1 {{result #0 of 6 bytes is not a whole number of 'f32' elements}}
+  %0 = exec.dispatch @d grid [1, 1, 1] bindings [#exec.binding<arena[0 : 64] write>] results [#exec.binding<arena[0 : 6] write>] types [f32]
+}
+
+// -----
+
+func.func private @d(%in: memref<4xf32>, %out: memref<4xf32>, %arena: memref<64xi8>, %b: index, %e: index) {
+  return
+}
+exec.program @result_outside device(cpu) inputs(1) outputs(1) arena(64) {
+  // expected-error @+1 {{result #0 is not inside a binding the dispatch writes}}
+  %0 = exec.dispatch @d grid [1, 1, 1] bindings [#exec.binding<input 0[0 : 16] read>, #exec.binding<arena[0 : 32] write>] results [#exec.binding<input 0[0 : 16] write>] types [f32]
+}

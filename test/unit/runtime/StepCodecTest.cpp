@@ -1,4 +1,4 @@
-//===- StepCodecTest.cpp - Steps of format 2 round-trip and are checked ---===//
+//===- StepCodecTest.cpp - Steps of format 3 round-trip and are checked ---===//
 //
 // SPDX-License-Identifier: Apache-2.0
 //
@@ -27,6 +27,12 @@ Artifact everyStepKind() {
   dispatch.args = {
       {KernelArg::Base::kInput, 0, 0, 16, KernelArg::Access::kRead},
       {KernelArg::Base::kArena, 0, 0, 16, KernelArg::Access::kWrite}};
+  dispatch.source = "fusion#0 (elementwise): Log_3+Add_4";
+  dispatch.results = {
+      {{KernelArg::Base::kArena, 0, 0, 8, KernelArg::Access::kWrite},
+       DType::kF32},
+      {{KernelArg::Base::kArena, 0, 8, 8, KernelArg::Access::kWrite},
+       DType::kBF16}};
   Step fill;
   fill.kind = Step::Kind::kFill;
   fill.pattern = 0x3f800000; // 1.0f
@@ -82,6 +88,12 @@ TEST(StepCodecTest, RoundTripsEveryKind) {
   EXPECT_EQ(steps[0].workgroups(), 8u);
   EXPECT_EQ(steps[0].args[0].access, KernelArg::Access::kRead);
   EXPECT_EQ(steps[0].args[1].access, KernelArg::Access::kWrite);
+  EXPECT_EQ(steps[0].source, "fusion#0 (elementwise): Log_3+Add_4");
+  ASSERT_EQ(steps[0].results.size(), 2u);
+  EXPECT_EQ(steps[0].results[1].range.offset, 8u);
+  EXPECT_EQ(steps[0].results[1].element, DType::kBF16);
+  EXPECT_TRUE(steps[1].source.empty());
+  EXPECT_TRUE(steps[1].results.empty());
   EXPECT_EQ(steps[1].pattern, 0x3f800000u);
   EXPECT_EQ(steps[1].patternBytes, 4u);
   EXPECT_EQ(steps[2].after, (std::vector<uint32_t>{0, 1}));
@@ -136,6 +148,26 @@ TEST(StepCodecTest, RejectsStepsOfTheWrongShape) {
             {KernelArg::Base::kArena, 0, 0, 4, KernelArg::Access::kRead}};
       },
       "a barrier with bindings in step #4");
+}
+
+TEST(StepCodecTest, RejectsBadResults) {
+  // Debug information is validated like everything else: a checker reads
+  // the bytes it names.
+  expectRejected(
+      [](Artifact &a) { step(a, 0).results[0].range.offset = 60; },
+      "bytes 60+8 outside the buffer in result #0 of step #0");
+  expectRejected(
+      [](Artifact &a) { step(a, 0).results[0].element = DType(99); },
+      "bad element type of result #0 of step #0");
+  expectRejected([](Artifact &a) { step(a, 0).results[1].range.bytes = 7; },
+                 "bad element type of result #1 of step #0");
+  expectRejected(
+      [](Artifact &a) {
+        step(a, 0).results[0].range = {KernelArg::Base::kOutput, 0, 0, 8,
+                                       KernelArg::Access::kWrite};
+      },
+      "result #0 of step #0 of device #0 is not inside a buffer the step "
+      "writes");
 }
 
 } // namespace

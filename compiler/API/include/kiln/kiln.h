@@ -25,6 +25,7 @@
 #include "kiln/runtime/DType.h"
 #include "kiln/runtime/HostTensor.h"
 #include "kiln/runtime/Status.h"
+#include "kiln/runtime/StepHooks.h"
 
 #include <cstdint>
 #include <map>
@@ -35,6 +36,7 @@
 namespace kiln {
 
 using rt::DType;
+using rt::RunOptions;
 using rt::Status;
 using rt::StatusCode;
 using rt::StatusOr;
@@ -82,6 +84,10 @@ struct CompileOptions {
   /// is every core the process may use, 1 runs on the calling thread only.
   /// Results are bitwise the same for every count.
   unsigned threads = 0;
+  /// CPU: one step per kernel, small kernels too (they are otherwise
+  /// merged), so that each kernel's results can be inspected after it ran;
+  /// with `fusion = false`, one step per op. For debugging: slower.
+  bool stepPerKernel = false;
 };
 
 /// Where a model comes from. A plain value; the bytes are copied in.
@@ -149,6 +155,11 @@ public:
   /// have the output dtypes and shapes and large enough buffers.
   Status run(const std::vector<TensorRef> &inputs,
              const std::vector<TensorRef> &outputs);
+  /// Runs with per-step hooks (kiln/runtime/StepHooks.h: timing, output
+  /// inspection, e.g. rt::NumericsCheck); `outputs` as in the first run().
+  /// CUDA programs do not run hooks yet (kUnimplemented).
+  Status run(const std::vector<Tensor> &inputs, std::vector<Tensor> &outputs,
+             const RunOptions &options);
 
   /// Implementation (a JIT-compiled module or a loaded artifact).
   class Impl;

@@ -36,7 +36,7 @@ inline constexpr char kArtifactMagic[8] = {'K', 'I', 'L', 'N',
                                            'A', 'R', 'T', '\0'};
 /// 2: steps carry dependencies, binding access modes and workgroup grids
 /// for both devices (the exec schedule level, docs/execution-model.md).
-inline constexpr uint32_t kArtifactFormatVersion = 2;
+inline constexpr uint32_t kArtifactFormatVersion = 3;
 
 /// Section kinds. Values are part of the format: never renumber.
 enum class SectionKind : uint32_t {
@@ -118,6 +118,16 @@ struct Step {
   uint32_t ranks = 1;
   uint32_t peer = 0;
   DType element = DType::kF32;
+  /// Debug information, for numerics checks and profiles; empty when the
+  /// compiler did not record it. `source` names the ops the step runs
+  /// (ONNX node names or file locations); `results` are the typed buffers
+  /// it computes, each inside an argument it writes.
+  std::string source;
+  struct Result {
+    KernelArg range;
+    DType element = DType::kF32;
+  };
+  std::vector<Result> results;
 
   uint64_t workgroups() const {
     return uint64_t(grid[0]) * grid[1] * grid[2];

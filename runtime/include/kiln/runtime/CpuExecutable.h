@@ -64,6 +64,9 @@ public:
   Status run(const std::vector<TensorRef> &inputs,
              const std::vector<TensorRef> &outputs,
              const RunOptions &options) override;
+  Status run(const std::vector<HostTensor> &inputs,
+             std::vector<HostTensor> &outputs,
+             const RunOptions &options) override;
 
 private:
   CpuExecutable(Program program, CpuSchedule schedule,

@@ -57,6 +57,10 @@ public:
   virtual Status run(const std::vector<TensorRef> &inputs,
                      const std::vector<TensorRef> &outputs,
                      const RunOptions &options);
+  /// The same on host tensors; `outputs` as in the first run().
+  virtual Status run(const std::vector<HostTensor> &inputs,
+                     std::vector<HostTensor> &outputs,
+                     const RunOptions &options);
 };
 
 /// Loads a decoded artifact on the device its program names (CPU, or CUDA

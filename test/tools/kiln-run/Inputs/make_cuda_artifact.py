@@ -49,7 +49,8 @@ READ, WRITE, READ_WRITE = 1, 2, 3
 
 
 def launch(kernel, grid, block, shared, args, after):
-    """A kLaunchKernel step of format 2 (runtime/src/artifact/StepCodec.h)."""
+    """A kLaunchKernel step of format 3 (docs/artifact-format.md): no debug
+    information (an empty source, no results)."""
     out = u32(2) + string(kernel)
     out += b"".join(u32(d) for d in grid) + b"".join(u32(d) for d in block)
     out += u32(shared) + u32(len(args))
@@ -57,6 +58,7 @@ def launch(kernel, grid, block, shared, args, after):
         access = READ if base in (INPUT, CONSTANTS) else READ_WRITE
         out += u32(base) + u32(index) + u64(offset) + u64(size) + u32(access)
     out += u32(len(after)) + b"".join(u32(a) for a in after)
+    out += string("") + u32(0)
     return out
 
 
@@ -125,7 +127,7 @@ for kind, data in sections:
     body += bytes(-len(body) % 16)
 table = b"".join(u32(k) + u32(0) + u64(o) + u64(s) + u32(c) + u32(0)
                  for k, o, s, c in entries)
-header = bytearray(b"KILNART\0" + u32(2) + u32(64) + u32(len(sections)) +
+header = bytearray(b"KILNART\0" + u32(3) + u32(64) + u32(len(sections)) +
                    u32(0) + u64(len(body)) + u32(0) + u32(zlib.crc32(table)))
 header += bytes(64 - len(header))
 header[32:36] = u32(zlib.crc32(bytes(header)))
