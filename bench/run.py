@@ -359,8 +359,8 @@ def main(argv=None):
     if args.torch_blas == "openblas" and argv is None:
         blas.reexec_with_openblas()
     import workloads
-    known = workloads.names(args.size)
-    names = args.only or known
+    known = workloads.names(args.size, everything=True)
+    names = args.only or workloads.names(args.size)
     unknown = [n for n in names if n not in known]
     if unknown:
         print(f"bench: unknown {args.size} workloads: {', '.join(unknown)} "

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the benchmark peers need, if missing (idempotent):
 #   Debian: python3-torch (PyTorch eager + ONNX export), python3-onnx,
+#           python3-torchvision (the on-request ResNet-50 workload),
 #           python3-numpy, python3-matplotlib (the chart), nodejs + npm
 #   npm:    onnxruntime-node into $KILN_BENCH_CACHE (~/.cache/kiln-bench)
 #   Debian libopenblas0-pthread unpacked (not installed) into the same cache,
@@ -11,7 +12,8 @@ set -euo pipefail
 ORT_VERSION="${KILN_ORT_VERSION:-1.30.0}"
 cache="${KILN_BENCH_CACHE:-$HOME/.cache/kiln-bench}"
 
-packages=(python3 python3-numpy python3-onnx python3-torch python3-matplotlib
+packages=(python3 python3-numpy python3-onnx python3-torch python3-torchvision
+  python3-matplotlib
   libgfortran5)
 command -v node >/dev/null || packages+=(nodejs)
 command -v npm >/dev/null || packages+=(npm)

@@ -130,13 +130,35 @@ WORKLOADS = {
               lambda: _ids(128)),
         smoke=None,  # compiles for seconds; test/e2e/models covers it
         tol=1e-4),
+    # Large models for profiling (kilnc profile, docs/profiling.md): only
+    # on request (--only), a default run would take many minutes.
+    "resnet50": dict(
+        description="ResNet-50 (torchvision, random weights, BN folded), "
+                    "224x224, batch 1",
+        full=(lambda: _torchvision_resnet50(), lambda: _randn(1, 3, 224, 224)),
+        smoke=None, tol=1e-4, default=False),
+    "bert_base": dict(
+        description="BERT-base-sized encoder 12L H768 12 heads FFN3072, "
+                    "seq 128",
+        full=(lambda: em.Bert(d=768, heads=12, ff=3072, layers=12, seq=128),
+              lambda: _ids(128)),
+        smoke=None, tol=1e-4, default=False),
 }
 
 SIZES = ("full", "smoke")
 
 
-def names(size):
-    return [n for n, w in WORKLOADS.items() if w.get(size)]
+def _torchvision_resnet50():
+    import torchvision  # Debian's python3-torchvision; no weights download.
+    model = torchvision.models.resnet50(weights=None)
+    em.randomize_batchnorm(model)
+    return model
+
+
+def names(size, everything=False):
+    """Workloads of `size`: the default set, or also the on-request ones."""
+    return [n for n, w in WORKLOADS.items()
+            if w.get(size) and (everything or w.get("default", True))]
 
 
 def build(name, size):
@@ -197,6 +219,8 @@ def main():
     parser.add_argument("--only", nargs="*")
     args = parser.parse_args()
     for name in args.only or names(args.size):
+        if name not in names(args.size, everything=True):
+            parser.error(f"unknown {args.size} workload {name}")
         manifest = generate(name, args.size, args.out)
         shapes = ", ".join(str(tuple(i["shape"])) for i in manifest["inputs"])
         print(f"generated {name} ({args.size}): inputs {shapes}")

@@ -640,6 +640,7 @@ struct FormCpuDispatchesPass
       spec.grid[0] = int32_t(kernel.split.workgroups);
       spec.bindings = bindings[index];
       addResults(kernel, interface, spec);
+      spec.flops = flopsOf(kernel);
       dispatches.push_back(std::move(spec));
     }
     auto program =
@@ -669,6 +670,29 @@ struct FormCpuDispatchesPass
     }
     return FusedLoc::get(&getContext(), locations,
                          oneGroup ? group : Attribute());
+  }
+
+  /// Arithmetic of the kernel's loop nests: iterations times the
+  /// arith/math operations of each body (a GEMM: 2 M N K). Profiles divide
+  /// it by the time taken.
+  static std::optional<int64_t> flopsOf(const Kernel &kernel) {
+    int64_t flops = 0;
+    for (Operation *op : kernel.ops) {
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+      if (!linalgOp)
+        continue;
+      int64_t perIteration = 0;
+      linalgOp.getBlock()->walk([&](Operation *inner) {
+        StringRef dialect = inner->getDialect()
+                                ? inner->getDialect()->getNamespace()
+                                : StringRef();
+        if ((dialect == "arith" || dialect == "math") &&
+            !isa<arith::ConstantOp, arith::IndexCastOp>(inner))
+          ++perIteration;
+      });
+      flops += iterations(linalgOp) * perIteration;
+    }
+    return flops;
   }
 
   /// The outputs of the kernel's loop nests, typed (debug information).

@@ -51,6 +51,7 @@ LogicalResult recordDebugInfo(DispatchOp dispatch, rt::Step &step) {
     if (auto group = dyn_cast_if_present<StringAttr>(fused.getMetadata()))
       step.source = group.str() + (step.source.empty() ? "" : ": ") +
                     step.source;
+  step.flops = uint64_t(dispatch.getFlops().value_or(0));
   if (!dispatch.getResultRanges())
     return success();
   for (auto [range, type] :

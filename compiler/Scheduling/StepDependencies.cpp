@@ -72,6 +72,7 @@ void populateDispatches(ProgramOp program,
         hasResults ? b.getArrayAttr(results) : mlir::ArrayAttr(),
         hasResults ? b.getTypeArrayAttr(spec.resultElements)
                    : mlir::ArrayAttr(),
+        spec.flops ? b.getI64IntegerAttr(*spec.flops) : mlir::IntegerAttr(),
         waits);
     tokens.push_back(dispatch.getDone());
   }

@@ -41,6 +41,8 @@ struct DispatchSpec {
   /// Debug information: the typed buffers the kernel computes.
   std::vector<exec::BindingAttr> results;
   std::vector<mlir::Type> resultElements;
+  /// Arithmetic operations of the whole dispatch, when known.
+  std::optional<int64_t> flops;
 };
 
 /// Fills the (empty) body of `program` with one exec.dispatch per spec, in

@@ -10,11 +10,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ProfileReport.h"
 #include "compiler/MemoryPlanning/PlanReport.h"
 #include "kiln/kiln.h"
 #include "kiln/runtime/CudaModuleChoice.h"
 #include "kiln/runtime/ModelIO.h"
 #include "kiln/runtime/NumericsCheck.h"
+#include "kiln/runtime/Roofline.h"
+#include "kiln/runtime/StepProfiler.h"
 #include "kiln/runtime/Npy.h"
 #include "kiln/runtime/ThreadPool.h"
 
@@ -48,47 +51,56 @@ cl::SubCommand runCommand("run", "Compile a model and run it on .npy inputs");
 cl::SubCommand benchCommand("bench", "Measure a model's latency");
 cl::SubCommand inspectCommand("inspect",
                               "Show a model's or an artifact's contents");
+cl::SubCommand profileCommand("profile",
+                              "Time every step of a model: the slowest "
+                              "kernels against this machine's roofline, a "
+                              "trace, a chart");
 
 cl::opt<std::string>
     modelPath(cl::Positional,
               cl::desc("<model.onnx | model.mlir | model.kiln>"), cl::Required,
               cl::sub(compileCommand), cl::sub(runCommand),
-              cl::sub(benchCommand), cl::sub(inspectCommand));
+              cl::sub(benchCommand), cl::sub(inspectCommand),
+              cl::sub(profileCommand));
 cl::opt<std::string> entryName("entry",
                                cl::desc("Function to compile (default: the "
                                         "only public one)"),
                                cl::init(""), cl::sub(compileCommand),
                                cl::sub(runCommand), cl::sub(benchCommand),
-                               cl::sub(inspectCommand));
+                               cl::sub(inspectCommand),
+                               cl::sub(profileCommand));
 cl::list<std::string> inputShapes(
     "input-shape",
     cl::desc("Shape of an ONNX input with symbolic dimensions, NAME=DxDx..."),
     cl::value_desc("name=2x128"), cl::sub(compileCommand), cl::sub(runCommand),
-    cl::sub(benchCommand), cl::sub(inspectCommand));
+    cl::sub(benchCommand), cl::sub(inspectCommand), cl::sub(profileCommand));
 cl::list<std::string> bindings(
     "bind",
     cl::desc("Fix an ONNX input to the contents of a .npy file at compile "
              "time (for inputs that feed shapes), NAME=FILE.npy"),
     cl::value_desc("name=file.npy"), cl::sub(compileCommand),
-    cl::sub(runCommand), cl::sub(benchCommand), cl::sub(inspectCommand));
+    cl::sub(runCommand), cl::sub(benchCommand), cl::sub(inspectCommand),
+    cl::sub(profileCommand));
 cl::opt<std::string> target("target",
                             cl::desc("Target device: cpu, cuda (sm_80 and "
                                      "sm_90), cuda:sm_90, cuda:sm_80,sm_90"),
                             cl::init("cpu"), cl::sub(compileCommand),
-                            cl::sub(runCommand), cl::sub(benchCommand));
+                            cl::sub(runCommand), cl::sub(benchCommand),
+                            cl::sub(profileCommand));
 enum class Fusion { None, All };
 cl::opt<Fusion> fusion(
     "fusion", cl::desc("Operator fusion (none: one kernel per op, for A/B)"),
     cl::init(Fusion::All),
     cl::values(clEnumValN(Fusion::None, "none", "no fusion groups"),
                clEnumValN(Fusion::All, "all", "every fusion rule (default)")),
-    cl::sub(compileCommand), cl::sub(runCommand), cl::sub(benchCommand));
+    cl::sub(compileCommand), cl::sub(runCommand), cl::sub(benchCommand),
+    cl::sub(profileCommand));
 cl::list<std::string> passPlugins(
     "load-pass-plugin",
     cl::desc("Load a Kiln pass plugin (a shared library; see "
              "kiln/PassPlugin.h) whose passes run at its pipeline points"),
     cl::value_desc("path"), cl::sub(compileCommand), cl::sub(runCommand),
-    cl::sub(benchCommand), cl::sub(inspectCommand));
+    cl::sub(benchCommand), cl::sub(inspectCommand), cl::sub(profileCommand));
 
 enum class Emit { Kiln, Linalg, LLVM, Cuda, Ptx };
 cl::opt<Emit>
@@ -134,27 +146,39 @@ cl::list<std::string>
                cl::desc("An input as NAME=FILE.npy (NAME is the model's input "
                         "name, or argN)"),
                cl::value_desc("name=file.npy"), cl::sub(runCommand),
-               cl::sub(benchCommand));
+               cl::sub(benchCommand), cl::sub(profileCommand));
 cl::opt<std::string> outputDir("output-dir",
                                cl::desc("Folder for <output name>.npy files"),
                                cl::value_desc("dir"), cl::init(""),
                                cl::sub(runCommand));
 cl::opt<unsigned> warmup("warmup", cl::desc("Untimed runs first"), cl::init(3),
-                         cl::sub(benchCommand));
+                         cl::sub(benchCommand), cl::sub(profileCommand));
 cl::opt<unsigned> iterations("iterations", cl::desc("Timed runs"), cl::init(20),
-                             cl::sub(benchCommand));
+                             cl::sub(benchCommand), cl::sub(profileCommand));
 cl::opt<unsigned> threads(
     "threads",
     cl::desc("Threads a CPU model runs on, this one included (default: "
              "every core this process may use; 1: this thread only). "
              "Results are bitwise the same for every count"),
-    cl::init(0), cl::sub(runCommand), cl::sub(benchCommand));
+    cl::init(0), cl::sub(runCommand), cl::sub(benchCommand),
+    cl::sub(profileCommand));
 cl::opt<bool> checkNumerics(
     "check-numerics",
     cl::desc("After every step, look for NaN and infinities in what it "
              "computed; report the first step that made one, with its "
              "source ops, and exit 2 (slow: for debugging)"),
     cl::init(false), cl::sub(runCommand), cl::sub(benchCommand));
+
+cl::opt<std::string> tracePath(
+    "trace",
+    cl::desc("Write the profiled runs as a Chrome/Perfetto trace (JSON: a "
+             "host track of runs, a track per thread of steps)"),
+    cl::value_desc("trace.json"), cl::init(""), cl::sub(profileCommand));
+cl::opt<std::string> reportPath(
+    "report", cl::desc("Draw the steps on this machine's roofline (SVG)"),
+    cl::value_desc("roofline.svg"), cl::init(""), cl::sub(profileCommand));
+cl::opt<unsigned> topSteps("top", cl::desc("Steps in the table"),
+                           cl::init(15), cl::sub(profileCommand));
 
 constexpr const char *kOverview =
     "Kiln model compiler\n\n"
@@ -531,6 +555,61 @@ int benchModel() {
   return kSuccess;
 }
 
+int profileModel() {
+  if (iterations == 0)
+    return fail(kUsage, "--iterations must be at least 1");
+  if (!reportPath.empty() && !llvm::StringRef(reportPath).ends_with(".svg"))
+    return fail(kUsage, "--report draws SVG: name a .svg file (convert it "
+                        "with rsvg-convert for a PNG)");
+  auto model = prepare();
+  if (!model.isOk())
+    return fail(model.status());
+  const rt::Program &program = (*model)->program();
+  if (program.devices.size() != 1 ||
+      program.devices[0].kind != rt::DeviceProgram::Kind::kCpu)
+    return fail(3, "kilnc profile times CPU programs; a CUDA program runs "
+                   "no step hooks yet");
+  const rt::DeviceProgram &device = program.devices[0];
+  std::vector<Tensor> inputs, outputs;
+  if (Status status =
+          loadInputs((*model)->inputs(), inputs, /*synthesizeMissing=*/true);
+      !status.isOk())
+    return fail(status);
+  for (unsigned i = 0; i < warmup; ++i)
+    if (Status status = (*model)->run(inputs, outputs); !status.isOk())
+      return fail(status);
+  rt::StepProfiler profiler(device.steps.size());
+  RunOptions options;
+  options.hooks = &profiler;
+  for (unsigned i = 0; i < iterations; ++i) {
+    profiler.beginRun();
+    Status status = (*model)->run(inputs, outputs, options);
+    profiler.endRun();
+    if (!status.isOk())
+      return fail(status);
+  }
+  unsigned used = threads ? unsigned(threads)
+                          : kiln::rt::ThreadPool::availableThreads();
+  std::vector<rt::ProfileSlice> slices = profiler.slices();
+  tools::ProfileSummary summary =
+      tools::summarize(device, slices, rt::machinePeaks(used));
+  llvm::outs() << tools::formatProfileTable(summary, topSteps);
+  if (!tracePath.empty()) {
+    if (int code = writeReport(tracePath, "trace",
+                               tools::formatTrace(device, slices)))
+      return code;
+    llvm::outs() << "wrote " << tracePath << " (open it in ui.perfetto.dev "
+                 << "or chrome://tracing)\n";
+  }
+  if (!reportPath.empty()) {
+    if (int code = writeReport(reportPath, "roofline chart",
+                               tools::formatRooflineSvg(summary)))
+      return code;
+    llvm::outs() << "wrote " << reportPath << "\n";
+  }
+  return kSuccess;
+}
+
 void printTensors(const char *what, const std::vector<TensorInfo> &specs) {
   for (const TensorInfo &spec : specs) {
     llvm::outs() << "  " << what << " '" << spec.name
@@ -652,6 +731,8 @@ int main(int argc, char **argv) {
     return benchModel();
   if (inspectCommand)
     return inspectModel();
+  if (profileCommand)
+    return profileModel();
   llvm::errs() << kOverview;
   return kUsage;
 }

@@ -138,6 +138,9 @@ public:
     return jit_->signature().outputs;
   }
   const std::string &description() const override { return description_; }
+  const rt::Program &program() const override {
+    return jit_->executable().program();
+  }
   Status run(const std::vector<Tensor> &inputs,
              std::vector<Tensor> &outputs) override {
     return jit_->run(inputs, outputs);

@@ -26,6 +26,9 @@ public:
     return executable_->program().outputs;
   }
   const std::string &description() const override { return description_; }
+  const rt::Program &program() const override {
+    return executable_->program();
+  }
   Status run(const std::vector<Tensor> &inputs,
              std::vector<Tensor> &outputs) override {
     return executable_->run(inputs, outputs);
@@ -77,6 +80,8 @@ const std::vector<TensorInfo> &Executable::outputs() const {
 const std::string &Executable::description() const {
   return impl_->description();
 }
+
+const rt::Program &Executable::program() const { return impl_->program(); }
 
 Status Executable::run(const std::vector<Tensor> &inputs,
                        std::vector<Tensor> &outputs) {

@@ -19,6 +19,7 @@ public:
   virtual const std::vector<TensorInfo> &inputs() const = 0;
   virtual const std::vector<TensorInfo> &outputs() const = 0;
   virtual const std::string &description() const = 0;
+  virtual const rt::Program &program() const = 0;
   virtual Status run(const std::vector<Tensor> &inputs,
                      std::vector<Tensor> &outputs) = 0;
   virtual Status run(const std::vector<TensorRef> &inputs,

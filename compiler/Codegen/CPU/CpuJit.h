@@ -32,6 +32,7 @@ public:
 
   const EntrySignature &signature() const { return signature_; }
   rt::CpuExecutable &executable() { return *executable_; }
+  const rt::CpuExecutable &executable() const { return *executable_; }
 
   /// Checks `inputs` against the signature (count, dtype, shape) and runs
   /// the model into `outputs`, which are (re)allocated to the right shapes.

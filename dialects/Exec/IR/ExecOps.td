@@ -125,7 +125,9 @@ def KilnExec_DispatchOp : KilnExec_StepOp<"dispatch", [
     Optionally, `results` names the typed buffers the kernel computes, one
     element type each in `types`: every one inside a binding the dispatch
     writes. They are debug information, serialised with the step for
-    numerics checks and profiles, as is the op's location (its source ops).
+    numerics checks and profiles, as is the op's location (its source ops)
+    and `flops`, the arithmetic operations all workgroups together perform
+    (an estimate from the loop nests: iterations times body operations).
   }];
   let arguments = (ins FlatSymbolRefAttr:$callee,
                        DenseI32ArrayAttr:$grid,
@@ -134,11 +136,13 @@ def KilnExec_DispatchOp : KilnExec_StepOp<"dispatch", [
                        KilnExec_BindingArrayAttr:$bindings,
                        OptionalAttr<KilnExec_BindingArrayAttr>:$result_ranges,
                        OptionalAttr<TypeArrayAttr>:$result_elements,
+                       OptionalAttr<I64Attr>:$flops,
                        Variadic<KilnExec_TokenType>:$after);
   let assemblyFormat = [{
     $callee `grid` $grid (`block` $block^)? (`shared` `(` $shared_bytes^ `)`)?
     (`after` `(` $after^ `)`)? `bindings` $bindings
-    (`results` $result_ranges^ `types` $result_elements)? attr-dict
+    (`results` $result_ranges^ `types` $result_elements)?
+    (`flops` `(` $flops^ `)`)? attr-dict
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{

@@ -197,6 +197,7 @@ void encodeStep(ByteWriter &w, const Step &step) {
     encodeArg(w, result.range);
     w.u32(uint32_t(result.element));
   }
+  w.u64(step.flops);
 }
 
 Status decodeStep(ByteReader &r, const Program &program,
@@ -265,6 +266,7 @@ Status decodeStep(ByteReader &r, const Program &program,
                                      "writes");
     step.results.push_back(result);
   }
+  step.flops = r.u64();
   if (!r.ok())
     return stepError(name, "bad " + where);
   return checkKind(step, device, name, where);

@@ -9,7 +9,7 @@ func.func private @cpu_d0(%in: memref<16xf32>, %out: memref<16xf32>,
 }
 
 // CHECK-LABEL: exec.program @cpu device(cpu) inputs(1) outputs(1) arena(256) {
-// CHECK:   %[[D:.*]] = exec.dispatch @cpu_d0 grid [4, 1, 1] bindings [#exec.binding<input 0[0 : 64] read>, #exec.binding<arena[0 : 64] write>] results [#exec.binding<arena[0 : 32] write>, #exec.binding<arena[32 : 32] write>] types [f32, bf16]
+// CHECK:   %[[D:.*]] = exec.dispatch @cpu_d0 grid [4, 1, 1] bindings [#exec.binding<input 0[0 : 64] read>, #exec.binding<arena[0 : 64] write>] results [#exec.binding<arena[0 : 32] write>, #exec.binding<arena[32 : 32] write>] types [f32, bf16] flops(4096)
 // CHECK:   %[[F:.*]] = exec.fill <arena[64 : 64] write> pattern(0 : i32)
 // CHECK:   %[[C:.*]] = exec.copy <arena[0 : 64] read> to <output 0[0 : 64] write> after(%[[D]], %[[F]])
 // CHECK:   %[[R:.*]] = exec.collective all_reduce sum ranks(2) element(f32) send <arena[64 : 64] read> recv <arena[128 : 64] write> after(%[[F]])
@@ -24,6 +24,7 @@ exec.program @cpu device(cpu) inputs(1) outputs(1) arena(256) {
                    #exec.binding<arena[0 : 64] write>]
          results [#exec.binding<arena[0 : 32] write>,
                   #exec.binding<arena[32 : 32] write>] types [f32, bf16]
+         flops(4096)
   %1 = exec.fill #exec.binding<arena[64 : 64] write> pattern(0 : i32)
   %2 = exec.copy #exec.binding<arena[0 : 64] read>
          to #exec.binding<output 0[0 : 64] write> after(%0, %1)

@@ -33,6 +33,7 @@ Artifact everyStepKind() {
        DType::kF32},
       {{KernelArg::Base::kArena, 0, 8, 8, KernelArg::Access::kWrite},
        DType::kBF16}};
+  dispatch.flops = 1234567890123;
   Step fill;
   fill.kind = Step::Kind::kFill;
   fill.pattern = 0x3f800000; // 1.0f
@@ -92,6 +93,7 @@ TEST(StepCodecTest, RoundTripsEveryKind) {
   ASSERT_EQ(steps[0].results.size(), 2u);
   EXPECT_EQ(steps[0].results[1].range.offset, 8u);
   EXPECT_EQ(steps[0].results[1].element, DType::kBF16);
+  EXPECT_EQ(steps[0].flops, 1234567890123u);
   EXPECT_TRUE(steps[1].source.empty());
   EXPECT_TRUE(steps[1].results.empty());
   EXPECT_EQ(steps[1].pattern, 0x3f800000u);

@@ -145,6 +145,9 @@ public:
   const std::vector<TensorInfo> &outputs() const;
   /// "cpu (jit)" or "cpu (artifact)".
   const std::string &description() const;
+  /// The schedule it runs: steps with their kernels, bindings and debug
+  /// information (what profilers and step hooks see).
+  const rt::Program &program() const;
 
   /// Checks `inputs` (count, dtype, shape, size) and runs the model;
   /// `outputs` is resized and allocated to the output shapes.

@@ -128,6 +128,8 @@ struct Step {
     DType element = DType::kF32;
   };
   std::vector<Result> results;
+  /// Arithmetic operations of the whole step (0: unknown).
+  uint64_t flops = 0;
 
   uint64_t workgroups() const {
     return uint64_t(grid[0]) * grid[1] * grid[2];

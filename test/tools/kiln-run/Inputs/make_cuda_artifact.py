@@ -58,7 +58,7 @@ def launch(kernel, grid, block, shared, args, after):
         access = READ if base in (INPUT, CONSTANTS) else READ_WRITE
         out += u32(base) + u32(index) + u64(offset) + u64(size) + u32(access)
     out += u32(len(after)) + b"".join(u32(a) for a in after)
-    out += string("") + u32(0)
+    out += string("") + u32(0) + u64(0)  # source, results, flops
     return out
 
 
