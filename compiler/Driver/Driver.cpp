@@ -225,15 +225,27 @@ DriverError loadModelFromMemory(MLIRContext &context, ModelFormat format,
 
 namespace {
 /// Runs `build`'s pipeline; a failure is classified as `kind`.
-DriverError runPipeline(ModuleOp module, ErrorKind kind, const char *what,
+DriverError runPipeline(ModuleOp module, TimingScope *timing, ErrorKind kind,
+                        const char *what,
                         llvm::function_ref<void(OpPassManager &)> build) {
   PassManager pm(module.getContext());
   build(pm);
+  // --time-report: each pipeline a section of the report, pass by pass.
+  TimingScope scope;
+  if (timing) {
+    scope = timing->nest(what);
+    pm.enableTiming(scope);
+  }
   if (failed(pm.run(module)))
     return {kind, std::string(what) + " failed"};
   return {};
 }
 } // namespace
+
+/// A section of the --time-report, or an inert scope without one.
+static TimingScope nestedTiming(const PipelineOptions &options, const char *name) {
+  return options.timing ? options.timing->nest(name) : TimingScope();
+}
 
 DriverError lowerTo(ModuleOp module, Stage stage,
                     const PipelineOptions &options) {
@@ -245,21 +257,21 @@ DriverError lowerTo(ModuleOp module, Stage stage,
       return {};
     std::string what =
         std::string("plugin passes at ") + pipelinePointName(point);
-    return runPipeline(module, ErrorKind::kInvalidInput, what.c_str(),
+    return runPipeline(module, options.timing, ErrorKind::kInvalidInput, what.c_str(),
                        [&](OpPassManager &pm) { ext.build(point, pm); });
   };
   if (DriverError error = runPoint(PipelinePoint::kAfterImport))
     return error;
   // Invalid models fail here, at the graph contract, with located errors.
   if (DriverError error =
-          runPipeline(module, ErrorKind::kInvalidInput, "checking the model",
+          runPipeline(module, options.timing, ErrorKind::kInvalidInput, "checking the model",
                       [](OpPassManager &pm) { buildCleanupPipeline(pm); }))
     return error;
   if (DriverError error = runPoint(PipelinePoint::kBeforeFusion))
     return error;
   if (options.fusion)
     if (DriverError error =
-            runPipeline(module, ErrorKind::kInternal, "fusion",
+            runPipeline(module, options.timing, ErrorKind::kInternal, "fusion",
                         [](OpPassManager &pm) { buildFusionPipeline(pm); }))
       return error;
   for (PipelinePoint point :
@@ -269,13 +281,13 @@ DriverError lowerTo(ModuleOp module, Stage stage,
   if (stage == Stage::kKiln)
     return {};
   if (stage == Stage::kLinalg)
-    return runPipeline(module, ErrorKind::kUnsupported, "lowering to linalg",
+    return runPipeline(module, options.timing, ErrorKind::kUnsupported, "lowering to linalg",
                        [](OpPassManager &pm) {
                          pm.addPass(createConvertGraphToLinalgPass());
                          pm.addPass(createFuseGroupLoopsPass());
                        });
   // Beyond the graph level a failure means an op we cannot lower yet.
-  return runPipeline(module, ErrorKind::kUnsupported, "CPU code generation",
+  return runPipeline(module, options.timing, ErrorKind::kUnsupported, "CPU code generation",
                      [&](OpPassManager &pm) {
                        buildCpuCodegenPipeline(pm, options.stepPerKernel);
                      });
@@ -328,8 +340,10 @@ DriverError compileForCpu(ModuleOp module, const std::string &entry,
     return error;
   rt::ExecutableOptions run;
   run.threads = options.threads;
+  TimingScope codegen = nestedTiming(options, "LLVM: JIT machine code");
   auto compiled = CpuJitExecutable::create(module, std::move(signature),
                                            std::move(program), run);
+  codegen.stop();
   if (!compiled.isOk())
     return {ErrorKind::kInternal, compiled.status().message()};
   executable = std::move(*compiled);
@@ -349,7 +363,10 @@ DriverError compileToArtifact(ModuleOp module, const std::string &entry,
   FailureOr<rt::MemoryPlan> plan = readMemoryPlan(module, signature.function);
   if (failed(plan))
     return {ErrorKind::kInternal, "lowering lost the memory plan"};
+  TimingScope codegen =
+      nestedTiming(options, "LLVM: object code and shared object");
   auto built = buildCpuArtifact(module, signature, std::move(program), cpu);
+  codegen.stop();
   if (!built.isOk())
     return {built.status().code() == rt::StatusCode::kInvalidArgument
                 ? ErrorKind::kUsage
@@ -369,7 +386,7 @@ DriverError generateCuda(ModuleOp module, const std::string &entry,
           lowerAndDescribe(module, entry, signature, [&]() -> DriverError {
             if (DriverError error = lowerTo(module, Stage::kKiln, options))
               return error;
-            return runPipeline(module, ErrorKind::kUnsupported,
+            return runPipeline(module, options.timing, ErrorKind::kUnsupported,
                                "CUDA code generation", [](OpPassManager &pm) {
                                  cuda::buildCudaPreparationPipeline(pm);
                                });
@@ -418,7 +435,14 @@ DriverError compileToCudaArtifact(ModuleOp module, const std::string &entry,
   if (DriverError error =
           generateCuda(module, entry, program, signature, &plan, options))
     return error;
-  auto built = buildCudaArtifact(program, signature, *parsed);
+  CudaBuildStats stats;
+  TimingScope nvrtc = nestedTiming(options, "NVRTC: PTX and CUBIN");
+  auto built = buildCudaArtifact(program, signature, *parsed, &stats);
+  nvrtc.stop();
+  if (options.timing)
+    llvm::errs() << "NVRTC: " << stats.programs << " program(s), "
+                 << stats.compiled << " compiled, " << stats.cacheHits
+                 << " from the kernel cache\n";
   if (!built.isOk())
     return {built.status().code() == rt::StatusCode::kUnavailable
                 ? ErrorKind::kUnavailable

@@ -21,6 +21,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "mlir/Support/Timing.h"
 
 #include <map>
 #include <memory>
@@ -115,6 +116,9 @@ struct PipelineOptions {
   unsigned threads = 0;
   /// One dispatch per kernel, small ones too (CompileOptions).
   bool stepPerKernel = false;
+  /// Where --time-report collects pass and code-generation times (null:
+  /// not timed).
+  mlir::TimingScope *timing = nullptr;
 };
 
 /// Lowers `module` in place to `stage`.

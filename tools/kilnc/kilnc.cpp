@@ -169,6 +169,12 @@ cl::opt<bool> checkNumerics(
              "source ops, and exit 2 (slow: for debugging)"),
     cl::init(false), cl::sub(runCommand), cl::sub(benchCommand));
 
+cl::opt<bool> timeReport(
+    "time-report",
+    cl::desc("Print where compile time went: import, each pipeline pass by "
+             "pass, LLVM or NVRTC code generation and kernel-cache hits"),
+    cl::init(false), cl::sub(compileCommand), cl::sub(runCommand),
+    cl::sub(benchCommand), cl::sub(profileCommand));
 cl::opt<std::string> tracePath(
     "trace",
     cl::desc("Write the profiled runs as a Chrome/Perfetto trace (JSON: a "
@@ -230,6 +236,7 @@ StatusOr<CompileOptions> compileOptions() {
   options.target = target;
   options.targetCpu = targetCpu;
   options.entry = entryName;
+  options.timeReport = timeReport;
   options.passPlugins.assign(passPlugins.begin(), passPlugins.end());
   options.fusion = fusion == Fusion::All;
   options.threads = threads;

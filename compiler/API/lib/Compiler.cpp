@@ -16,6 +16,7 @@
 #include "kiln/Graph.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -191,9 +192,9 @@ StatusOr<std::string> emitCuda(Session &session, ModuleOp module,
 
 class Compiler::Impl {
 public:
-  compiler::PipelineOptions pipeline() const {
+  compiler::PipelineOptions pipeline(mlir::TimingScope *timing = nullptr) const {
     return {&extensions, options.fusion, options.threads,
-            options.stepPerKernel};
+            options.stepPerKernel, timing};
   }
   CompileOptions options;
   compiler::PipelineExtensions extensions;
@@ -221,18 +222,45 @@ Compiler::~Compiler() = default;
 
 const CompileOptions &Compiler::options() const { return impl_->options; }
 
+namespace {
+/// CompileOptions::timeReport: times one compile call, stage by stage and
+/// pass by pass, and prints the report to stderr when it goes.
+class CompileTimer {
+public:
+  explicit CompileTimer(bool enabled) {
+    if (!enabled)
+      return;
+    manager_.setEnabled(true);
+    manager_.setDisplayMode(mlir::DefaultTimingManager::DisplayMode::Tree);
+    root_ = manager_.getRootScope();
+  }
+  mlir::TimingScope *root() { return root_ ? &*root_ : nullptr; }
+  /// A section of the report (inert when not timing).
+  mlir::TimingScope nest(const char *name) {
+    return root_ ? root_->nest(name) : mlir::TimingScope();
+  }
+
+private:
+  mlir::DefaultTimingManager manager_;
+  std::optional<mlir::TimingScope> root_; // Destroyed first.
+};
+} // namespace
+
 StatusOr<std::unique_ptr<Executable>>
 Compiler::compile(const ModelSource &source) {
+  CompileTimer timer(impl_->options.timeReport);
   Session session;
   OwningOpRef<ModuleOp> module;
+  mlir::TimingScope importing = timer.nest("import");
   if (DriverError error = session.load(source, impl_->options, module))
     return session.fail(error);
+  importing.stop();
   if (compiler::CudaTarget::isCuda(impl_->options.target)) {
     // GPUs run what an artifact holds; it just never touches the disk.
     rt::Artifact artifact;
     if (DriverError error = compiler::compileToCudaArtifact(
             *module, impl_->options.entry, impl_->options.target, artifact,
-            impl_->pipeline()))
+            impl_->pipeline(timer.root())))
       return session.fail(error);
     return makeArtifactExecutable(std::move(artifact),
                                   source.name().empty() ? "model"
@@ -241,7 +269,7 @@ Compiler::compile(const ModelSource &source) {
   }
   std::unique_ptr<compiler::CpuJitExecutable> jit;
   if (DriverError error = compiler::compileForCpu(*module, impl_->options.entry,
-                                                  jit, impl_->pipeline()))
+                                                  jit, impl_->pipeline(timer.root())))
     return session.fail(error);
   return std::make_unique<Executable>(
       std::make_unique<JitExecutable>(std::move(jit)));
@@ -250,19 +278,22 @@ Compiler::compile(const ModelSource &source) {
 Status Compiler::compileToArtifact(const ModelSource &source,
                                    const std::string &path,
                                    ArtifactReport *report) {
+  CompileTimer timer(impl_->options.timeReport);
   Session session;
   OwningOpRef<ModuleOp> module;
+  mlir::TimingScope importing = timer.nest("import");
   if (DriverError error = session.load(source, impl_->options, module))
     return session.fail(error);
+  importing.stop();
   rt::Artifact artifact;
   bool cuda = compiler::CudaTarget::isCuda(impl_->options.target);
   DriverError error =
       cuda ? compiler::compileToCudaArtifact(*module, impl_->options.entry,
                                              impl_->options.target, artifact,
-                                             impl_->pipeline())
+                                             impl_->pipeline(timer.root()))
            : compiler::compileToArtifact(*module, impl_->options.entry,
                                          artifact, impl_->options.targetCpu,
-                                         impl_->pipeline());
+                                         impl_->pipeline(timer.root()));
   if (error)
     return session.fail(error);
   if (Status status = rt::writeArtifactFile(path, artifact); !status.isOk())

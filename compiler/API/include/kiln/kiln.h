@@ -88,6 +88,10 @@ struct CompileOptions {
   /// merged), so that each kernel's results can be inspected after it ran;
   /// with `fusion = false`, one step per op. For debugging: slower.
   bool stepPerKernel = false;
+  /// Print to stderr, after each compile, where its time went: import, each
+  /// pipeline pass by pass, LLVM or NVRTC code generation (with kernel
+  /// cache hits). `kilnc compile --time-report`.
+  bool timeReport = false;
 };
 
 /// Where a model comes from. A plain value; the bytes are copied in.
