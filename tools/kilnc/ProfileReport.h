@@ -30,6 +30,7 @@ struct StepProfile {
   /// Bytes its bindings name, each read and each write counted once.
   uint64_t bytes = 0;
   double medianMs = 0;
+  double meanMs = 0;
   double gflops = 0;          ///< flops / median time.
   double gbytesPerSecond = 0; ///< bytes / median time.
   /// Achieved over attainable: min(peak FMA rate, intensity x bandwidth).
@@ -40,7 +41,9 @@ struct ProfileSummary {
   std::vector<StepProfile> steps; ///< Slowest first.
   unsigned runs = 0;
   double medianRunMs = 0;
-  double stepSumMs = 0; ///< Sum of the steps' medians.
+  double meanRunMs = 0;
+  double stepSumMs = 0;     ///< Sum of the steps' medians.
+  double stepMeanSumMs = 0; ///< Sum of their means: the mean run's steps.
   rt::MachinePeaks peaks;
 };
 

@@ -14,16 +14,19 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 
 using namespace kiln::rt::cuda;
 
 // The opaque handle types, declared in kiln::rt::cuda by CudaApi.h.
 namespace kiln::rt::cuda {
-struct CUmod_st {
-  std::string image;
-};
 struct CUfunc_st {
   std::string name;
+};
+struct CUmod_st {
+  std::string image;
+  /// As in the real driver, functions live as long as their module.
+  std::vector<std::unique_ptr<CUfunc_st>> functions;
 };
 struct CUstream_st {
   bool capturing = false;
@@ -162,7 +165,7 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
     text = elf ? "CUBIN " + std::string(bytes + 4) : std::string(bytes);
   }
   state.loadedImages.push_back(text);
-  *module = new CUmod_st{text};
+  *module = new CUmod_st{text, {}};
   ++state.liveModules;
   return CUDA_SUCCESS;
 }
@@ -171,7 +174,8 @@ CUresult cuModuleGetFunction(CUfunction *function, CUmodule module,
   ENTER("cuModuleGetFunction");
   if (module->image.find(name) == std::string::npos)
     return CUDA_ERROR_NOT_FOUND;
-  *function = new CUfunc_st{name}; // Leaked: test lifetime.
+  module->functions.push_back(std::make_unique<CUfunc_st>(CUfunc_st{name}));
+  *function = module->functions.back().get();
   return CUDA_SUCCESS;
 }
 CUresult cuModuleUnload(CUmodule module) {
