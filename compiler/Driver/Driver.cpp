@@ -272,7 +272,18 @@ DriverError lowerTo(ModuleOp module, Stage stage,
   if (options.fusion)
     if (DriverError error =
             runPipeline(module, options.timing, ErrorKind::kInternal, "fusion",
-                        [](OpPassManager &pm) { buildFusionPipeline(pm); }))
+                        [&](OpPassManager &pm) {
+                          buildFusionPipeline(pm);
+                          if (!options.fusionGroups.empty() ||
+                              options.testMiscompileFusionGroup >= 0) {
+                            SelectFusionGroupsPassOptions select;
+                            select.keep.assign(options.fusionGroups.begin(),
+                                               options.fusionGroups.end());
+                            select.testMiscompile =
+                                options.testMiscompileFusionGroup;
+                            pm.addPass(createSelectFusionGroupsPass(select));
+                          }
+                        }))
       return error;
   for (PipelinePoint point :
        {PipelinePoint::kAfterFusion, PipelinePoint::kBeforeCodegen})

@@ -119,6 +119,10 @@ struct PipelineOptions {
   /// Where --time-report collects pass and code-generation times (null:
   /// not timed).
   mlir::TimingScope *timing = nullptr;
+  /// Fusion groups to keep (empty: all) and the test-only miscompiled
+  /// group (CompileOptions).
+  std::vector<int64_t> fusionGroups;
+  int64_t testMiscompileFusionGroup = -1;
 };
 
 /// Lowers `module` in place to `stage`.

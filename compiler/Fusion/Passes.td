@@ -41,6 +41,29 @@ def FormFusionGroupsPass
   let dependentDialects = ["::kiln::KilnDialect"];
 }
 
+def SelectFusionGroupsPass
+    : Pass<"kiln-select-fusion-groups", "::mlir::ModuleOp"> {
+  let summary = "Keep only some fusion groups (the others' ops run unfused): "
+                "what kilnc bisect searches with";
+  let description = [{
+    Numbers the module's `kiln.fusion` ops in walk order (the order of
+    their `fusion#N` names after lowering) and dissolves every group not
+    in `keep`: its ops return to the function as ungrouped graph ops. An
+    empty `keep` keeps every group.
+
+    `test-miscompile` (tests only) breaks group N on purpose when it is
+    kept, as a wrong fusion rule would: the group yields its last op's first
+    operand instead of that op's result (when the types agree), so the op
+    is lost.
+  }];
+  let options = [
+    ListOption<"keep", "keep", "int64_t",
+               "Numbers of the groups to keep (default: all)">,
+    Option<"testMiscompile", "test-miscompile", "int64_t", /*default=*/"-1",
+           "Tests only: drop the last op of this group">,
+  ];
+}
+
 def FuseGroupLoopsPass
     : Pass<"kiln-fuse-group-loops", "::mlir::ModuleOp"> {
   let summary = "Fuse the loops of each lowered kiln.fusion group, then "

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Bisect.h"
 #include "ProfileReport.h"
 #include "compiler/MemoryPlanning/PlanReport.h"
 #include "kiln/kiln.h"
@@ -24,6 +25,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/PrettyStackTrace.h"
@@ -35,6 +37,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 
 using namespace kiln;
 namespace cl = llvm::cl;
@@ -51,6 +54,9 @@ cl::SubCommand runCommand("run", "Compile a model and run it on .npy inputs");
 cl::SubCommand benchCommand("bench", "Measure a model's latency");
 cl::SubCommand inspectCommand("inspect",
                               "Show a model's or an artifact's contents");
+cl::SubCommand bisectCommand("bisect",
+                             "Find the fusion group that changes a model's "
+                             "result (against the unfused run)");
 cl::SubCommand profileCommand("profile",
                               "Time every step of a model: the slowest "
                               "kernels against this machine's roofline, a "
@@ -61,26 +67,28 @@ cl::opt<std::string>
               cl::desc("<model.onnx | model.mlir | model.kiln>"), cl::Required,
               cl::sub(compileCommand), cl::sub(runCommand),
               cl::sub(benchCommand), cl::sub(inspectCommand),
-              cl::sub(profileCommand));
+              cl::sub(profileCommand), cl::sub(bisectCommand));
 cl::opt<std::string> entryName("entry",
                                cl::desc("Function to compile (default: the "
                                         "only public one)"),
                                cl::init(""), cl::sub(compileCommand),
                                cl::sub(runCommand), cl::sub(benchCommand),
                                cl::sub(inspectCommand),
-                               cl::sub(profileCommand));
+                               cl::sub(profileCommand),
+                               cl::sub(bisectCommand));
 cl::list<std::string> inputShapes(
     "input-shape",
     cl::desc("Shape of an ONNX input with symbolic dimensions, NAME=DxDx..."),
     cl::value_desc("name=2x128"), cl::sub(compileCommand), cl::sub(runCommand),
-    cl::sub(benchCommand), cl::sub(inspectCommand), cl::sub(profileCommand));
+    cl::sub(benchCommand), cl::sub(inspectCommand), cl::sub(profileCommand),
+    cl::sub(bisectCommand));
 cl::list<std::string> bindings(
     "bind",
     cl::desc("Fix an ONNX input to the contents of a .npy file at compile "
              "time (for inputs that feed shapes), NAME=FILE.npy"),
     cl::value_desc("name=file.npy"), cl::sub(compileCommand),
     cl::sub(runCommand), cl::sub(benchCommand), cl::sub(inspectCommand),
-    cl::sub(profileCommand));
+    cl::sub(profileCommand), cl::sub(bisectCommand));
 cl::opt<std::string> target("target",
                             cl::desc("Target device: cpu, cuda (sm_80 and "
                                      "sm_90), cuda:sm_90, cuda:sm_80,sm_90"),
@@ -100,7 +108,8 @@ cl::list<std::string> passPlugins(
     cl::desc("Load a Kiln pass plugin (a shared library; see "
              "kiln/PassPlugin.h) whose passes run at its pipeline points"),
     cl::value_desc("path"), cl::sub(compileCommand), cl::sub(runCommand),
-    cl::sub(benchCommand), cl::sub(inspectCommand), cl::sub(profileCommand));
+    cl::sub(benchCommand), cl::sub(inspectCommand), cl::sub(profileCommand),
+    cl::sub(bisectCommand));
 
 enum class Emit { Kiln, Linalg, LLVM, Cuda, Ptx };
 cl::opt<Emit>
@@ -146,7 +155,8 @@ cl::list<std::string>
                cl::desc("An input as NAME=FILE.npy (NAME is the model's input "
                         "name, or argN)"),
                cl::value_desc("name=file.npy"), cl::sub(runCommand),
-               cl::sub(benchCommand), cl::sub(profileCommand));
+               cl::sub(benchCommand), cl::sub(profileCommand),
+               cl::sub(bisectCommand));
 cl::opt<std::string> outputDir("output-dir",
                                cl::desc("Folder for <output name>.npy files"),
                                cl::value_desc("dir"), cl::init(""),
@@ -175,6 +185,20 @@ cl::opt<bool> timeReport(
              "pass, LLVM or NVRTC code generation and kernel-cache hits"),
     cl::init(false), cl::sub(compileCommand), cl::sub(runCommand),
     cl::sub(benchCommand), cl::sub(profileCommand));
+cl::opt<double> tolerance(
+    "tolerance",
+    cl::desc("Largest |fused - unfused| that is no difference, relative to "
+             "max(1, largest |unfused output|)"),
+    cl::init(1e-4), cl::sub(bisectCommand));
+cl::opt<std::string> reproducerDir(
+    "emit-reproducer",
+    cl::desc("Write the culprit group alone as a model, with inputs, to "
+             "this folder"),
+    cl::value_desc("dir"), cl::init(""), cl::sub(bisectCommand));
+cl::opt<int64_t> testMiscompileGroup(
+    "test-miscompile-fusion-group",
+    cl::desc("Tests of bisect only: fusion group N drops its last op"),
+    cl::init(-1), cl::Hidden, cl::sub(bisectCommand), cl::sub(runCommand));
 cl::opt<std::string> tracePath(
     "trace",
     cl::desc("Write the profiled runs as a Chrome/Perfetto trace (JSON: a "
@@ -237,6 +261,7 @@ StatusOr<CompileOptions> compileOptions() {
   options.targetCpu = targetCpu;
   options.entry = entryName;
   options.timeReport = timeReport;
+  options.testMiscompileFusionGroup = testMiscompileGroup;
   options.passPlugins.assign(passPlugins.begin(), passPlugins.end());
   options.fusion = fusion == Fusion::All;
   options.threads = threads;
@@ -562,6 +587,144 @@ int benchModel() {
   return kSuccess;
 }
 
+/// --emit-reproducer: group `number` alone as a model, random inputs of
+/// its shapes, and the two commands that show the difference.
+int writeReproducer(int64_t number) {
+  StatusOr<CompileOptions> options = compileOptions();
+  if (!options.isOk())
+    return fail(options.status());
+  // The model's group as it is (a deliberate miscompile is the compiler's,
+  // reproduced by the same flag below).
+  options->testMiscompileFusionGroup = -1;
+  auto compiler = Compiler::create(*options);
+  if (!compiler.isOk())
+    return fail(compiler.status());
+  auto text = (*compiler)->extractFusionGroup(ModelSource::file(modelPath),
+                                              number);
+  if (!text.isOk())
+    return fail(text.status());
+  std::string name = "fusion_group_" + std::to_string(number);
+  if (std::error_code error = llvm::sys::fs::create_directories(reproducerDir))
+    return fail(kUsage, "cannot create '" + reproducerDir +
+                            "': " + error.message());
+  std::string model = reproducerDir + "/" + name + ".mlir";
+  if (int code = writeReport(model, "reproducer", *text))
+    return code;
+  auto interface = (*compiler)->inspect(ModelSource::file(model));
+  if (!interface.isOk())
+    return fail(interface.status());
+  std::string command = "kilnc run " + model;
+  for (auto [i, input] : llvm::enumerate(interface->inputs)) {
+    Tensor tensor;
+    tensor.dtype = input.dtype;
+    tensor.shape = input.shape;
+    size_t elements = 1;
+    for (int64_t dim : input.shape)
+      elements *= size_t(dim);
+    tensor.data.resize(elements * rt::dtypeSize(input.dtype));
+    // Values in [-2, 2): a fixed, portable sequence.
+    if (input.dtype == DType::kF32)
+      for (size_t e = 0; e < elements; ++e) {
+        float value = float((e * 2654435761u) % 4096) / 1024.0f - 2.0f;
+        std::memcpy(tensor.data.data() + 4 * e, &value, 4);
+      }
+    std::string file = reproducerDir + "/" + input.name + ".npy";
+    if (Status status = rt::writeNpyFile(file, tensor); !status.isOk())
+      return fail(kUsage, status.message());
+    command += " --input " + input.name + "=" + file;
+  }
+  std::string fused = command;
+  if (testMiscompileGroup >= 0) // Alone, the group is group 0.
+    fused += " --test-miscompile-fusion-group=0";
+  std::string readme = "# fusion group " + std::to_string(number) + " of " +
+                       modelPath + ", alone: fused, then unfused\n" + fused +
+                       "\n" + command + " --fusion=none\n";
+  if (int code = writeReport(reproducerDir + "/README", "reproducer", readme))
+    return code;
+  llvm::outs() << "wrote " << model << " and its inputs; compare:\n"
+               << readme;
+  return kSuccess;
+}
+
+int bisectModel() {
+  StatusOr<CompileOptions> base = compileOptions();
+  if (!base.isOk())
+    return fail(base.status());
+  auto compiler = Compiler::create(*base);
+  if (!compiler.isOk())
+    return fail(compiler.status());
+  ModelSource source = ModelSource::file(modelPath);
+  auto groups = (*compiler)->fusionGroups(source);
+  if (!groups.isOk())
+    return fail(groups.status());
+  // One compile and run with the given groups fused (none: unfused).
+  std::vector<Tensor> inputs;
+  auto runWith =
+      [&](std::optional<std::vector<int64_t>> keep) -> StatusOr<std::vector<Tensor>> {
+    CompileOptions options = *base;
+    options.fusion = keep.has_value();
+    if (keep)
+      options.fusionGroups = *keep;
+    auto compiler = Compiler::create(options);
+    if (!compiler.isOk())
+      return compiler.status();
+    auto model = (*compiler)->compile(source);
+    if (!model.isOk())
+      return model.status();
+    if (inputs.empty())
+      if (Status status = loadInputs((*model)->inputs(), inputs,
+                                     /*synthesizeMissing=*/true);
+          !status.isOk())
+        return status;
+    std::vector<Tensor> outputs;
+    if (Status status = (*model)->run(inputs, outputs); !status.isOk())
+      return status;
+    return outputs;
+  };
+  auto unfused = runWith(std::nullopt);
+  if (!unfused.isOk())
+    return fail(unfused.status());
+  auto found = tools::bisectFusionGroups(
+      int64_t(groups->size()), *unfused, tolerance,
+      [&](const std::vector<int64_t> &keep) { return runWith(keep); });
+  if (!found.isOk())
+    return fail(found.status());
+  auto interface = (*compiler)->inspect(source);
+  auto outputName = [&](const tools::Difference &difference) {
+    return interface.isOk() && difference.output < interface->outputs.size()
+               ? interface->outputs[difference.output].name
+               : "#" + std::to_string(difference.output);
+  };
+  auto describe = [&](const tools::Difference &difference) {
+    return llvm::formatv("max |fused - unfused| {0:g} at element {1} of "
+                         "output '{2}' (largest |unfused| {3:g})",
+                         difference.maxAbs, difference.element,
+                         outputName(difference), difference.scale)
+        .str();
+  };
+  llvm::outs() << groups->size() << " fusion groups\n";
+  if (!found->culprit) {
+    llvm::outs() << "fused and unfused agree within " << tolerance << ": "
+                 << describe(found->fused) << "; " << found->runs
+                 << " fused run(s)\n";
+    return kSuccess;
+  }
+  const Compiler::FusionGroup &group = (*groups)[size_t(*found->culprit)];
+  llvm::outs() << "fusion group #" << group.number << " (" << group.kind
+               << ") changes the result: " << describe(found->fused) << "\n"
+               << "  its ops: " << llvm::join(group.ops, ", ") << "\n"
+               << "  fused alone it "
+               << (found->culpritAlone.beyond ? "changes the result too ("
+                                              : "does not change it (")
+               << describe(found->culpritAlone) << ")\n"
+               << "  " << found->runs << " fused compile-and-run(s)\n";
+  if (!reproducerDir.empty())
+    if (int code = writeReproducer(group.number))
+      return code;
+  // A finding, like --check-numerics': the model's result depends on it.
+  return kInvalid;
+}
+
 int profileModel() {
   if (iterations == 0)
     return fail(kUsage, "--iterations must be at least 1");
@@ -740,6 +903,8 @@ int main(int argc, char **argv) {
     return inspectModel();
   if (profileCommand)
     return profileModel();
+  if (bisectCommand)
+    return bisectModel();
   llvm::errs() << kOverview;
   return kUsage;
 }

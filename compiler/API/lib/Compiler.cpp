@@ -12,10 +12,14 @@
 #include "PassPlugins.h"
 
 #include "compiler/Driver/Driver.h"
+#include "compiler/MemoryPlanning/BufferLiveness.h"
 #include "compiler/Target/CudaArtifact.h"
 #include "kiln/Graph.h"
 
+#include "dialects/Graph/IR/GraphOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Support/Timing.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -193,8 +197,13 @@ StatusOr<std::string> emitCuda(Session &session, ModuleOp module,
 class Compiler::Impl {
 public:
   compiler::PipelineOptions pipeline(mlir::TimingScope *timing = nullptr) const {
-    return {&extensions, options.fusion, options.threads,
-            options.stepPerKernel, timing};
+    return {&extensions,
+            options.fusion,
+            options.threads,
+            options.stepPerKernel,
+            timing,
+            options.fusionGroups,
+            options.testMiscompileFusionGroup};
   }
   CompileOptions options;
   compiler::PipelineExtensions extensions;
@@ -330,6 +339,86 @@ StatusOr<std::string> Compiler::emitIR(const ModelSource &source, IRStage stage,
     flags.enableDebugInfo();
   module->print(os, flags);
   os.flush();
+  return text;
+}
+
+namespace {
+/// The module's fusion groups in walk order: the order of their numbers.
+SmallVector<FusionOp> groupsOf(ModuleOp module) {
+  SmallVector<FusionOp> groups;
+  module.walk([&](FusionOp group) { groups.push_back(group); });
+  return groups;
+}
+} // namespace
+
+StatusOr<std::vector<Compiler::FusionGroup>>
+Compiler::fusionGroups(const ModelSource &source) {
+  Session session;
+  OwningOpRef<ModuleOp> module;
+  if (DriverError error = session.load(source, impl_->options, module))
+    return session.fail(error);
+  if (DriverError error = compiler::lowerTo(*module, compiler::Stage::kKiln,
+                                            impl_->pipeline()))
+    return session.fail(error);
+  std::vector<FusionGroup> groups;
+  for (auto [number, op] : llvm::enumerate(groupsOf(*module))) {
+    FusionGroup group;
+    group.number = int64_t(number);
+    group.kind = op.getKind().value_or("group").str();
+    for (Operation &inner : op.getBodyBlock().without_terminator()) {
+      if (isa<ConstantOp>(inner))
+        continue;
+      std::string name = compiler::describeLocation(inner.getLoc());
+      if (!name.empty() && llvm::find(group.ops, name) == group.ops.end())
+        group.ops.push_back(name);
+    }
+    groups.push_back(std::move(group));
+  }
+  return groups;
+}
+
+StatusOr<std::string> Compiler::extractFusionGroup(const ModelSource &source,
+                                                   int64_t number) {
+  Session session;
+  OwningOpRef<ModuleOp> module;
+  if (DriverError error = session.load(source, impl_->options, module))
+    return session.fail(error);
+  if (DriverError error = compiler::lowerTo(*module, compiler::Stage::kKiln,
+                                            impl_->pipeline()))
+    return session.fail(error);
+  SmallVector<FusionOp> groups = groupsOf(*module);
+  if (number < 0 || size_t(number) >= groups.size())
+    return Status(StatusCode::kFailedPrecondition,
+                  "the model has " + std::to_string(groups.size()) +
+                      " fusion groups; there is no group " +
+                      std::to_string(number));
+  FusionOp group = groups[size_t(number)];
+  // A function of the group's inputs returning its results, the body
+  // cloned op by op (ungrouped: the reproducer fuses it again, or not).
+  OpBuilder builder(module->getContext());
+  OwningOpRef<ModuleOp> extracted = ModuleOp::create(group.getLoc());
+  builder.setInsertionPointToEnd(extracted->getBody());
+  auto type = builder.getFunctionType(group.getInputs().getTypes(),
+                                      group.getResultTypes());
+  auto function = func::FuncOp::create(
+      builder, group.getLoc(), "fusion_group_" + std::to_string(number), type);
+  Block *entry = function.addEntryBlock();
+  builder.setInsertionPointToEnd(entry);
+  IRMapping mapping;
+  for (auto [argument, input] :
+       llvm::zip(group.getBodyBlock().getArguments(), entry->getArguments()))
+    mapping.map(argument, input);
+  for (Operation &inner : group.getBodyBlock().without_terminator())
+    builder.clone(inner, mapping);
+  SmallVector<Value> results;
+  for (Value value : group.getYield().getValues())
+    results.push_back(mapping.lookupOrDefault(value));
+  func::ReturnOp::create(builder, group.getLoc(), results);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  OpPrintingFlags flags;
+  flags.enableDebugInfo();
+  extracted->print(os, flags);
   return text;
 }
 

@@ -92,6 +92,13 @@ struct CompileOptions {
   /// pipeline pass by pass, LLVM or NVRTC code generation (with kernel
   /// cache hits). `kilnc compile --time-report`.
   bool timeReport = false;
+  /// Keep only these fusion groups (numbers as in `fusion#N`, see
+  /// Compiler::fusionGroups); the others' ops run unfused. Empty: all.
+  /// What `kilnc bisect` searches with.
+  std::vector<int64_t> fusionGroups;
+  /// Tests of `kilnc bisect` only: group N drops its last op, as a wrong
+  /// fusion rule would. -1: off.
+  int64_t testMiscompileFusionGroup = -1;
 };
 
 /// Where a model comes from. A plain value; the bytes are copied in.
@@ -219,6 +226,20 @@ public:
   /// `withLocations`).
   StatusOr<std::string> emitIR(const ModelSource &source, IRStage stage,
                                bool withLocations = false);
+
+  /// A fusion group of the model: its number (`fusion#N`), kind and the
+  /// source ops inside (ONNX node names or file locations), in order.
+  struct FusionGroup {
+    int64_t number = 0;
+    std::string kind;
+    std::vector<std::string> ops;
+  };
+  StatusOr<std::vector<FusionGroup>> fusionGroups(const ModelSource &source);
+  /// Group `number` on its own, as a kiln-dialect MLIR model whose
+  /// arguments are the group's inputs and results its results: the
+  /// smallest reproducer of a fusion problem.
+  StatusOr<std::string> extractFusionGroup(const ModelSource &source,
+                                           int64_t number);
 
   /// The model's entry point, inputs and outputs, without compiling it.
   struct Interface {
