@@ -9,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Fusion/FusionRules.h"
+#include "compiler/Fusion/KernelFormation.h"
 #include "compiler/Fusion/Passes.h"
 
 #include "dialects/Graph/IR/GraphOps.h"
@@ -47,26 +49,16 @@ LogicalResult fuseLoops(FusionOp group) {
 }
 
 void inlineGroup(FusionOp group, unsigned index) {
-  IRRewriter rewriter(group.getContext());
+  Builder builder(group.getContext());
   auto name =
-      rewriter.getStringAttr("fusion#" + std::to_string(index) + " (" +
+      builder.getStringAttr("fusion#" + std::to_string(index) + " (" +
                              group.getKind().value_or("group").str() + ")");
   for (Operation &op : group.getBodyBlock().without_terminator())
     if (isa<linalg::LinalgOp>(op)) {
       op.setLoc(group.getLoc());
-      op.setAttr("kiln.group", name);
+      op.setAttr(kGroupAttr, name);
     }
-  YieldOp yield = group.getYield();
-  SmallVector<Value> results(yield.getValues());
-  // A yielded body argument is the matching input once the body is inlined.
-  for (Value &result : results)
-    if (auto argument = dyn_cast<BlockArgument>(result);
-        argument && argument.getOwner() == &group.getBodyBlock())
-      result = group.getInputs()[argument.getArgNumber()];
-  rewriter.setInsertionPoint(group);
-  rewriter.inlineBlockBefore(&group.getBodyBlock(), group, group.getInputs());
-  rewriter.eraseOp(yield);
-  rewriter.replaceOp(group, results);
+  inlineFusionGroup(group);
 }
 
 struct FuseGroupLoopsPass : impl::FuseGroupLoopsPassBase<FuseGroupLoopsPass> {

@@ -10,6 +10,7 @@
 #include "compiler/Fusion/FusionRules.h"
 
 #include "dialects/Graph/IR/GraphOps.h"
+#include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 
@@ -32,6 +33,22 @@ FusionRole fusionRoleOf(Operation *op) {
   if (isa<MatmulOp, GemmOp, Conv2dOp>(op))
     return FusionRole::kContraction;
   return FusionRole::kNone;
+}
+
+void inlineFusionGroup(Operation *op) {
+  auto group = cast<FusionOp>(op);
+  IRRewriter rewriter(group.getContext());
+  YieldOp yield = group.getYield();
+  SmallVector<Value> results(yield.getValues());
+  // A yielded body argument is the matching input once the body is inlined.
+  for (Value &result : results)
+    if (auto argument = dyn_cast<BlockArgument>(result);
+        argument && argument.getOwner() == &group.getBodyBlock())
+      result = group.getInputs()[argument.getArgNumber()];
+  rewriter.setInsertionPoint(group);
+  rewriter.inlineBlockBefore(&group.getBodyBlock(), group, group.getInputs());
+  rewriter.eraseOp(yield);
+  rewriter.replaceOp(group, results);
 }
 
 const char *fusionKindName(FusionRole role) {

@@ -27,6 +27,10 @@ FusionRole fusionRoleOf(mlir::Operation *op);
 /// heaviest member has `role`.
 const char *fusionKindName(FusionRole role);
 
+/// Splices `group`'s body into its block in place of the group (its results
+/// become the yielded values) and erases it.
+void inlineFusionGroup(mlir::Operation *group);
+
 } // namespace kiln::compiler
 
 #endif // KILN_COMPILER_FUSION_FUSIONRULES_H

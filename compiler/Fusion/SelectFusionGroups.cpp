@@ -8,10 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Fusion/FusionRules.h"
 #include "compiler/Fusion/Passes.h"
 
 #include "dialects/Graph/IR/GraphOps.h"
-#include "mlir/IR/PatternMatch.h"
 
 namespace kiln::compiler {
 #define GEN_PASS_DEF_SELECTFUSIONGROUPSPASS
@@ -23,20 +23,6 @@ using namespace mlir;
 namespace kiln::compiler {
 
 namespace {
-void dissolve(FusionOp group) {
-  IRRewriter rewriter(group.getContext());
-  YieldOp yield = group.getYield();
-  SmallVector<Value> results(yield.getValues());
-  for (Value &result : results)
-    if (auto argument = dyn_cast<BlockArgument>(result);
-        argument && argument.getOwner() == &group.getBodyBlock())
-      result = group.getInputs()[argument.getArgNumber()];
-  rewriter.setInsertionPoint(group);
-  rewriter.inlineBlockBefore(&group.getBodyBlock(), group, group.getInputs());
-  rewriter.eraseOp(yield);
-  rewriter.replaceOp(group, results);
-}
-
 /// Tests only: the group loses its last op, as a wrong fusion rule could.
 void miscompile(FusionOp group) {
   YieldOp yield = group.getYield();
@@ -63,7 +49,7 @@ struct SelectFusionGroupsPass
       if (kept && int64_t(number) == testMiscompile)
         miscompile(group);
       if (!kept)
-        dissolve(group);
+        inlineFusionGroup(group);
     }
   }
 };
