@@ -24,8 +24,11 @@ scripts/check-install.sh
 stage "The runtime builds on its own, without MLIR/LLVM"
 scripts/check-runtime-standalone.sh
 
-stage "ASan/UBSan build of kilnc on the malformed-ONNX corpus"
+stage "ASan/UBSan: kilnc on the malformed-ONNX corpus, the runtime's unit tests"
 scripts/check-sanitizers.sh
+
+stage "Fuzzing smoke: the .npy and artifact readers, 30 s each"
+scripts/fuzz.sh 30
 
 stage "Code-health checks"
 scripts/check-code-health.sh
