@@ -588,13 +588,13 @@ struct FormCpuDispatchesPass
   }
 
   LogicalResult schedule(func::FuncOp entry) {
-    auto recorded = entry->getAttrOfType<DenseI32ArrayAttr>(
-        kiln::compiler::kEntryInterfaceAttr);
-    if (!recorded || recorded.size() != 2)
+    std::optional<kiln::compiler::EntryInterface> recorded =
+        kiln::compiler::readEntryInterface(entry);
+    if (!recorded)
       return entry.emitError("exec.interface must be [inputs, results]");
     Interface interface;
-    interface.inputs = unsigned(recorded[0]);
-    interface.outputs = unsigned(recorded[1]);
+    interface.inputs = recorded->inputs;
+    interface.outputs = recorded->results;
     if (!entry.getBody().hasOneBlock() ||
         entry.getNumArguments() != interface.inputs + interface.outputs + 1)
       return entry.emitError("cannot schedule '")

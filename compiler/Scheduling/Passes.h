@@ -20,6 +20,14 @@ namespace kiln::compiler {
 /// `exec.interface` on public functions: [inputs, results].
 inline constexpr llvm::StringLiteral kEntryInterfaceAttr = "exec.interface";
 
+/// What kiln-record-entry-interface recorded on `function`, if it is a
+/// well-formed [inputs, results] pair.
+struct EntryInterface {
+  unsigned inputs = 0;
+  unsigned results = 0;
+};
+std::optional<EntryInterface> readEntryInterface(mlir::Operation *function);
+
 #define GEN_PASS_DECL
 #include "compiler/Scheduling/Passes.h.inc"
 

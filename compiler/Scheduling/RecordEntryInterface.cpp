@@ -17,6 +17,14 @@ namespace kiln::compiler {
 
 using namespace mlir;
 
+std::optional<kiln::compiler::EntryInterface>
+kiln::compiler::readEntryInterface(Operation *function) {
+  auto recorded = function->getAttrOfType<DenseI32ArrayAttr>(kEntryInterfaceAttr);
+  if (!recorded || recorded.size() != 2 || recorded[0] < 0 || recorded[1] < 0)
+    return std::nullopt;
+  return EntryInterface{unsigned(recorded[0]), unsigned(recorded[1])};
+}
+
 namespace {
 struct RecordEntryInterfacePass
     : kiln::compiler::impl::RecordEntryInterfacePassBase<

@@ -14,6 +14,7 @@
 #include "ProfileReport.h"
 #include "compiler/MemoryPlanning/PlanReport.h"
 #include "kiln/kiln.h"
+#include "kiln/runtime/Bindings.h"
 #include "kiln/runtime/CudaModuleChoice.h"
 #include "kiln/runtime/ModelIO.h"
 #include "kiln/runtime/NumericsCheck.h"
@@ -614,14 +615,10 @@ int writeReproducer(int64_t number) {
   if (!interface.isOk())
     return fail(interface.status());
   std::string command = "kilnc run " + model;
-  for (auto [i, input] : llvm::enumerate(interface->inputs)) {
-    Tensor tensor;
-    tensor.dtype = input.dtype;
-    tensor.shape = input.shape;
-    size_t elements = 1;
-    for (int64_t dim : input.shape)
-      elements *= size_t(dim);
-    tensor.data.resize(elements * rt::dtypeSize(input.dtype));
+  std::vector<Tensor> tensors;
+  rt::allocateOutputs(interface->inputs, tensors); // Zeroed, as specified.
+  for (auto [input, tensor] : llvm::zip(interface->inputs, tensors)) {
+    size_t elements = size_t(tensor.numElements());
     // Values in [-2, 2): a fixed, portable sequence.
     if (input.dtype == DType::kF32)
       for (size_t e = 0; e < elements; ++e) {

@@ -343,6 +343,15 @@ StatusOr<std::string> Compiler::emitIR(const ModelSource &source, IRStage stage,
 }
 
 namespace {
+/// `source` loaded and taken to the graph level, fusion groups formed.
+DriverError loadGrouped(Session &session, const ModelSource &source,
+                        const Compiler::Impl &impl,
+                        OwningOpRef<ModuleOp> &module) {
+  if (DriverError error = session.load(source, impl.options, module))
+    return error;
+  return compiler::lowerTo(*module, compiler::Stage::kKiln, impl.pipeline());
+}
+
 /// The module's fusion groups in walk order: the order of their numbers.
 SmallVector<FusionOp> groupsOf(ModuleOp module) {
   SmallVector<FusionOp> groups;
@@ -355,10 +364,7 @@ StatusOr<std::vector<Compiler::FusionGroup>>
 Compiler::fusionGroups(const ModelSource &source) {
   Session session;
   OwningOpRef<ModuleOp> module;
-  if (DriverError error = session.load(source, impl_->options, module))
-    return session.fail(error);
-  if (DriverError error = compiler::lowerTo(*module, compiler::Stage::kKiln,
-                                            impl_->pipeline()))
+  if (DriverError error = loadGrouped(session, source, *impl_, module))
     return session.fail(error);
   std::vector<FusionGroup> groups;
   for (auto [number, op] : llvm::enumerate(groupsOf(*module))) {
@@ -381,10 +387,7 @@ StatusOr<std::string> Compiler::extractFusionGroup(const ModelSource &source,
                                                    int64_t number) {
   Session session;
   OwningOpRef<ModuleOp> module;
-  if (DriverError error = session.load(source, impl_->options, module))
-    return session.fail(error);
-  if (DriverError error = compiler::lowerTo(*module, compiler::Stage::kKiln,
-                                            impl_->pipeline()))
+  if (DriverError error = loadGrouped(session, source, *impl_, module))
     return session.fail(error);
   SmallVector<FusionOp> groups = groupsOf(*module);
   if (number < 0 || size_t(number) >= groups.size())

@@ -75,6 +75,13 @@ bool BufferAccess::isDenseFromStart() const {
   return true;
 }
 
+int64_t BufferAccess::lastElement() const {
+  int64_t last = offset;
+  for (auto [size, stride] : llvm::zip(shape, strides))
+    last += (size - 1) * stride;
+  return last;
+}
+
 FailureOr<uint64_t> ConstantPool::offsetOf(Operation *op) {
   auto global = dyn_cast<memref::GlobalOp>(op);
   if (!global)

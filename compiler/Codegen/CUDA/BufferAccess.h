@@ -47,6 +47,8 @@ struct BufferAccess {
 
   /// Row-major, no gaps, from the root's first byte.
   bool isDenseFromStart() const;
+  /// Index (in elements, from the root) of the last element it reaches.
+  int64_t lastElement() const;
 };
 
 /// Collects the constants (memref.global initialisers) kernels read, each

@@ -170,13 +170,12 @@ FailureOr<CudaProgram> emitCudaProgram(ModuleOp module) {
     return module.emitError("CUDA code generation: no function has an "
                             "exec.interface (prepare the module with "
                             "kiln-cuda-pipeline)");
-  auto interface = entry->getAttrOfType<DenseI32ArrayAttr>(kEntryInterfaceAttr);
-  if (!interface || interface.size() != 2 || interface[0] < 0 ||
-      interface[1] < 0 ||
-      entry.getNumArguments() != unsigned(interface[0] + interface[1]) + 1)
+  std::optional<EntryInterface> interface = readEntryInterface(entry);
+  if (!interface ||
+      entry.getNumArguments() != interface->inputs + interface->results + 1)
     return entry.emitError("exec.interface must be [inputs, results] of a "
                            "function taking inputs, outputs and the arena");
-  return emitCudaProgram(entry, unsigned(interface[0]), unsigned(interface[1]));
+  return emitCudaProgram(entry, interface->inputs, interface->results);
 }
 
 FailureOr<CudaProgram> emitCudaProgram(func::FuncOp entry, unsigned numInputs,

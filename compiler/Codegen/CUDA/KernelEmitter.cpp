@@ -85,11 +85,7 @@ LogicalResult KernelWriter::prepare() {
     if (failed(resolved))
       return failure();
     operands_.push_back(*resolved);
-    const BufferAccess &access = resolved->access;
-    int64_t extent = access.offset;
-    for (auto [size, stride] : llvm::zip(access.shape, access.strides))
-      extent += (size - 1) * stride;
-    largest = std::max(largest, extent);
+    largest = std::max(largest, resolved->access.lastElement());
   }
   // The epilogue's buffers are addressed in this kernel too.
   if (linalg::GenericOp epilogue = request_.epilogue)
@@ -99,10 +95,7 @@ LogicalResult KernelWriter::prepare() {
       FailureOr<BufferAccess> access = buffers_.resolve(value);
       if (failed(access))
         return failure();
-      int64_t extent = access->offset;
-      for (auto [size, stride] : llvm::zip(access->shape, access->strides))
-        extent += (size - 1) * stride;
-      largest = std::max(largest, extent);
+      largest = std::max(largest, access->lastElement());
     }
   // 32-bit indices are much cheaper on GPUs; use them when nothing can
   // overflow (4x headroom for the vectorised flat index).
