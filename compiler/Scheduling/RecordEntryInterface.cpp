@@ -19,7 +19,8 @@ using namespace mlir;
 
 std::optional<kiln::compiler::EntryInterface>
 kiln::compiler::readEntryInterface(Operation *function) {
-  auto recorded = function->getAttrOfType<DenseI32ArrayAttr>(kEntryInterfaceAttr);
+  auto recorded =
+      function->getAttrOfType<DenseI32ArrayAttr>(kEntryInterfaceAttr);
   if (!recorded || recorded.size() != 2 || recorded[0] < 0 || recorded[1] < 0)
     return std::nullopt;
   return EntryInterface{unsigned(recorded[0]), unsigned(recorded[1])};
