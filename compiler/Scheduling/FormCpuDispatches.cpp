@@ -13,6 +13,7 @@
 
 #include "compiler/Fusion/KernelFormation.h"
 #include "compiler/Scheduling/Passes.h"
+#include "compiler/Scheduling/StepDebugInfo.h"
 #include "compiler/Scheduling/StepDependencies.h"
 #include "dialects/Exec/IR/ExecOps.h"
 
@@ -117,12 +118,6 @@ linalg::LinalgOp splittableOp(Operation *op) {
   return linalgOp;
 }
 
-int64_t iterations(linalg::LinalgOp op) {
-  int64_t product = 1;
-  for (int64_t range : op.getStaticLoopRanges())
-    product *= std::max<int64_t>(range, 1);
-  return product;
-}
 
 /// Cuts `extent` into about `wanted` chunks that are multiples of `align`,
 /// preferring a chunk that divides the extent (no remainder variant).
@@ -169,7 +164,7 @@ struct Splitter {
     if (!linalgOp)
       return best;
     SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
-    int64_t work = iterations(linalgOp);
+    int64_t work = kiln::compiler::loopIterations(linalgOp);
     for (unsigned dim = 0; dim < ranges.size(); ++dim) {
       if (!isSplittable(linalgOp, dim))
         continue;
@@ -209,7 +204,7 @@ struct Splitter {
       if (extent >= 0 && size != extent)
         return failure();
       extent = size;
-      work += iterations(linalgOp);
+      work += kiln::compiler::loopIterations(linalgOp);
       // Rows of a contraction's register tiles come in eights.
       if (linalgOp.getNumReductionLoops() > 0)
         align = 8;
@@ -291,7 +286,7 @@ int64_t workOf(const Kernel &kernel, int64_t unknown) {
   int64_t work = 0;
   for (Operation *op : kernel.ops) {
     linalg::LinalgOp linalgOp = splittableOp(op);
-    work += linalgOp ? iterations(linalgOp) : unknown;
+    work += linalgOp ? kiln::compiler::loopIterations(linalgOp) : unknown;
   }
   return work;
 }
@@ -635,12 +630,13 @@ struct FormCpuDispatchesPass
     }
     SmallVector<kiln::compiler::DispatchSpec> dispatches;
     for (auto [index, kernel] : llvm::enumerate(kernels)) {
-      kiln::compiler::DispatchSpec spec{sourceOf(kernel),
+      kiln::compiler::DispatchSpec spec{
+          kiln::compiler::stepSourceLoc(&getContext(), kernel.ops),
                                         functions[index].getName().str()};
       spec.grid[0] = int32_t(kernel.split.workgroups);
       spec.bindings = bindings[index];
       addResults(kernel, interface, spec);
-      spec.flops = flopsOf(kernel);
+      spec.flops = kiln::compiler::loopNestFlops(kernel.ops);
       dispatches.push_back(std::move(spec));
     }
     auto program =
@@ -651,48 +647,6 @@ struct FormCpuDispatchesPass
     kiln::compiler::populateDispatches(program, dispatches);
     entry.erase();
     return success();
-  }
-
-  /// The kernel's ops' locations, with their fusion group (when they share
-  /// one) as metadata: what profiles and numerics checks name.
-  Location sourceOf(const Kernel &kernel) {
-    SmallVector<Location> locations;
-    StringAttr group;
-    bool oneGroup = true;
-    for (Operation *op : kernel.ops) {
-      locations.push_back(op->getLoc());
-      auto name = op->getAttrOfType<StringAttr>(kiln::compiler::kGroupAttr);
-      if (!isa<linalg::LinalgOp>(op))
-        continue;
-      if (!name || (group && name != group))
-        oneGroup = false;
-      group = name;
-    }
-    return FusedLoc::get(&getContext(), locations,
-                         oneGroup ? group : Attribute());
-  }
-
-  /// Arithmetic of the kernel's loop nests: iterations times the
-  /// arith/math operations of each body (a GEMM: 2 M N K). Profiles divide
-  /// it by the time taken.
-  static std::optional<int64_t> flopsOf(const Kernel &kernel) {
-    int64_t flops = 0;
-    for (Operation *op : kernel.ops) {
-      auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-      if (!linalgOp)
-        continue;
-      int64_t perIteration = 0;
-      linalgOp.getBlock()->walk([&](Operation *inner) {
-        StringRef dialect = inner->getDialect()
-                                ? inner->getDialect()->getNamespace()
-                                : StringRef();
-        if ((dialect == "arith" || dialect == "math") &&
-            !isa<arith::ConstantOp, arith::IndexCastOp>(inner))
-          ++perIteration;
-      });
-      flops += iterations(linalgOp) * perIteration;
-    }
-    return flops;
   }
 
   /// The outputs of the kernel's loop nests, typed (debug information).

@@ -81,14 +81,17 @@ ProfileSummary summarize(const rt::DeviceProgram &program,
                          const rt::MachinePeaks &peaks) {
   ProfileSummary summary;
   summary.peaks = peaks;
-  std::vector<std::vector<double>> times(program.steps.size());
+  // A step's own time is what the device measured when it did (CUDA
+  // events), else the host's slice.
+  std::vector<std::vector<double>> hostTimes(program.steps.size()),
+      deviceTimes(program.steps.size());
   std::vector<double> runs;
   for (const rt::ProfileSlice &slice : slices) {
     double ms = double(slice.end - slice.begin) / 1e6;
     if (slice.step == rt::kRunSlice)
       runs.push_back(ms);
-    else if (slice.step < times.size())
-      times[slice.step].push_back(ms);
+    else if (slice.step < program.steps.size())
+      (slice.device ? deviceTimes : hostTimes)[slice.step].push_back(ms);
   }
   summary.runs = unsigned(runs.size());
   summary.medianRunMs = median(runs);
@@ -101,8 +104,10 @@ ProfileSummary summarize(const rt::DeviceProgram &program,
     profile.source = step.source;
     profile.flops = step.flops;
     profile.bytes = bindingBytes(step);
-    profile.medianMs = median(times[i]);
-    profile.meanMs = mean(times[i]);
+    const std::vector<double> &times =
+        deviceTimes[i].empty() ? hostTimes[i] : deviceTimes[i];
+    profile.medianMs = median(times);
+    profile.meanMs = mean(times);
     summary.stepSumMs += profile.medianMs;
     summary.stepMeanSumMs += profile.meanMs;
     if (profile.medianMs > 0) {
@@ -134,14 +139,19 @@ ProfileSummary summarize(const rt::DeviceProgram &program,
 std::string formatProfileTable(const ProfileSummary &summary, size_t top) {
   std::string text;
   char line[512];
-  std::snprintf(line, sizeof line,
-                "roofline: %.1f GFLOP/s fp32 FMA (%s), %.1f GB/s, %u "
-                "thread%s%s\n",
-                summary.peaks.gflops, summary.peaks.vectors.c_str(),
-                summary.peaks.gbytesPerSecond, summary.peaks.threads,
-                summary.peaks.threads == 1 ? "" : "s",
-                summary.peaks.cached ? "" : ", measured now");
-  text += line;
+  if (summary.peaks.gflops <= 0) {
+    text += "roofline: not known for this device (" + summary.peaks.vectors +
+            "); % roof is 0\n";
+  } else {
+    std::snprintf(line, sizeof line,
+                  "roofline: %.1f GFLOP/s fp32 FMA (%s), %.1f GB/s, %u "
+                  "thread%s%s\n",
+                  summary.peaks.gflops, summary.peaks.vectors.c_str(),
+                  summary.peaks.gbytesPerSecond, summary.peaks.threads,
+                  summary.peaks.threads == 1 ? "" : "s",
+                  summary.peaks.cached ? "" : ", measured now");
+    text += line;
+  }
   std::snprintf(line, sizeof line, "%5s %-24s %10s %6s %9s %9s %7s  %s\n",
                 "step", "kernel", "median ms", "%", "GFLOP/s", "GB/s", "% roof",
                 "source");
@@ -175,13 +185,21 @@ std::string formatProfileTable(const ProfileSummary &summary, size_t top) {
 
 std::string formatTrace(const rt::DeviceProgram &program,
                         const std::vector<rt::ProfileSlice> &slices) {
-  // Process 1 is the host (runs), process 2 the CPU device (steps, one
-  // track per thread that ran them).
+  // Process 1 is the host (runs), process 2 the steps on the host clock
+  // (one track per thread that ran them), process 3 what a GPU measured
+  // with events.
+  bool cuda = program.kind == rt::DeviceProgram::Kind::kCuda;
   std::string json = "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n";
   json += "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"args\": "
           "{\"name\": \"host\"}},\n";
-  json += "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 2, \"args\": "
-          "{\"name\": \"cpu device\"}}";
+  json += std::string("{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 2, "
+                      "\"args\": {\"name\": ") +
+          (cuda ? "\"cuda steps (host clock: launch and wait)\"" : "\"cpu device\"") +
+          "}}";
+  if (std::any_of(slices.begin(), slices.end(),
+                  [](const rt::ProfileSlice &slice) { return slice.device; }))
+    json += ",\n{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 3, "
+            "\"args\": {\"name\": \"cuda device (events)\"}}";
   std::map<uint32_t, bool> threads;
   for (const rt::ProfileSlice &slice : slices) {
     bool run = slice.step == rt::kRunSlice;
@@ -190,7 +208,8 @@ std::string formatTrace(const rt::DeviceProgram &program,
     if (run) {
       json += jsonString("run " + std::to_string(slice.run));
     } else {
-      threads[slice.thread] = true;
+      if (!slice.device)
+        threads[slice.thread] = true;
       const rt::Step *step = slice.step < program.steps.size()
                                  ? &program.steps[slice.step]
                                  : nullptr;
@@ -206,7 +225,7 @@ std::string formatTrace(const rt::DeviceProgram &program,
     }
     json +=
         ", \"cat\": " + jsonString(run ? "run" : "step") +
-        ", \"ph\": \"X\", \"pid\": " + (run ? "1" : "2") +
+        ", \"ph\": \"X\", \"pid\": " + (run ? "1" : slice.device ? "3" : "2") +
         ", \"tid\": " + std::to_string(slice.thread) +
         ", \"ts\": " + format("%.3f", double(slice.begin) / 1e3) +
         ", \"dur\": " + format("%.3f", double(slice.end - slice.begin) / 1e3) +

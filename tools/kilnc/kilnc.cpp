@@ -732,11 +732,12 @@ int profileModel() {
   if (!model.isOk())
     return fail(model.status());
   const rt::Program &program = (*model)->program();
-  if (program.devices.size() != 1 ||
-      program.devices[0].kind != rt::DeviceProgram::Kind::kCpu)
-    return fail(3, "kilnc profile times CPU programs; a CUDA program runs "
-                   "no step hooks yet");
+  if (program.devices.size() != 1)
+    return fail(3, "kilnc profile times single-device programs; this one "
+                   "has " +
+                       std::to_string(program.devices.size()) + " devices");
   const rt::DeviceProgram &device = program.devices[0];
+  bool cuda = device.kind == rt::DeviceProgram::Kind::kCuda;
   std::vector<Tensor> inputs, outputs;
   if (Status status =
           loadInputs((*model)->inputs(), inputs, /*synthesizeMissing=*/true);
@@ -757,9 +758,16 @@ int profileModel() {
   }
   unsigned used = threads ? unsigned(threads)
                           : kiln::rt::ThreadPool::availableThreads();
+  // A GPU's roofline is not measured here (yet): only a given one counts.
+  rt::MachinePeaks peaks;
+  if (!cuda)
+    peaks = rt::machinePeaks(used);
+  else if (std::optional<rt::MachinePeaks> given = rt::peaksFromEnvironment(1))
+    peaks = *given;
+  else
+    peaks.vectors = "a GPU; set KILN_ROOFLINE=GFLOPS,GBPS";
   std::vector<rt::ProfileSlice> slices = profiler.slices();
-  tools::ProfileSummary summary =
-      tools::summarize(device, slices, rt::machinePeaks(used));
+  tools::ProfileSummary summary = tools::summarize(device, slices, peaks);
   llvm::outs() << tools::formatProfileTable(summary, topSteps);
   if (!tracePath.empty()) {
     if (int code = writeReport(tracePath, "trace",

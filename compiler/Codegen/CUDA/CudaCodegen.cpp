@@ -12,6 +12,7 @@
 #include "compiler/Conversion/GraphToLinalg/Passes.h"
 #include "compiler/Fusion/Passes.h"
 #include "compiler/Scheduling/Passes.h"
+#include "compiler/Scheduling/StepDebugInfo.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -79,6 +80,31 @@ std::string provenanceOf(Operation *op, unsigned step) {
     text += ", " + safe;
   }
   return text;
+}
+
+/// What the launch's step records for profiles and numerics checks.
+void recordDebugInfo(const PreparedKernel &prepared, BufferResolver &buffers,
+                     EmittedKernel &kernel) {
+  SmallVector<Operation *> ops = {prepared.body};
+  if (kernel.fusedEpilogue)
+    ops.push_back(prepared.epilogue);
+  kernel.sourceLoc = stepSourceLoc(ops.front()->getContext(), ops);
+  kernel.flops = loopNestFlops(ops);
+  // What the last loop nest writes, when it is a whole buffer (part of one
+  // says nothing of the bytes around it, which may not be written yet).
+  auto last = cast<linalg::LinalgOp>(ops.back());
+  for (Value init : last.getDpsInits()) {
+    FailureOr<BufferAccess> access = buffers.resolve(init);
+    if (failed(access) || !access->isDenseFromStart() ||
+        !access->elementType.isIntOrFloat())
+      continue;
+    int64_t elements = 1;
+    for (int64_t dim : access->shape)
+      elements *= dim;
+    if (uint64_t(elements * deviceElementBytes(access->elementType)) ==
+        access->root.bytes)
+      kernel.results.emplace_back(access->root, access->elementType);
+  }
 }
 
 } // namespace
@@ -199,6 +225,7 @@ FailureOr<CudaProgram> emitCudaProgram(func::FuncOp entry, unsigned numInputs,
         emitKernel(prepared.body, request, buffers);
     if (failed(kernel))
       return failure();
+    recordDebugInfo(prepared, buffers, *kernel);
     program.usesHalf |= kernel->usesHalf;
     program.kernels.push_back(std::move(*kernel));
   }

@@ -28,7 +28,8 @@ LogicalResult addCudaSchedule(ModuleOp module, func::FuncOp entry,
   SmallVector<DispatchSpec> dispatches;
   for (const EmittedKernel &kernel : program.kernels) {
     KernelOp::create(b, loc, kernel.name, b.getStrArrayAttr({}));
-    DispatchSpec spec{loc, kernel.name};
+    DispatchSpec spec{kernel.sourceLoc ? Location(kernel.sourceLoc) : loc,
+                      kernel.name};
     spec.block = std::array<int32_t, 3>{};
     for (int d = 0; d < 3; ++d) {
       spec.grid[d] = int32_t(kernel.grid[d]);
@@ -39,6 +40,13 @@ LogicalResult addCudaSchedule(ModuleOp module, func::FuncOp entry,
       spec.bindings.push_back(BindingAttr::get(
           context, BufferBase(uint32_t(root.base)), root.index, root.byteOffset,
           root.bytes, writes ? Access::read_write : Access::read));
+    for (const auto &[root, element] : kernel.results) {
+      spec.results.push_back(BindingAttr::get(
+          context, BufferBase(uint32_t(root.base)), root.index, root.byteOffset,
+          root.bytes, Access::write));
+      spec.resultElements.push_back(element);
+    }
+    spec.flops = kernel.flops;
     dispatches.push_back(std::move(spec));
   }
   auto schedule =

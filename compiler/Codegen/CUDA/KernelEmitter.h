@@ -58,6 +58,13 @@ struct EmittedKernel {
   bool fusedEpilogue = false;
   /// Needs <mma.h> and the program's tensor-core helpers.
   bool usesTensorCores = false;
+
+  // Debug information for the launch (see StepDebugInfo.h), filled in by
+  // emitCudaProgram: its ops' location, arithmetic, and the whole buffers
+  // it computes with their element types.
+  mlir::LocationAttr sourceLoc;
+  int64_t flops = 0;
+  std::vector<std::pair<BufferRoot, mlir::Type>> results;
 };
 
 /// What surrounds the generic: its name, a comment line naming its source

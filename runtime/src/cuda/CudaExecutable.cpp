@@ -59,6 +59,44 @@ struct Launch {
   std::vector<CUdeviceptr> values; ///< One device pointer per parameter.
   std::vector<void *> parameters;  ///< &values[i], as cuLaunchKernel wants.
 };
+
+/// Two events around some stream work; the elapsed device time.
+class EventTimer {
+public:
+  EventTimer(const CudaDriver &api, CudaDevice &device)
+      : api_(api), device_(device) {}
+  ~EventTimer() {
+    if (start_)
+      api_.cuEventDestroy_v2(start_);
+    if (end_)
+      api_.cuEventDestroy_v2(end_);
+  }
+  /// May be called again after stop(): the events are reused.
+  Status start(CUstream stream) {
+    if (!start_)
+      KILN_RETURN_IF_ERROR(
+          device_.check(api_.cuEventCreate(&start_, 0), "cuEventCreate"));
+    if (!end_)
+      KILN_RETURN_IF_ERROR(
+          device_.check(api_.cuEventCreate(&end_, 0), "cuEventCreate"));
+    return device_.check(api_.cuEventRecord(start_, stream), "cuEventRecord");
+  }
+  StatusOr<double> stop(CUstream stream) {
+    KILN_RETURN_IF_ERROR(
+        device_.check(api_.cuEventRecord(end_, stream), "cuEventRecord"));
+    KILN_RETURN_IF_ERROR(
+        device_.check(api_.cuEventSynchronize(end_), "cuEventSynchronize"));
+    float ms = 0;
+    KILN_RETURN_IF_ERROR(device_.check(
+        api_.cuEventElapsedTime_v2(&ms, start_, end_), "cuEventElapsedTime"));
+    return double(ms);
+  }
+
+private:
+  const CudaDriver &api_;
+  CudaDevice &device_;
+  CUevent start_ = nullptr, end_ = nullptr;
+};
 } // namespace
 
 struct CudaExecutable::State {
@@ -71,7 +109,11 @@ struct CudaExecutable::State {
   std::vector<Launch> launches;
   CUstream stream = nullptr;
   CUdeviceptr memory = 0;
+  uint64_t memoryBytes = 0;
   CUdeviceptr constants = 0, arena = 0;
+  /// Hooked runs: a host copy of `memory`, laid out the same way.
+  std::vector<uint8_t> mirror;
+  bool constantsMirrored = false;
   std::vector<CUdeviceptr> inputs, outputs;
   std::vector<uint64_t> inputBytes, outputBytes;
   CUgraphExec graph = nullptr;
@@ -107,6 +149,14 @@ struct CudaExecutable::State {
   Status prepareLaunches();
   Status launchAll();
   Status capture();
+  Status copyInputs(const std::vector<TensorRef> &hostInputs);
+  Status copyOutputsAndWait(const std::vector<TensorRef> &hostOutputs);
+  Status runHooked(const std::vector<TensorRef> &hostInputs,
+                   const std::vector<TensorRef> &hostOutputs,
+                   StepHooks &hooks);
+  uint8_t *mirrored(CUdeviceptr address) {
+    return mirror.data() + (address - memory);
+  }
 };
 
 Status
@@ -188,6 +238,7 @@ CudaExecutable::State::allocate(const std::vector<uint8_t> &constantBytes) {
     outputsAt.push_back(reserve(outputBytes.back()));
   }
   uint64_t arenaAt = reserve(program.devices[0].arenaBytes);
+  memoryBytes = offset;
   Status status =
       check(api().cuMemAlloc_v2(&memory, size_t(offset)), "cuMemAlloc");
   if (!status.isOk())
@@ -337,14 +388,113 @@ const CudaRunCounters &CudaExecutable::counters() const {
 
 Status CudaExecutable::run(const std::vector<HostTensor> &inputs,
                            std::vector<HostTensor> &outputs) {
-  // Outputs are only allocated for a valid call.
-  KILN_RETURN_IF_ERROR(checkBindings(refsOf(inputs), program().inputs,
-                                     std::vector<TensorRef>(), {}));
-  for (size_t i = 0; i < inputs.size(); ++i)
-    KILN_RETURN_IF_ERROR(checkTensor(inputs[i], program().inputs[i]));
-  std::vector<TensorRef> outputRefs =
-      allocateOutputs(program().outputs, outputs);
-  return run(refsOf(inputs), outputRefs);
+  return run(inputs, outputs, RunOptions());
+}
+
+Status CudaExecutable::State::copyInputs(
+    const std::vector<TensorRef> &hostInputs) {
+  for (size_t i = 0; i < hostInputs.size(); ++i)
+    if (inputBytes[i])
+      KILN_RETURN_IF_ERROR(
+          check(api().cuMemcpyHtoDAsync_v2(inputs[i], hostInputs[i].data,
+                                           size_t(inputBytes[i]), stream),
+                "cuMemcpyHtoDAsync"));
+  return Status::ok();
+}
+
+Status CudaExecutable::State::copyOutputsAndWait(
+    const std::vector<TensorRef> &hostOutputs) {
+  for (size_t i = 0; i < hostOutputs.size(); ++i)
+    if (outputBytes[i])
+      KILN_RETURN_IF_ERROR(
+          check(api().cuMemcpyDtoHAsync_v2(hostOutputs[i].data, outputs[i],
+                                           size_t(outputBytes[i]), stream),
+                "cuMemcpyDtoHAsync"));
+  // Kernel faults surface here.
+  KILN_RETURN_IF_ERROR(
+      check(api().cuStreamSynchronize(stream), "cuStreamSynchronize"));
+  ++counters.runs;
+  return Status::ok();
+}
+
+Status CudaExecutable::State::runHooked(
+    const std::vector<TensorRef> &hostInputs,
+    const std::vector<TensorRef> &hostOutputs, StepHooks &hooks) {
+  const CudaDriver &d = api();
+  if (mirror.size() != memoryBytes)
+    mirror.assign(size_t(memoryBytes), 0);
+  if (!constantsMirrored) {
+    // Hooks may read a step's constant operands; they never change.
+    KILN_RETURN_IF_ERROR(check(d.cuMemcpyDtoHAsync_v2(mirror.data(), memory,
+                                                      size_t(arena - memory),
+                                                      stream),
+                               "cuMemcpyDtoHAsync"));
+    KILN_RETURN_IF_ERROR(
+        check(d.cuStreamSynchronize(stream), "cuStreamSynchronize"));
+    constantsMirrored = true;
+  }
+  std::vector<uint8_t *> inputViews, outputViews;
+  for (size_t i = 0; i < hostInputs.size(); ++i) {
+    inputViews.push_back(mirrored(inputs[i]));
+    if (inputBytes[i])
+      std::memcpy(inputViews.back(), hostInputs[i].data,
+                  size_t(inputBytes[i]));
+  }
+  for (CUdeviceptr output : outputs)
+    outputViews.push_back(mirrored(output));
+  RunBuffers buffers;
+  buffers.inputs = &inputViews;
+  buffers.outputs = &outputViews;
+  buffers.arena = mirrored(arena);
+  buffers.constants = mirrored(constants);
+
+  KILN_RETURN_IF_ERROR(copyInputs(hostInputs));
+  const std::vector<Step> &steps = program.devices[0].steps;
+  EventTimer timer(d, *device);
+  for (size_t s = 0; s < launches.size(); ++s) {
+    StepEvent event;
+    event.index = uint32_t(s);
+    event.step = &steps[s];
+    event.buffers = &buffers;
+    hooks.beforeStep(event);
+    Launch &launch = launches[s];
+    auto where = [&] {
+      return name + ": step #" + std::to_string(s) + " (" + steps[s].kernel +
+             ")";
+    };
+    KILN_RETURN_IF_ERROR(timer.start(stream).withContext(where()));
+    KILN_RETURN_IF_ERROR(
+        check(d.cuLaunchKernel(launch.function, launch.grid[0], launch.grid[1],
+                               launch.grid[2], launch.block[0], launch.block[1],
+                               launch.block[2], launch.sharedBytes, stream,
+                               launch.parameters.data(),
+                               nullptr),
+              "cuLaunchKernel")
+            .withContext(where()));
+    // Waits for the step: its faults are reported as its own.
+    StatusOr<double> ms = timer.stop(stream);
+    if (!ms.isOk())
+      return ms.status().withContext(where());
+    for (size_t a = 0; a < steps[s].args.size(); ++a) {
+      const KernelArg &arg = steps[s].args[a];
+      if (arg.access == KernelArg::Access::kRead || arg.bytes == 0)
+        continue;
+      KILN_RETURN_IF_ERROR(
+          check(d.cuMemcpyDtoHAsync_v2(mirrored(launch.values[a]),
+                                       launch.values[a], size_t(arg.bytes),
+                                       stream),
+                "cuMemcpyDtoHAsync")
+              .withContext(where()));
+    }
+    KILN_RETURN_IF_ERROR(
+        check(d.cuStreamSynchronize(stream), "cuStreamSynchronize")
+            .withContext(where()));
+    event.deviceNanoseconds = int64_t(*ms * 1e6);
+    hooks.afterStep(event);
+  }
+  ++counters.directRuns;
+  ++counters.hookedRuns;
+  return copyOutputsAndWait(hostOutputs);
 }
 
 Status CudaExecutable::run(const std::vector<TensorRef> &inputs,
@@ -354,12 +504,7 @@ Status CudaExecutable::run(const std::vector<TensorRef> &inputs,
       checkBindings(inputs, s.program.inputs, outputs, s.program.outputs));
   KILN_RETURN_IF_ERROR(s.device->makeCurrent());
   const CudaDriver &api = s.api();
-  for (size_t i = 0; i < inputs.size(); ++i)
-    if (s.inputBytes[i])
-      KILN_RETURN_IF_ERROR(
-          s.check(api.cuMemcpyHtoDAsync_v2(s.inputs[i], inputs[i].data,
-                                           size_t(s.inputBytes[i]), s.stream),
-                  "cuMemcpyHtoDAsync"));
+  KILN_RETURN_IF_ERROR(s.copyInputs(inputs));
   if (s.graph) {
     KILN_RETURN_IF_ERROR(
         s.check(api.cuGraphLaunch(s.graph, s.stream), "cuGraphLaunch"));
@@ -375,55 +520,36 @@ Status CudaExecutable::run(const std::vector<TensorRef> &inputs,
     KILN_RETURN_IF_ERROR(s.launchAll());
     ++s.counters.directRuns;
   }
-  for (size_t i = 0; i < outputs.size(); ++i)
-    if (s.outputBytes[i])
-      KILN_RETURN_IF_ERROR(
-          s.check(api.cuMemcpyDtoHAsync_v2(outputs[i].data, s.outputs[i],
-                                           size_t(s.outputBytes[i]), s.stream),
-                  "cuMemcpyDtoHAsync"));
-  // Kernel faults surface here.
-  KILN_RETURN_IF_ERROR(
-      s.check(api.cuStreamSynchronize(s.stream), "cuStreamSynchronize"));
-  ++s.counters.runs;
-  return Status::ok();
+  return s.copyOutputsAndWait(outputs);
 }
 
-namespace {
-/// Two events around some stream work; the elapsed device time.
-class EventTimer {
-public:
-  EventTimer(const CudaDriver &api, CudaDevice &device)
-      : api_(api), device_(device) {}
-  ~EventTimer() {
-    if (start_)
-      api_.cuEventDestroy_v2(start_);
-    if (end_)
-      api_.cuEventDestroy_v2(end_);
-  }
-  Status start(CUstream stream) {
-    KILN_RETURN_IF_ERROR(
-        device_.check(api_.cuEventCreate(&start_, 0), "cuEventCreate"));
-    KILN_RETURN_IF_ERROR(
-        device_.check(api_.cuEventCreate(&end_, 0), "cuEventCreate"));
-    return device_.check(api_.cuEventRecord(start_, stream), "cuEventRecord");
-  }
-  StatusOr<double> stop(CUstream stream) {
-    KILN_RETURN_IF_ERROR(
-        device_.check(api_.cuEventRecord(end_, stream), "cuEventRecord"));
-    KILN_RETURN_IF_ERROR(
-        device_.check(api_.cuEventSynchronize(end_), "cuEventSynchronize"));
-    float ms = 0;
-    KILN_RETURN_IF_ERROR(device_.check(
-        api_.cuEventElapsedTime_v2(&ms, start_, end_), "cuEventElapsedTime"));
-    return double(ms);
-  }
+Status CudaExecutable::run(const std::vector<TensorRef> &inputs,
+                           const std::vector<TensorRef> &outputs,
+                           const RunOptions &options) {
+  if (options.collectives)
+    return unimplemented(description() +
+                         ": CUDA programs have no collective steps to run");
+  if (!options.hooks)
+    return run(inputs, outputs);
+  State &s = *state_;
+  KILN_RETURN_IF_ERROR(
+      checkBindings(inputs, s.program.inputs, outputs, s.program.outputs));
+  KILN_RETURN_IF_ERROR(s.device->makeCurrent());
+  return s.runHooked(inputs, outputs, *options.hooks);
+}
 
-private:
-  const CudaDriver &api_;
-  CudaDevice &device_;
-  CUevent start_ = nullptr, end_ = nullptr;
-};
-} // namespace
+Status CudaExecutable::run(const std::vector<HostTensor> &inputs,
+                           std::vector<HostTensor> &outputs,
+                           const RunOptions &options) {
+  // Outputs are only allocated for a valid call.
+  KILN_RETURN_IF_ERROR(checkBindings(refsOf(inputs), program().inputs,
+                                     std::vector<TensorRef>(), {}));
+  for (size_t i = 0; i < inputs.size(); ++i)
+    KILN_RETURN_IF_ERROR(checkTensor(inputs[i], program().inputs[i]));
+  std::vector<TensorRef> outputRefs =
+      allocateOutputs(program().outputs, outputs);
+  return run(refsOf(inputs), outputRefs, options);
+}
 
 StatusOr<double> CudaExecutable::timeLaunches(int iterations, bool graph) {
   State &s = *state_;

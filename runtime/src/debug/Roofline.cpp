@@ -135,20 +135,26 @@ MachinePeaks measurePeaks(unsigned threads) {
   return peaks;
 }
 
+std::optional<MachinePeaks> peaksFromEnvironment(unsigned threads) {
+  const char *given = std::getenv("KILN_ROOFLINE");
+  if (!given || !*given)
+    return std::nullopt;
+  MachinePeaks peaks;
+  peaks.threads = std::max(1u, threads);
+  peaks.vectors = "KILN_ROOFLINE";
+  peaks.cached = true;
+  char comma = 0;
+  std::istringstream fields(given);
+  if (fields >> peaks.gflops >> comma >> peaks.gbytesPerSecond &&
+      comma == ',' && peaks.gflops > 0 && peaks.gbytesPerSecond > 0)
+    return peaks;
+  return std::nullopt;
+}
+
 MachinePeaks machinePeaks(unsigned threads) {
   threads = std::max(1u, threads);
-  // KILN_ROOFLINE=GFLOPS,GBPS: known peaks (or fixed ones, for tests).
-  if (const char *given = std::getenv("KILN_ROOFLINE"); given && *given) {
-    MachinePeaks peaks;
-    peaks.threads = threads;
-    peaks.vectors = "KILN_ROOFLINE";
-    peaks.cached = true;
-    char comma = 0;
-    std::istringstream fields(given);
-    if (fields >> peaks.gflops >> comma >> peaks.gbytesPerSecond &&
-        comma == ',' && peaks.gflops > 0 && peaks.gbytesPerSecond > 0)
-      return peaks;
-  }
+  if (std::optional<MachinePeaks> given = peaksFromEnvironment(threads))
+    return *given;
   std::string path = cacheFile();
   std::string model = cpuModelName();
   // One line per measurement: threads, GFLOP/s, GB/s, vectors, CPU model.

@@ -66,6 +66,12 @@ void StepProfiler::afterStep(const StepEvent &event) {
                      starts_[event.index].load(std::memory_order_acquire), end};
   std::lock_guard<std::mutex> lock(mutex_);
   slices_.push_back(slice);
+  if (event.deviceNanoseconds >= 0) {
+    ProfileSlice device = slice;
+    device.begin = end - event.deviceNanoseconds;
+    device.device = true;
+    slices_.push_back(device);
+  }
 }
 
 std::vector<ProfileSlice> StepProfiler::slices() const {

@@ -15,9 +15,11 @@
 
 #include "kiln/runtime/CudaExecutable.h"
 #include "kiln/runtime/CudaModuleChoice.h"
+#include "kiln/runtime/NumericsCheck.h"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
@@ -428,3 +430,109 @@ TEST_F(CudaRuntimeTest, RefusesCpuPrograms) {
 }
 
 } // namespace
+
+namespace {
+/// What hooks saw of each step: the device time and the bytes the step
+/// wrote, read through the run's buffers.
+struct StepRecorder : StepHooks {
+  std::vector<uint32_t> before;
+  std::vector<int64_t> deviceNanoseconds;
+  std::vector<std::vector<float>> written;
+  void beforeStep(const StepEvent &event) override {
+    before.push_back(event.index);
+    EXPECT_EQ(event.deviceNanoseconds, -1);
+  }
+  void afterStep(const StepEvent &event) override {
+    deviceNanoseconds.push_back(event.deviceNanoseconds);
+    const KernelArg &out = event.step->args.back();
+    std::vector<float> values(out.bytes / 4);
+    std::memcpy(values.data(), event.buffers->address(out), out.bytes);
+    written.push_back(values);
+  }
+};
+} // namespace
+
+TEST_F(CudaRuntimeTest, HooksSeeEachStepWithItsDeviceTimeAndResults) {
+  auto executable = load();
+  ASSERT_TRUE(executable);
+  StepRecorder recorder;
+  RunOptions options;
+  options.hooks = &recorder;
+  std::vector<HostTensor> outputs;
+  // Hooked runs never capture a graph: every one goes step by step.
+  for (int run = 0; run < 3; ++run) {
+    recorder = StepRecorder();
+    Status status =
+        executable->run({tensor({1, 2, 3, 4})}, outputs, options);
+    ASSERT_TRUE(status.isOk()) << status.toString();
+    EXPECT_EQ(recorder.before, (std::vector<uint32_t>{0, 1}));
+    // The fake's events say 1 ms.
+    EXPECT_EQ(recorder.deviceNanoseconds,
+              (std::vector<int64_t>{1000000, 1000000}));
+    ASSERT_EQ(recorder.written.size(), 2u);
+    EXPECT_EQ(recorder.written[0], (std::vector<float>{2, 6, 12, 20}));
+    EXPECT_EQ(recorder.written[1], (std::vector<float>{3, 7, 13, 21}));
+    EXPECT_EQ(values(outputs[0]), (std::vector<float>{3, 7, 13, 21}));
+  }
+  EXPECT_EQ(executable->counters().hookedRuns, 3u);
+  EXPECT_EQ(fake().captures, 0);
+  // Without hooks the next run is the graph's capture as usual.
+  ASSERT_TRUE(executable->run({tensor({1, 2, 3, 4})}, outputs).isOk());
+  EXPECT_EQ(executable->counters().graphCaptures, 1u);
+}
+
+TEST_F(CudaRuntimeTest, NumericsCheckNamesTheStepThatMadeANaN) {
+  Artifact artifact = cudaSampleArtifact();
+  for (Step &step : artifact.program.devices[0].steps)
+    step.results = {{step.args.back(), DType::kF32}};
+  artifact.program.devices[0].steps[0].source = "fusion#0: Log_3";
+  auto executable = load(std::move(artifact));
+  ASSERT_TRUE(executable);
+  fake().kernels["scale"].body = [](const std::vector<uint64_t> &args) {
+    for (int i = 0; i < 4; ++i)
+      floats(args[2])[i] = i == 2 ? std::nanf("") : 1.0f;
+  };
+  NumericsCheck check;
+  RunOptions options;
+  options.hooks = &check;
+  std::vector<HostTensor> outputs;
+  Status status = executable->run({tensor({1, 2, 3, 4})}, outputs, options);
+  ASSERT_TRUE(status.isOk()) << status.toString();
+  std::optional<NumericsFinding> finding = check.first();
+  ASSERT_TRUE(finding);
+  EXPECT_EQ(finding->step, 0u);
+  EXPECT_EQ(finding->kernel, "launch scale");
+  EXPECT_EQ(finding->element, 2u);
+  EXPECT_TRUE(finding->nan);
+  EXPECT_EQ(finding->source, "fusion#0: Log_3");
+  EXPECT_EQ(check.checkedSteps(), 2u);
+}
+
+TEST_F(CudaRuntimeTest, AFaultInAHookedRunNamesItsStep) {
+  auto executable = load();
+  ASSERT_TRUE(executable);
+  StepRecorder recorder;
+  RunOptions options;
+  options.hooks = &recorder;
+  fake().failCall = "cuEventSynchronize";
+  fake().failSkip = 1; // The second step's wait.
+  fake().failResult = 700; // CUDA_ERROR_ILLEGAL_ADDRESS
+  std::vector<HostTensor> outputs;
+  Status status = executable->run({tensor({1, 2, 3, 4})}, outputs, options);
+  ASSERT_FALSE(status.isOk());
+  EXPECT_NE(status.message().find("step #1 (add_one)"), std::string::npos)
+      << status.toString();
+}
+
+TEST_F(CudaRuntimeTest, RefusesCollectivesHooks) {
+  auto executable = load();
+  ASSERT_TRUE(executable);
+  struct NoCollectives : CollectivesHook {
+    Status run(const StepEvent &) override { return Status::ok(); }
+  } collectives;
+  RunOptions options;
+  options.collectives = &collectives;
+  std::vector<HostTensor> outputs;
+  Status status = executable->run({tensor({1, 2, 3, 4})}, outputs, options);
+  EXPECT_EQ(status.code(), StatusCode::kUnimplemented) << status.toString();
+}

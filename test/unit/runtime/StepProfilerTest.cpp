@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <thread>
 
 using namespace kiln::rt;
@@ -44,6 +45,32 @@ TEST(StepProfilerTest, RecordsARunSliceAndOneSlicePerStepPerRun) {
         EXPECT_LE(step.end, run.end);
       }
   }
+}
+
+TEST(StepProfilerTest, ADeviceTimedStepGetsADeviceSliceToo) {
+  Step step;
+  RunBuffers buffers;
+  StepProfiler profiler(1);
+  profiler.beginRun();
+  profiler.beforeStep({0, &step, &buffers});
+  std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  StepEvent done{0, &step, &buffers};
+  done.deviceNanoseconds = 1000000;
+  profiler.afterStep(done);
+  profiler.endRun();
+  std::vector<ProfileSlice> slices = profiler.slices();
+  ASSERT_EQ(slices.size(), 3u);
+  auto device = std::find_if(slices.begin(), slices.end(),
+                             [](const ProfileSlice &s) { return s.device; });
+  auto host = std::find_if(slices.begin(), slices.end(), [](const auto &s) {
+    return !s.device && s.step == 0;
+  });
+  ASSERT_NE(device, slices.end());
+  ASSERT_NE(host, slices.end());
+  // It lasts the device time and ends with the host's slice.
+  EXPECT_EQ(device->end - device->begin, 1000000);
+  EXPECT_EQ(device->end, host->end);
+  EXPECT_GE(device->begin, host->begin);
 }
 
 TEST(StepProfilerTest, NumbersThreadsAndKeepsAStepOnItsStartingThread) {

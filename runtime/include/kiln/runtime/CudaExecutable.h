@@ -28,6 +28,7 @@ struct CudaLoadOptions {
 struct CudaRunCounters {
   uint64_t runs = 0;
   uint64_t directRuns = 0;    ///< Runs that launched kernel by kernel.
+  uint64_t hookedRuns = 0;    ///< Direct runs that stopped after each step.
   uint64_t graphCaptures = 0; ///< Runs that captured (and then launched).
   uint64_t graphLaunches = 0; ///< Runs that replayed the graph.
 };
@@ -56,6 +57,17 @@ public:
   /// replays the graph), copies the outputs out and waits.
   Status run(const std::vector<TensorRef> &inputs,
              const std::vector<TensorRef> &outputs) override;
+  /// With step hooks, launches one step at a time (never the graph): each
+  /// is timed with CUDA events and waited for, and what it wrote is copied
+  /// to a host mirror of the device memory, which the hooks' RunBuffers
+  /// point into. For profiling and numerics checks, not for speed.
+  /// Collectives hooks are refused (CUDA programs have none).
+  Status run(const std::vector<TensorRef> &inputs,
+             const std::vector<TensorRef> &outputs,
+             const RunOptions &options) override;
+  Status run(const std::vector<HostTensor> &inputs,
+             std::vector<HostTensor> &outputs,
+             const RunOptions &options) override;
 
   /// Device time of `iterations` runs of the launches alone (no copies;
   /// replaying the graph when `graph`), in milliseconds per run, measured

@@ -12,6 +12,7 @@
 #ifndef KILN_RUNTIME_ROOFLINE_H
 #define KILN_RUNTIME_ROOFLINE_H
 
+#include <optional>
 #include <string>
 
 namespace kiln::rt {
@@ -23,6 +24,10 @@ struct MachinePeaks {
   std::string vectors; ///< "avx512", "avx2+fma" or "scalar".
   bool cached = false; ///< Read from the cache, not measured now.
 };
+
+/// KILN_ROOFLINE=GFLOPS,GBPS from the environment (known peaks, a GPU's,
+/// or fixed ones for tests), when set and valid.
+std::optional<MachinePeaks> peaksFromEnvironment(unsigned threads);
 
 /// Measures now (about a second of work).
 MachinePeaks measurePeaks(unsigned threads);

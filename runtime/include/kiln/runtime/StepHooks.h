@@ -18,6 +18,8 @@
 namespace kiln::rt {
 
 /// The buffers of one run: each binding of a step resolves to host memory.
+/// On a GPU these are host copies: what a step wrote is copied back before
+/// its `afterStep`.
 struct RunBuffers {
   const std::vector<uint8_t *> *inputs = nullptr;
   const std::vector<uint8_t *> *outputs = nullptr;
@@ -33,6 +35,9 @@ struct StepEvent {
   uint32_t index = 0; ///< In its device program.
   const Step *step = nullptr;
   const RunBuffers *buffers = nullptr;
+  /// In `afterStep` on devices that time steps themselves (CUDA events):
+  /// the step's device time in nanoseconds; -1 elsewhere.
+  int64_t deviceNanoseconds = -1;
 };
 
 /// Callbacks before and after every step. On several threads, hooks of

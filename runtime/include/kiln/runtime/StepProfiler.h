@@ -29,6 +29,10 @@ struct ProfileSlice {
   uint32_t thread = 0; ///< Small number per host thread, 0 first seen.
   int64_t begin = 0;
   int64_t end = 0;
+  /// Measured by the device (CUDA events), not the host clock: the slice
+  /// ends when the host saw the step finish and lasts its device time (a
+  /// GPU step begins after its host slice does, so the slice is inside it).
+  bool device = false;
 };
 inline constexpr uint32_t kRunSlice = ~uint32_t(0);
 
