@@ -25,9 +25,11 @@
 #include "kiln/runtime/Artifact.h"
 #include "kiln/runtime/CudaExecutable.h"
 #include "kiln/runtime/Npy.h"
+#include "kiln/runtime/NumericsCheck.h"
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -200,9 +202,27 @@ void check(Context &context, std::istringstream &line) {
         ok = false;
     }
   }
+  // The hooked path (profiles, --check-numerics) launches step by step and
+  // copies results back: it must compute the same bytes, and on a correct
+  // model find nothing non-finite that the direct run's outputs lack.
+  rt::NumericsCheck numerics;
+  rt::RunOptions hooked;
+  hooked.hooks = &numerics;
+  std::vector<rt::HostTensor> again;
+  status = (*executable)->run(in, again, hooked);
+  if (!status.isOk())
+    return fail(context, record, status.withContext("hooked run"));
+  bool hookedEqual = again.size() == got.size();
+  for (size_t o = 0; hookedEqual && o < got.size(); ++o)
+    hookedEqual = again[o].data == got[o].data;
+  ok = ok && hookedEqual;
   if (!ok)
     ++context.failures;
+  std::optional<rt::NumericsFinding> finding = numerics.first();
   record.flag("ok", ok)
+      .flag("hooked_run_equal", hookedEqual)
+      .add("numerics_checked_steps", double(numerics.checkedSteps()))
+      .add("numerics_finding", finding ? finding->describe() : "")
       .add("max_abs_error", worstAbs)
       .add("error_over_tolerance", worst)
       .add("module", (*executable)->moduleChoices().empty()

@@ -40,7 +40,7 @@ constexpr const char *kUsage =
     "1: this thread only); results are bitwise the same for every N.\n"
     "--check-numerics looks for NaN and infinities in what every step\n"
     "computed and reports the first step that made one, with its source\n"
-    "ops (exit 2); a CPU program only, and slow.\n"
+    "ops (exit 2); slow (on a GPU it goes launch by launch).\n"
     "\n"
     "Exit codes: 0 success, 1 usage error, 2 invalid artifact or inputs,\n"
     "3 unsupported (newer format, other target), 4 internal error,\n"
