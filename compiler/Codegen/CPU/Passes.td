@@ -15,17 +15,29 @@ def VectorizeLinalgPass : Pass<"kiln-vectorize-linalg", "::mlir::func::FuncOp"> 
   let description = [{
     Runs after the memory plan, on buffers: tiling makes subviews and
     vectorising makes vector transfers, so kernels still never allocate.
-    Contractions (matmul, batch matmul, gemm, im2col convolutions) get
-    8x32 register tiles (rows x columns, the columns contiguous), the
-    reduction stepped one at a time with the accumulator tile hoisted into
-    registers: vector.contract, lowered to outer products and FMAs by
-    `kiln-lower-vector-ops`. Other generics, fills and copies are tiled by
-    up to 16 along their innermost loop. Tile sizes divide the loop ranges
-    (the largest divisor up to those sizes), so every tile is static.
-    Ops that cannot be vectorised this way (dynamic shapes, loads in the
-    body, non-unit innermost strides, i1 buffers, an innermost range under
-    4) are left to convert-linalg-to-loops.
+    Contractions (matmul, batch matmul, gemm, im2col convolutions) are
+    blocked for the caches first (column panels as wide as the register
+    tile outermost, then blocks of the reduction), then cut into register
+    tiles of rows x columns (the columns contiguous), the reduction stepped
+    one at a time with the accumulator tile hoisted into registers:
+    vector.contract, lowered to outer products and FMAs by
+    `kiln-lower-vector-ops`. The tile follows the host's vectors: 8x32 with
+    AVX-512, 4x16 with AVX2 (RegisterTile.h); the options override it.
+    Other generics, fills and copies are tiled by 16 along their innermost
+    loop. A size that does not divide its loop leaves one partial tile,
+    peeled off and vectorised at its own static size: no loop is cut into
+    tiles of a divisor. Ops that cannot be vectorised this way (dynamic
+    shapes, loads in the body, non-unit innermost strides, i1 buffers, an
+    innermost range under 4) are left to convert-linalg-to-loops.
   }];
+  let options = [
+    Option<"registerRows", "register-rows", "int64_t", "0",
+           "Rows of a contraction's register tile (0: for this CPU)">,
+    Option<"registerColumns", "register-columns", "int64_t", "0",
+           "Columns (f32 lanes) of the register tile (0: for this CPU)">,
+    Option<"cacheDepth", "cache-depth", "int64_t", "0",
+           "Largest reduction block of a contraction (0: 256)">
+  ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",

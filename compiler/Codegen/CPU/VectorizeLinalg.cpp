@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Codegen/CPU/Passes.h"
+#include "compiler/Codegen/CPU/RegisterTile.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -24,6 +25,7 @@
 #include "mlir/Dialect/MemRef/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
@@ -40,23 +42,15 @@ using namespace mlir;
 
 namespace {
 
-/// Register tile of a contraction: 8 rows of 32 columns keep 16 AVX-512
-/// accumulators (toolchain.md: 131-144 GFLOP/s on 512^3).
-constexpr int64_t kContractionRows = 8;
-constexpr int64_t kContractionColumns = 32;
-/// Vector length along the innermost loop of other ops.
+/// Vector length along the innermost loop of ops other than contractions.
 constexpr int64_t kVectorLength = 16;
 /// Below this many elements along the vector dimension scalar loops are as
 /// good and compile faster.
 constexpr int64_t kMinVectorLength = 4;
-
-/// The largest divisor of `size` not above `limit`.
-int64_t largestDivisor(int64_t size, int64_t limit) {
-  for (int64_t d = std::min(size, limit); d > 1; --d)
-    if (size % d == 0)
-      return d;
-  return 1;
-}
+/// Discardable attributes marking the ops of each stage between the
+/// canonicalisations that make peeled tiles static.
+constexpr char kRegisterStage[] = "kiln.register_tile";
+constexpr char kVectorStage[] = "kiln.vectorize";
 
 /// Vector loads and stores need a unit innermost stride (and i1 buffers
 /// hold one byte per element, which vector<Nxi1> does not).
@@ -86,51 +80,6 @@ bool hasArithmeticBody(linalg::LinalgOp op) {
         !isa<linalg::IndexOp>(nested))
       return false;
   return true;
-}
-
-/// Tile sizes (0: not tiled) giving static vector-sized tiles, or nothing
-/// when the op is better left to scalar loops.
-std::optional<SmallVector<int64_t>> chooseTileSizes(linalg::LinalgOp op) {
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (ranges.empty() || ShapedType::isDynamicShape(ranges))
-    return std::nullopt;
-  SmallVector<int64_t> tiles(ranges.size(), 1);
-  auto tileTo = [&](unsigned dim, int64_t limit) {
-    tiles[dim] = largestDivisor(ranges[dim], limit);
-  };
-
-  if (linalg::isaContractionOpInterface(op)) {
-    FailureOr<linalg::ContractionDimensions> dims =
-        linalg::inferContractionDims(op);
-    if (succeeded(dims) && !dims->n.empty()) {
-      // Rows broadcast from the lhs, columns are the vector: an outer
-      // product per reduction step.
-      unsigned n = dims->n.back();
-      if (ranges[n] < kMinVectorLength)
-        return std::nullopt;
-      tileTo(n, kContractionColumns);
-      // Widths that are not a multiple of 8 (28 for 14x14 images) become
-      // vectors that LLVM splits and reassembles through the stack at
-      // every step; a power-of-two width (4 for 196 columns) is faster.
-      int64_t powerOfTwo = ranges[n] & -ranges[n];
-      if (tiles[n] % 8 != 0 && powerOfTwo >= kMinVectorLength)
-        tiles[n] = std::min(powerOfTwo, kContractionColumns);
-      if (!dims->m.empty())
-        tileTo(dims->m.back(), kContractionRows);
-    } else {
-      return std::nullopt;
-    }
-  } else {
-    unsigned last = ranges.size() - 1;
-    if (ranges[last] < kMinVectorLength)
-      return std::nullopt;
-    tileTo(last, kVectorLength);
-  }
-  // A tile spanning a whole loop needs no loop.
-  for (auto [tile, range] : llvm::zip(tiles, ranges))
-    if (tile == range)
-      tile = 0;
-  return tiles;
 }
 
 bool canVectorize(linalg::LinalgOp op) {
@@ -224,36 +173,156 @@ void viewWindowOperands(RewriterBase &rewriter, linalg::GenericOp op) {
     });
 }
 
-/// Tiles `op` and vectorises its tile; leaves it alone if either fails.
-void tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op) {
-  if (!canVectorize(op))
+/// Tiles `op` by `sizes` (0: not tiled) with its loops in `order` (empty:
+/// the op's), peels the last partial iteration of every loop a size does
+/// not divide, and marks the tiles, full and partial, with `stage`. The
+/// partial tiles' sizes are constants but their types are dynamic until
+/// the next canonicalisation. Leaves `op` (marked) untiled if tiling fails.
+void tileAndPeel(RewriterBase &rewriter, linalg::LinalgOp op,
+                 ArrayRef<int64_t> sizes, ArrayRef<int64_t> order,
+                 StringRef stage) {
+  MLIRContext *context = op.getContext();
+  if (llvm::all_of(sizes, [](int64_t size) { return size == 0; })) {
+    op->setAttr(stage, UnitAttr::get(context));
     return;
-  std::optional<SmallVector<int64_t>> tiles = chooseTileSizes(op);
-  if (!tiles)
-    return;
-  bool contraction = linalg::isaContractionOpInterface(op);
-
-  linalg::LinalgOp tile = op;
-  if (llvm::any_of(*tiles, [](int64_t t) { return t != 0; })) {
-    scf::SCFTilingOptions options;
-    options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), *tiles));
-    rewriter.setInsertionPoint(op);
-    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-        rewriter, cast<TilingInterface>(op.getOperation()), options);
-    if (failed(tiled))
-      return;
-    tile = cast<linalg::LinalgOp>(tiled->tiledOps.back());
-    rewriter.eraseOp(op);
   }
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(context, sizes));
+  if (!order.empty())
+    options.setInterchange(order);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled)) {
+    op->setAttr(stage, UnitAttr::get(context));
+    return;
+  }
+  for (Operation *tile : tiled->tiledOps)
+    tile->setAttr(stage, UnitAttr::get(context));
+  rewriter.eraseOp(op);
+  // Innermost first: an outer loop's peeled copy then holds the inner
+  // loop's peeled copy too.
+  for (LoopLikeOpInterface loop : llvm::reverse(tiled->loops)) {
+    auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
+    if (!forOp)
+      continue;
+    scf::ForOp partial;
+    (void)scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial);
+  }
+}
+
+/// Stage 1: cache blocks of a contraction. Column panels of `columns`
+/// (the register tile's width) outermost, then blocks of `depth` along the
+/// innermost reduction: a panel's block of the right-hand side (depth x
+/// columns) stays in L1 while every row tile of the left-hand side passes
+/// through it, and the left-hand side's block stays in L2 across panels.
+/// Other ops go to stage 2 as they are.
+void tileForCache(RewriterBase &rewriter, linalg::LinalgOp op,
+                  const kiln::compiler::CpuRegisterTile &tile) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<int64_t> sizes(ranges.size(), 0);
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (!linalg::isaContractionOpInterface(op) || failed(dims) ||
+      dims->n.empty()) {
+    tileAndPeel(rewriter, op, sizes, {}, kRegisterStage);
+    return;
+  }
+  unsigned n = dims->n.back();
+  if (ranges[n] > tile.columns)
+    sizes[n] = tile.columns;
+  SmallVector<int64_t> order = {int64_t(n)};
+  if (!dims->k.empty()) {
+    unsigned k = dims->k.back();
+    // Equal blocks no larger than `depth`: 768 is 3 x 256, 1000 4 x 250.
+    int64_t blocks = llvm::divideCeil(ranges[k], tile.depth);
+    if (blocks > 1)
+      sizes[k] = llvm::divideCeil(ranges[k], blocks);
+    order.push_back(k);
+  }
+  for (unsigned d = 0; d < ranges.size(); ++d)
+    if (!llvm::is_contained(order, int64_t(d)))
+      order.push_back(d);
+  tileAndPeel(rewriter, op, sizes, order, kRegisterStage);
+}
+
+/// Stage 2: register tiles, now that every stage-1 tile is static. A
+/// contraction's tile is `rows` x its (panel-wide) columns, the reduction
+/// stepped by one: an outer product per step on accumulators that stay in
+/// registers. Other ops take `kVectorLength` lanes of their innermost
+/// loop. Remainders are peeled, never shrunk to a divisor. Returns false
+/// for an op better left to scalar loops.
+bool tileForRegisters(RewriterBase &rewriter, linalg::LinalgOp op,
+                      const kiln::compiler::CpuRegisterTile &tile) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (ranges.empty() || ShapedType::isDynamicShape(ranges))
+    return false;
+  SmallVector<int64_t> sizes(ranges.size(), 1);
+  auto upTo = [&](unsigned dim, int64_t limit) {
+    sizes[dim] = std::min(ranges[dim], limit);
+  };
+  if (linalg::isaContractionOpInterface(op)) {
+    FailureOr<linalg::ContractionDimensions> dims =
+        linalg::inferContractionDims(op);
+    if (failed(dims) || dims->n.empty())
+      return false;
+    unsigned n = dims->n.back();
+    if (ranges[n] < kMinVectorLength)
+      return false;
+    upTo(n, tile.columns);
+    if (!dims->m.empty())
+      upTo(dims->m.back(), tile.rows);
+  } else {
+    unsigned last = ranges.size() - 1;
+    if (ranges[last] < kMinVectorLength)
+      return false;
+    upTo(last, kVectorLength);
+  }
+  // A tile spanning a whole loop needs no loop.
+  for (auto [size, range] : llvm::zip(sizes, ranges))
+    if (size == range)
+      size = 0;
+  tileAndPeel(rewriter, op, sizes, {}, kVectorStage);
+  return true;
+}
+
+/// Stage 3: a static tile becomes vector transfers and vector math.
+void vectorizeTile(RewriterBase &rewriter, linalg::LinalgOp tile) {
+  if (ShapedType::isDynamicShape(tile.getStaticLoopRanges()))
+    return; // Lowered to (scalar) loops.
   rewriter.setInsertionPoint(tile);
   FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(
       rewriter, tile, /*inputVectorSizes=*/{}, /*inputScalableVecDims=*/{},
       /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
       /*assumeDynamicDimsMatchVecSizes=*/false,
-      /*createNamedContraction=*/contraction);
+      /*createNamedContraction=*/linalg::isaContractionOpInterface(tile));
   // A tile left unvectorised still lowers to (scalar) loops.
   if (succeeded(vectorized))
     rewriter.replaceOp(tile, vectorized->replacements);
+}
+
+/// Folds the peeled tiles' constant sizes into static subview types (and
+/// the casts into the linalg ops), and inlines one-iteration loops.
+LogicalResult makeTilesStatic(func::FuncOp func) {
+  MLIRContext *context = func.getContext();
+  RewritePatternSet patterns(context);
+  scf::ForOp::getCanonicalizationPatterns(patterns, context);
+  affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
+  affine::AffineMinOp::getCanonicalizationPatterns(patterns, context);
+  affine::AffineMaxOp::getCanonicalizationPatterns(patterns, context);
+  memref::SubViewOp::getCanonicalizationPatterns(patterns, context);
+  memref::CastOp::getCanonicalizationPatterns(patterns, context);
+  return applyPatternsGreedily(func, std::move(patterns));
+}
+
+/// The ops marked `stage`, unmarked.
+SmallVector<linalg::LinalgOp> takeStage(func::FuncOp func, StringRef stage) {
+  SmallVector<linalg::LinalgOp> ops;
+  func.walk([&](linalg::LinalgOp op) {
+    if (op->removeAttr(stage))
+      ops.push_back(op);
+  });
+  return ops;
 }
 
 /// The write in `loop` matching `read` (same view, indices, type and map),
@@ -411,6 +480,7 @@ void reduceAfterLoops(RewriterBase &rewriter, func::FuncOp func) {
 
 struct VectorizeLinalgPass
     : kiln::compiler::impl::VectorizeLinalgPassBase<VectorizeLinalgPass> {
+  using VectorizeLinalgPassBase::VectorizeLinalgPassBase;
   void getDependentDialects(DialectRegistry &registry) const override {
     VectorizeLinalgPassBase::getDependentDialects(registry);
     linalg::registerTilingInterfaceExternalModels(registry);
@@ -420,14 +490,33 @@ struct VectorizeLinalgPass
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
+    kiln::compiler::CpuRegisterTile tile =
+        kiln::compiler::CpuRegisterTile::forHost();
+    if (registerRows > 0)
+      tile.rows = registerRows;
+    if (registerColumns > 0)
+      tile.columns = registerColumns;
+    if (cacheDepth > 0)
+      tile.depth = cacheDepth;
     SmallVector<linalg::LinalgOp> ops;
     func.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : ops) {
       if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
         viewWindowOperands(rewriter, generic);
-      tileAndVectorize(rewriter, op);
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      if (canVectorize(op) && !ranges.empty() &&
+          !ShapedType::isDynamicShape(ranges))
+        tileForCache(rewriter, op, tile);
     }
+    if (failed(makeTilesStatic(func)))
+      return signalPassFailure();
+    for (linalg::LinalgOp op : takeStage(func, kRegisterStage))
+      tileForRegisters(rewriter, op, tile);
+    if (failed(makeTilesStatic(func)))
+      return signalPassFailure();
+    for (linalg::LinalgOp op : takeStage(func, kVectorStage))
+      vectorizeTile(rewriter, op);
 
     // What vectorize_children_and_apply_patterns does after vectorising:
     // multiply + reduce becomes vector.contract, transfers get minor

@@ -1,15 +1,20 @@
-// RUN: kiln-opt %s --kiln-vectorize-linalg -split-input-file | FileCheck %s
+// RUN: kiln-opt %s --kiln-vectorize-linalg="register-rows=8 register-columns=32" -split-input-file | FileCheck %s
+// RUN: kiln-opt %s --kiln-vectorize-linalg="register-rows=4 register-columns=16" -split-input-file | FileCheck %s --check-prefix=AVX2
+// The host's own tile (AVX-512 or AVX2) is valid IR too.
+// RUN: kiln-opt %s --kiln-vectorize-linalg -split-input-file | FileCheck %s --check-prefix=HOST
 
-// Tiling and vectorisation on buffers (after the memory plan). Tile sizes
-// divide the loop ranges, so every tile is static; nothing allocates.
+// Tiling and vectorisation on buffers (after the memory plan). A tile size
+// that does not divide its loop leaves one partial tile, peeled and
+// vectorised at its own static size; nothing allocates.
 
-// A contraction gets 8x32 register tiles, the reduction stepped by one with
-// the accumulator tile carried in registers (read before the k loop,
-// written after it).
+// A contraction gets register tiles (8x32 for AVX-512, 4x16 for AVX2),
+// column panels outermost, the reduction stepped by one with the
+// accumulator tile carried in registers (read before the k loop, written
+// after it).
 // CHECK-LABEL: func.func @matmul
 // CHECK-NOT: memref.alloc
-// CHECK: scf.for %[[M:.*]] = %{{.*}} to %{{.*}} step %c8
 // CHECK: scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step %c32
+// CHECK: scf.for %[[M:.*]] = %{{.*}} to %{{.*}} step %c8
 // CHECK: %[[ACC:.*]] = vector.transfer_read {{.*}} vector<8x32xf32>
 // CHECK: %[[SUM:.*]] = scf.for {{.*}} iter_args(%[[ITER:.*]] = %[[ACC]]) -> (vector<8x32xf32>)
 // CHECK: vector.transfer_read {{.*}} vector<8x1xf32>
@@ -17,6 +22,12 @@
 // CHECK: vector.contract {{.*}} %[[ITER]] : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
 // CHECK: vector.transfer_write %[[SUM]]
 // CHECK-NOT: linalg.generic
+// AVX2-LABEL: func.func @matmul
+// AVX2: scf.for {{.*}} step %c16
+// AVX2: scf.for {{.*}} step %c4
+// AVX2: vector.contract {{.*}} : vector<4x1xf32>, vector<1x16xf32> into vector<4x16xf32>
+// HOST-LABEL: func.func @matmul
+// HOST: vector.contract
 func.func @matmul(%a: memref<64x128xf32>, %b: memref<128x96xf32>, %c: memref<64x96xf32>) {
   linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
                   iterator_types = ["parallel", "parallel", "reduction"]}
@@ -31,12 +42,14 @@ func.func @matmul(%a: memref<64x128xf32>, %b: memref<128x96xf32>, %c: memref<64x
 
 // -----
 
-// Sizes that 32 does not divide take a power-of-two width when the
-// largest divisor (25 here) is not a multiple of 8: a 1x1000 GEMV row is
-// one row of 8-wide column tiles.
+// A width the tile does not divide keeps the full tile and peels the rest:
+// a 1x1000 GEMV row is 31 tiles of 32 columns and one of 8.
 // CHECK-LABEL: func.func @gemv
-// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c8
+// CHECK: scf.for %{{.*}} = %c0 to %c992 step %c32
+// CHECK: vector.contract {{.*}} : vector<1x1xf32>, vector<1x32xf32> into vector<1x32xf32>
+// CHECK: }
 // CHECK: vector.contract {{.*}} : vector<1x1xf32>, vector<1x8xf32> into vector<1x8xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<1x8xf32>, memref<1x8xf32, strided<[1000, 1], offset: 992>>
 func.func @gemv(%a: memref<1x64xf32>, %b: memref<64x1000xf32>, %c: memref<1x1000xf32>) {
   linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
                   iterator_types = ["parallel", "parallel", "reduction"]}
@@ -45,6 +58,54 @@ func.func @gemv(%a: memref<1x64xf32>, %b: memref<64x1000xf32>, %c: memref<1x1000
     %p = arith.mulf %x, %y : f32
     %s = arith.addf %acc, %p : f32
     linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Remainders in both tile dimensions and a blocked reduction: 13 rows are
+// a tile of 8 and one of 5, 40 columns a panel of 32 and one of 8, and the
+// reduction of 600 three blocks of 200 (at most 256), the row tiles'
+// accumulators carried across the blocks.
+// CHECK-LABEL: func.func @matmul_remainders
+// CHECK: scf.for {{.*}} = %c0 to %c600 step %c200 iter_args({{.*}}) -> (vector<8x32xf32>, vector<5x32xf32>)
+// CHECK: vector.contract {{.*}} into vector<8x32xf32>
+// CHECK: vector.contract {{.*}} into vector<5x32xf32>
+// CHECK: scf.for {{.*}} = %c0 to %c600 step %c200 iter_args({{.*}}) -> (vector<8x8xf32>, vector<5x8xf32>)
+// CHECK: vector.contract {{.*}} into vector<8x8xf32>
+// CHECK: vector.contract {{.*}} into vector<5x8xf32>
+// CHECK-NOT: linalg.generic
+// AVX2-LABEL: func.func @matmul_remainders
+// AVX2: vector.contract {{.*}} into vector<4x16xf32>
+// AVX2: vector.contract {{.*}} into vector<1x16xf32>
+// AVX2: vector.contract {{.*}} into vector<4x8xf32>
+// AVX2: vector.contract {{.*}} into vector<1x8xf32>
+func.func @matmul_remainders(%a: memref<13x600xf32>, %b: memref<600x40xf32>, %c: memref<13x40xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<13x600xf32>, memref<600x40xf32>) outs(%c : memref<13x40xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A 27-wide row is a 16-lane tile and an 11-lane one, not 27 scalars.
+// CHECK-LABEL: func.func @elementwise_remainder
+// CHECK: math.exp {{.*}} : vector<1x16xf32>
+// CHECK: math.exp {{.*}} : vector<1x11xf32>
+func.func @elementwise_remainder(%a: memref<5x27xf32>, %c: memref<5x27xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<5x27xf32>) outs(%c : memref<5x27xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
   }
   return
 }
