@@ -138,8 +138,14 @@ void chooseChunks(int64_t extent, int64_t wanted, int64_t align, Split &split) {
   split.remainder = extent - (split.workgroups - 1) * chunk;
 }
 
-/// Register tiles want rows in eights (contractions) and columns in 32s.
+/// Register tiles want rows in eights (contractions) and columns in 32s
+/// (a contraction's columns, other ops' innermost loop).
 int64_t alignmentFor(linalg::LinalgOp op, unsigned dim) {
+  if (op.getNumReductionLoops() > 0 && linalg::isaContractionOpInterface(op))
+    if (FailureOr<linalg::ContractionDimensions> dims =
+            linalg::inferContractionDims(op);
+        succeeded(dims) && !dims->n.empty() && dims->n.back() == dim)
+      return 32;
   bool innermost = dim + 1 == op.getNumLoops();
   if (innermost)
     return 32;
@@ -156,10 +162,32 @@ struct Splitter {
     return std::min(wanted, extent);
   }
 
-  /// The best split of a single op: of its splittable loops, the one that
-  /// gives the most workgroups (the outermost of equals).
+  /// Bytes of the inputs a split along `dim` does not cut: every workgroup
+  /// reads them whole. A contraction split by rows reads all of B in each
+  /// workgroup, by columns all of A. What stays in a core's L2 anyway
+  /// (under 256 KiB) costs nothing to read again.
+  static int64_t rereadBytes(linalg::LinalgOp op, unsigned dim) {
+    constexpr int64_t kCacheResident = 256 * 1024;
+    int64_t bytes = 0;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      auto type = dyn_cast<MemRefType>(input->get().getType());
+      if (!type || !type.hasStaticShape() ||
+          !type.getElementType().isIntOrFloat())
+        continue;
+      if (op.getMatchingIndexingMap(input).isFunctionOfDim(dim))
+        continue;
+      bytes += type.getNumElements() *
+               llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+    }
+    return bytes < kCacheResident ? 0 : bytes;
+  }
+
+  /// The best split of a single op: of its splittable loops, the one whose
+  /// workgroups re-read the fewest input bytes, then the one that gives
+  /// the most workgroups (the outermost of equals).
   Split forOp(Operation *op) const {
     Split best;
+    int64_t bestReread = 0;
     linalg::LinalgOp linalgOp = splittableOp(op);
     if (!linalgOp)
       return best;
@@ -173,9 +201,14 @@ struct Splitter {
         continue;
       Split split;
       chooseChunks(ranges[dim], wanted, alignmentFor(linalgOp, dim), split);
-      if (split.workgroups > best.workgroups) {
+      if (split.workgroups < 2)
+        continue;
+      int64_t reread = rereadBytes(linalgOp, dim) * split.workgroups;
+      if (best.workgroups < 2 || reread < bestReread ||
+          (reread == bestReread && split.workgroups > best.workgroups)) {
         split.dims = {dim};
         best = split;
+        bestReread = reread;
       }
     }
     return best;
@@ -227,6 +260,16 @@ struct Splitter {
             if (other != value && sameRoot(other, value))
               return failure();
       }
+    }
+    // A contraction that is better cut another way (by columns, when B is
+    // the larger operand) runs on its own with that split.
+    for (auto [op, dim] : llvm::zip(ops, split.dims)) {
+      auto linalgOp = cast<linalg::LinalgOp>(op);
+      if (linalgOp.getNumReductionLoops() == 0)
+        continue;
+      Split alone = forOp(op);
+      if (alone.workgroups > 1 && alone.dims.front() != dim)
+        return failure();
     }
     int64_t wanted = wantedWorkgroups(work, extent);
     if (wanted >= 2)

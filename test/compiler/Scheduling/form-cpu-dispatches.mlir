@@ -192,3 +192,25 @@ func.func @counts(%in: memref<4xf32>, %arena: memref<0xi8>)
 func.func @malformed(%arena: memref<0xi8>) attributes {exec.interface = array<i32: 1>} {
   return
 }
+
+// -----
+
+// Tests that a matmul whose weights do not stay in a core's cache (2 MiB
+// here) splits its columns, so that each workgroup reads only its own
+// panel of them, and so runs apart from its fill (which splits rows):
+// split by rows, every workgroup would stream all the weights.
+// CHECK-LABEL: func.func private @wide_weights_d0
+// CHECK:         linalg.fill {{.*}} outs(%{{.*}} : memref<16x1024xf32, strided<[1024, 1], offset: ?>>)
+// CHECK-LABEL: func.func private @wide_weights_d1
+// CHECK:         arith.muli %{{.*}}, %c256
+// CHECK:         linalg.matmul {{.*}} ins(%{{.*}}, %{{.*}} : memref<64x512xf32>, memref<512x256xf32, strided<[1024, 1], offset: ?>>) outs(%{{.*}} : memref<64x256xf32, strided<[1024, 1], offset: ?>>)
+// CHECK-LABEL: exec.program @wide_weights
+// CHECK-NEXT:    exec.dispatch @wide_weights_d0 grid [4, 1, 1]
+// CHECK-NEXT:    exec.dispatch @wide_weights_d1 grid [4, 1, 1]
+func.func @wide_weights(%a: memref<64x512xf32>, %w: memref<512x1024xf32>, %out: memref<64x1024xf32>, %arena: memref<0xi8>)
+    attributes {exec.interface = array<i32: 2, 1>} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill {kiln.group = "g"} ins(%zero : f32) outs(%out : memref<64x1024xf32>)
+  linalg.matmul {kiln.group = "g"} ins(%a, %w : memref<64x512xf32>, memref<512x1024xf32>) outs(%out : memref<64x1024xf32>)
+  return
+}
