@@ -239,3 +239,19 @@ def gen_operators(w):
              [vi("x", T.FLOAT, [2])], y,
              [const("lo", np.zeros(2, np.float32))], 2,
              "min must be a scalar", "Clip min with 2 elements")
+
+    # Found by fuzz/OnnxImportFuzzer: the one-hot expansions materialise
+    # 0..n-1 over a dimension of the model, which may claim any size (an
+    # input's type costs nothing until then).
+    w.simple("gatherelements_axis_huge.onnx",
+             [node("GatherElements", ["x", "i"], ["y"], name="gather",
+                   axis=1)],
+             [vi("x", T.FLOAT, [2, 1 << 32]), vi("i", T.INT64, [2, 2])], y,
+             (), 2, "the gather is implausibly large",
+             "data [2, 2^32]: a one-hot of 2^32 positions per index")
+    w.simple("hardmax_axis_huge.onnx",
+             [node("Hardmax", ["x"], ["y"], name="hardmax", axis=1)],
+             [vi("x", T.FLOAT, [1, 1 << 25])], y, (), 2,
+             "the node expands to a constant of 33554432 indices (at most "
+             "16777216): implausibly large",
+             "Hardmax along 2^25 positions: a 2^25-element index ramp")
