@@ -255,3 +255,11 @@ def gen_operators(w):
              "the node expands to a constant of 33554432 indices (at most "
              "16777216): implausibly large",
              "Hardmax along 2^25 positions: a 2^25-element index ramp")
+    # Found by fuzz/OnnxImportFuzzer: IsInf on integers compared them with
+    # an integer constant made from inf (a float-to-int conversion out of
+    # range: undefined behaviour).
+    w.simple("isinf_integer_input.onnx",
+             [node("IsInf", ["x"], ["y"], name="isinf")],
+             [vi("x", T.INT64, [2, 3])], [vi("y", T.BOOL, None)], (), 2,
+             "node 'isinf' (IsInf): X must be a floating-point tensor",
+             "IsInf is defined for floating-point tensors only")
