@@ -263,3 +263,12 @@ def gen_operators(w):
              [vi("x", T.INT64, [2, 3])], [vi("y", T.BOOL, None)], (), 2,
              "node 'isinf' (IsInf): X must be a floating-point tensor",
              "IsInf is defined for floating-point tensors only")
+    # Found by fuzz/OnnxImportFuzzer: MaxPool's Indices output materialised
+    # one offset per (n, c) plane, 3 * 2^32 of them here.
+    w.simple("maxpool_indices_huge_batch.onnx",
+             [node("MaxPool", ["x"], ["y", "i"], name="pool",
+                   kernel_shape=[2])],
+             [vi("x", T.FLOAT, [1 << 32, 3, 32])], y, (), 2,
+             "node 'pool' (MaxPool): MaxPool indices over 4294967296x3 "
+             "planes of 1x31 positions are implausibly large",
+             "a batch of 2^32: 3 * 2^32 plane offsets for the indices")
