@@ -55,7 +55,7 @@ for name in "${names[@]}"; do
   onnx | mlir) binary="$compiler_build/bin/${harness[$name]}" ;;
   *)
     binary="$build/${harness[$name]}"
-    # shellcheck disable=SC2206  # the source lists are space-separated paths
+    # shellcheck disable=SC2086  # the source lists are space-separated paths
     clang++-22 "${flags[@]}" "$root/fuzz/${harness[$name]}.cpp" \
       ${sources[$name]} "${common[@]}" -o "$binary"
     ;;
