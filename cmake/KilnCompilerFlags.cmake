@@ -8,6 +8,9 @@ include(CheckCXXCompilerFlag)
 include(CheckLinkerFlag)
 
 option(KILN_ENABLE_SANITIZERS "Build with AddressSanitizer and UBSan" OFF)
+option(KILN_BUILD_FUZZERS
+       "Build the compiler's libFuzzer harnesses (fuzz/); needs clang and KILN_ENABLE_SANITIZERS"
+       OFF)
 
 if(NOT CMAKE_BUILD_TYPE AND NOT CMAKE_CONFIGURATION_TYPES)
   set(CMAKE_BUILD_TYPE Release CACHE STRING "Build type" FORCE)
@@ -30,4 +33,19 @@ if(KILN_ENABLE_SANITIZERS)
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer
                       -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
+endif()
+
+# Coverage instrumentation of all of Kiln's code, so libFuzzer sees the edges
+# of the importer and the dialects it drives. Only the harnesses link
+# libFuzzer itself (-fsanitize=fuzzer, fuzz/CMakeLists.txt); other programs
+# of the same build get the sanitizer runtime's no-op coverage callbacks and
+# run as usual.
+if(KILN_BUILD_FUZZERS)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "KILN_BUILD_FUZZERS needs clang (libFuzzer)")
+  endif()
+  if(NOT KILN_ENABLE_SANITIZERS)
+    message(FATAL_ERROR "KILN_BUILD_FUZZERS needs KILN_ENABLE_SANITIZERS=ON")
+  endif()
+  add_compile_options(-fsanitize=fuzzer-no-link)
 endif()

@@ -9,14 +9,8 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${KILN_ASAN_BUILD_DIR:-$root/build-asan}"
 export CCACHE_BASEDIR="$root"
 
-if [ ! -f "$build/build.ninja" ]; then
-  cmake -G Ninja -S "$root" -B "$build" \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
-    -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
-    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
-    -DKILN_ENABLE_SANITIZERS=ON -DKILN_BUILD_TESTS=OFF >/dev/null
-fi
+# The same build dir as the compiler's fuzzers (scripts/fuzz.sh).
+"$root/scripts/configure-asan.sh" "$build"
 cmake --build "$build" --target kilnc
 
 # Leaks are reported too; any report makes the process exit non-zero, which

@@ -91,7 +91,9 @@ DriverError loadModel(mlir::MLIRContext &context, const std::string &path,
 enum class ModelFormat { kOnnx, kMlir };
 
 /// Parses a model held in memory; `name` stands for its file in messages
-/// (and, for ONNX, its folder is where external data is looked up).
+/// (and, for ONNX, its folder is where external data is looked up). MLIR
+/// text must be followed by a NUL byte, as std::string contents are: MLIR's
+/// lexer reads past the end otherwise (llvm/llvm-project#154462).
 DriverError loadModelFromMemory(mlir::MLIRContext &context,
                                 ModelFormat format, llvm::StringRef bytes,
                                 const std::string &name,

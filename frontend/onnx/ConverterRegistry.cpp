@@ -6,6 +6,8 @@
 
 #include "frontend/onnx/ConverterRegistry.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 namespace kiln::onnx {
 
 const ConverterRegistry &ConverterRegistry::get() {
@@ -42,6 +44,14 @@ Converter ConverterRegistry::lookup(llvm::StringRef opType,
       bestVersion = entry.sinceVersion;
     }
   return best;
+}
+
+std::vector<std::string> ConverterRegistry::opTypes() const {
+  std::vector<std::string> types;
+  for (const auto &entry : converters_)
+    types.push_back(entry.getKey().str());
+  llvm::sort(types);
+  return types;
 }
 
 } // namespace kiln::onnx

@@ -16,6 +16,7 @@
 
 #include "llvm/ADT/StringMap.h"
 
+#include <string>
 #include <vector>
 
 namespace kiln::onnx {
@@ -31,6 +32,10 @@ public:
 
   /// The converter for `opType` in the default domain at `opset`, or null.
   Converter lookup(llvm::StringRef opType, int64_t opset) const;
+
+  /// Every op type with a converter, sorted (the ONNX fuzzer's mutator
+  /// draws op types from it).
+  std::vector<std::string> opTypes() const;
 
 private:
   struct Entry {

@@ -165,6 +165,8 @@ LogicalResult convertIsInf(ImportContext &ctx) {
   FailureOr<int64_t> positive = ctx.intAttr("detect_positive", 1);
   if (failed(x) || failed(negative) || failed(positive))
     return failure();
+  if (!isa<FloatType>(elementTypeOf(*x)))
+    return ctx.error() << "X must be a floating-point tensor";
   Expr e(ctx);
   Value plus = e.cmp(ComparePredicate::eq, *x, e.c(*x, INFINITY));
   Value minus = e.cmp(ComparePredicate::eq, *x, e.c(*x, -INFINITY));

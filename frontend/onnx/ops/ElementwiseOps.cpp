@@ -14,6 +14,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
 
+#include <cmath>
+
 using namespace mlir;
 
 namespace kiln::onnx {
@@ -52,12 +54,30 @@ Value flattenAt(ImportContext &ctx, Value value, int64_t axis) {
   return reshapeTo(ctx, value, {outer, inner});
 }
 
+/// `value` as an integer of `width` bits: rounded toward zero and clamped to
+/// the signed range (NaN as 0, i1 as 0 or 1). Float attributes of any value
+/// (inf, 1e30) reach scalarConstant for integer tensors, and converting an
+/// out-of-range double to an integer is undefined behaviour.
+static int64_t toInteger(double value, unsigned width) {
+  if (std::isnan(value))
+    return 0;
+  if (width == 1)
+    return value != 0;
+  double bound = std::ldexp(1.0, int(width) - 1);
+  if (value >= bound)
+    return int64_t((uint64_t(1) << (width - 1)) - 1);
+  if (value < -bound)
+    return -int64_t(uint64_t(1) << (width - 1));
+  return static_cast<int64_t>(value);
+}
+
 Value scalarConstant(ImportContext &ctx, Type element, double value) {
   auto type = RankedTensorType::get({}, element);
   Attribute scalar =
       isa<FloatType>(element)
           ? Attribute(FloatAttr::get(element, value))
-          : Attribute(IntegerAttr::get(element, static_cast<int64_t>(value)));
+          : Attribute(IntegerAttr::get(
+                element, toInteger(value, element.getIntOrFloatBitWidth())));
   return ctx.constant(DenseElementsAttr::get(type, scalar));
 }
 

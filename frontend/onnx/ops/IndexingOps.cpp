@@ -24,9 +24,18 @@ namespace {
 
 Type i64(ImportContext &ctx) { return ctx.builder().getI64Type(); }
 
+/// Longest ramp materialised (128 MiB of i64): the one-hot expansions below
+/// build one over a dimension of the model, which may claim any size.
+constexpr int64_t kMaxRamp = int64_t(1) << 24;
+
 /// 0, 1, ..., n-1 along dimension `axis` of a rank-`rank` tensor (other
-/// dimensions 1), as i64.
-Value ramp(ImportContext &ctx, int64_t n, int64_t axis, int64_t rank) {
+/// dimensions 1), as i64; an error at the node when `n` exceeds kMaxRamp.
+FailureOr<Value> ramp(ImportContext &ctx, int64_t n, int64_t axis,
+                      int64_t rank) {
+  if (n > kMaxRamp)
+    return ctx.error() << "the node expands to a constant of " << n
+                       << " indices (at most " << kMaxRamp
+                       << "): implausibly large";
   SmallVector<int64_t> shape(rank, 1);
   shape[axis] = n;
   SmallVector<int64_t> values = llvm::to_vector(llvm::seq<int64_t>(0, n));
@@ -115,8 +124,10 @@ template <bool Coerced2d> LogicalResult convertHardmax(ImportContext &ctx) {
   Value best = ctx.finish(ArgMaxOp::create(ctx.builder(), ctx.loc(), types[0],
                                            input, along, true, false));
   int64_t rank = shapeOf(input).size();
-  FailureOr<Value> hot =
-      compareEq(ctx, ramp(ctx, shapeOf(input)[along], along, rank), best);
+  FailureOr<Value> positions = ramp(ctx, shapeOf(input)[along], along, rank);
+  if (failed(positions))
+    return failure();
+  FailureOr<Value> hot = compareEq(ctx, *positions, best);
   if (failed(hot))
     return failure();
   ctx.setOutput(0, reshapeTo(ctx, castTo(ctx, *hot, elementTypeOf(*x)), shape));
@@ -150,7 +161,10 @@ LogicalResult convertOneHot(ImportContext &ctx) {
     return failure();
   Value expanded =
       reshapeTo(ctx, *normalized, insertUnit(shapeOf(*normalized), *axis));
-  FailureOr<Value> hot = compareEq(ctx, ramp(ctx, depth, *axis, rank), expanded);
+  FailureOr<Value> positions = ramp(ctx, depth, *axis, rank);
+  if (failed(positions))
+    return failure();
+  FailureOr<Value> hot = compareEq(ctx, *positions, expanded);
   if (failed(hot))
     return failure();
   Type element = elementTypeOf(*values);
@@ -189,15 +203,21 @@ LogicalResult convertGatherElements(ImportContext &ctx) {
     if (d != *axis && indexShape[d] != dataShape[d])
       return ctx.error() << "indices must match data outside the axis";
   int64_t n = dataShape[*axis];
+  // As for ScatterElements: the one-hot below has n elements per index.
+  if (n * std::max<int64_t>(
+              1, cast<RankedTensorType>(indices->getType()).getNumElements()) >
+      (int64_t(1) << 28))
+    return ctx.error() << "the gather is implausibly large";
   // One-hot over a new last dimension: hot[p, k] = (idx[p] mod n == k), and
   // data moved so that its axis lines up with k.
   FailureOr<Value> normalized = wrapNegative(ctx, *indices, n);
-  if (failed(normalized))
+  FailureOr<Value> positions = ramp(ctx, n, rank, rank + 1);
+  if (failed(normalized) || failed(positions))
     return failure();
   SmallVector<int64_t> hotShape(indexShape);
   hotShape.push_back(1);
   FailureOr<Value> hot = compareEq(ctx, reshapeTo(ctx, *normalized, hotShape),
-                                   ramp(ctx, n, rank, rank + 1));
+                                   *positions);
   // data[..., axis -> 1, ..., n]: move the axis to the end, keep a unit
   // dimension in its place.
   SmallVector<int64_t> perm;
@@ -526,8 +546,11 @@ LogicalResult convertScatterElements(ImportContext &ctx) {
     return failure();
   SmallVector<int64_t> expanded(indexShape);
   expanded.push_back(1);
+  FailureOr<Value> positions = ramp(ctx, n, rank, rank + 1);
+  if (failed(positions))
+    return failure();
   FailureOr<Value> hot = compareEq(ctx, reshapeTo(ctx, *normalized, expanded),
-                                   ramp(ctx, n, rank, rank + 1));
+                                   *positions);
   if (failed(hot))
     return failure();
   // After summing out the indices' axis, the positions along data's axis
@@ -594,8 +617,11 @@ LogicalResult convertScatterND(ImportContext &ctx) {
   FailureOr<Value> linear = linearIndex(ctx, *indices, dataShape.take_front(k));
   if (failed(linear))
     return failure();
-  FailureOr<Value> hot = compareEq(ctx, reshapeTo(ctx, *linear, {count, 1, 1}),
-                                   ramp(ctx, block, 1, 3));
+  FailureOr<Value> positions = ramp(ctx, block, 1, 3);
+  if (failed(positions))
+    return failure();
+  FailureOr<Value> hot =
+      compareEq(ctx, reshapeTo(ctx, *linear, {count, 1, 1}), *positions);
   if (failed(hot))
     return failure();
   Value flat = reshapeTo(ctx, *data, {block, rest});
@@ -645,7 +671,11 @@ LogicalResult convertReverseSequence(ImportContext &ctx) {
   SmallVector<int64_t> lengthShape(rank + 1, 1);
   lengthShape[batchAxis] = batch;
   Value length = reshapeTo(ctx, castTo(ctx, *lengths, i64(ctx)), lengthShape);
-  Value t = ramp(ctx, steps, timeAxis, rank + 1);
+  FailureOr<Value> time = ramp(ctx, steps, timeAxis, rank + 1);
+  FailureOr<Value> sourcePositions = ramp(ctx, steps, rank, rank + 1);
+  if (failed(time) || failed(sourcePositions))
+    return failure();
+  Value t = *time;
   FailureOr<Value> reversed =
       buildBroadcast<SubOp>(ctx, length, scalarConstant(ctx, i64(ctx), 1));
   if (succeeded(reversed))
@@ -661,8 +691,7 @@ LogicalResult convertReverseSequence(ImportContext &ctx) {
   FailureOr<Value> source = select(ctx, inside, *reversed, t);
   if (failed(source))
     return failure();
-  FailureOr<Value> hot =
-      compareEq(ctx, *source, ramp(ctx, steps, rank, rank + 1));
+  FailureOr<Value> hot = compareEq(ctx, *source, *sourcePositions);
   if (failed(hot))
     return failure();
   // x with its time axis moved last and a unit dimension in its place.
@@ -699,7 +728,10 @@ FailureOr<Value> negativeLogLikelihood(ImportContext &ctx, Value logProb,
   Type element = elementTypeOf(logProb);
   Value labels = castTo(ctx, target, i64(ctx));
   Value expanded = reshapeTo(ctx, labels, insertUnit(shapeOf(labels), 1));
-  FailureOr<Value> hot = compareEq(ctx, ramp(ctx, classes, 1, rank), expanded);
+  FailureOr<Value> positions = ramp(ctx, classes, 1, rank);
+  if (failed(positions))
+    return failure();
+  FailureOr<Value> hot = compareEq(ctx, *positions, expanded);
   if (failed(hot))
     return failure();
   Value zero = scalarConstant(ctx, element, 0);

@@ -349,6 +349,15 @@ Value maxPoolIndices(ImportContext &ctx, Value input,
   ArrayRef<int64_t> shape = shapeOf(input);
   int64_t n = shape[0], c = shape[1], h = shape[2], wd = shape[3];
   int64_t oh = resultShape[2], ow = resultShape[3];
+  // The indices come from constants of n*c plane offsets and oh*ow
+  // positions, and a model may claim any size for those (found by
+  // fuzz/OnnxImportFuzzer: a batch of 2^32 asked for 96 GiB).
+  constexpr int64_t kMaxConstant = int64_t(1) << 24;
+  if ((c > 0 && n > kMaxConstant / c) || (ow > 0 && oh > kMaxConstant / ow)) {
+    ctx.error() << "MaxPool indices over " << n << "x" << c << " planes of "
+                << oh << "x" << ow << " positions are implausibly large";
+    return {};
+  }
   Type element = elementTypeOf(input), i64 = ctx.builder().getI64Type();
   // Pad so that every window of every output position fits (ceil_mode
   // windows may run past the end pads).

@@ -239,3 +239,36 @@ def gen_operators(w):
              [vi("x", T.FLOAT, [2])], y,
              [const("lo", np.zeros(2, np.float32))], 2,
              "min must be a scalar", "Clip min with 2 elements")
+
+    # Found by fuzz/OnnxImportFuzzer: the one-hot expansions materialise
+    # 0..n-1 over a dimension of the model, which may claim any size (an
+    # input's type costs nothing until then).
+    w.simple("gatherelements_axis_huge.onnx",
+             [node("GatherElements", ["x", "i"], ["y"], name="gather",
+                   axis=1)],
+             [vi("x", T.FLOAT, [2, 1 << 32]), vi("i", T.INT64, [2, 2])], y,
+             (), 2, "the gather is implausibly large",
+             "data [2, 2^32]: a one-hot of 2^32 positions per index")
+    w.simple("hardmax_axis_huge.onnx",
+             [node("Hardmax", ["x"], ["y"], name="hardmax", axis=1)],
+             [vi("x", T.FLOAT, [1, 1 << 25])], y, (), 2,
+             "the node expands to a constant of 33554432 indices (at most "
+             "16777216): implausibly large",
+             "Hardmax along 2^25 positions: a 2^25-element index ramp")
+    # Found by fuzz/OnnxImportFuzzer: IsInf on integers compared them with
+    # an integer constant made from inf (a float-to-int conversion out of
+    # range: undefined behaviour).
+    w.simple("isinf_integer_input.onnx",
+             [node("IsInf", ["x"], ["y"], name="isinf")],
+             [vi("x", T.INT64, [2, 3])], [vi("y", T.BOOL, None)], (), 2,
+             "node 'isinf' (IsInf): X must be a floating-point tensor",
+             "IsInf is defined for floating-point tensors only")
+    # Found by fuzz/OnnxImportFuzzer: MaxPool's Indices output materialised
+    # one offset per (n, c) plane, 3 * 2^32 of them here.
+    w.simple("maxpool_indices_huge_batch.onnx",
+             [node("MaxPool", ["x"], ["y", "i"], name="pool",
+                   kernel_shape=[2])],
+             [vi("x", T.FLOAT, [1 << 32, 3, 32])], y, (), 2,
+             "node 'pool' (MaxPool): MaxPool indices over 4294967296x3 "
+             "planes of 1x31 positions are implausibly large",
+             "a batch of 2^32: 3 * 2^32 plane offsets for the indices")

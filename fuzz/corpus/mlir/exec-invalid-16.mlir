@@ -1,0 +1,6 @@
+func.func private @f(%a: memref<64xi8>, %b: index, %e: index) {
+  return
+}
+exec.program @cuda_func device(cuda) inputs(0) outputs(0) arena(64) {
+  %0 = exec.dispatch @f grid [1, 1, 1] block [32, 1, 1] bindings [#exec.binding<arena[0 : 64] write>]
+}

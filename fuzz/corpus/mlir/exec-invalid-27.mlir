@@ -1,0 +1,3 @@
+exec.program @no_reduction device(cpu) inputs(0) outputs(0) arena(64) {
+  %0 = exec.collective all_gather sum ranks(2) element(f32) send #exec.binding<arena[0 : 16] read> recv #exec.binding<arena[16 : 32] write>
+}

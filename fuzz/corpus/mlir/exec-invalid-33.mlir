@@ -1,0 +1,3 @@
+exec.program @no_peer device(cpu) inputs(0) outputs(0) arena(64) {
+  %0 = exec.collective all_gather ranks(2) peer(0) element(f32) send #exec.binding<arena[0 : 16] read> recv #exec.binding<arena[16 : 32] write>
+}

@@ -1,0 +1,3 @@
+exec.program @send_writes device(cpu) inputs(0) outputs(0) arena(64) {
+  %0 = exec.collective send ranks(2) peer(1) element(f32) send #exec.binding<arena[0 : 16] write>
+}

@@ -1,0 +1,3 @@
+exec.program @single_index device(cpu) inputs(0) outputs(0) arena(64) {
+  %0 = exec.fill #exec.binding<arena 0[0 : 16] write> pattern(0 : i32)
+}

@@ -1,0 +1,4 @@
+func.func @outside() {
+  %0 = exec.barrier
+  return
+}

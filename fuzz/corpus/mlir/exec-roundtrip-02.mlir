@@ -1,0 +1,1 @@
+exec.kernel @kiln_k0 source_ops ["linalg.matmul"]

@@ -1,0 +1,4 @@
+func.func @pool_pads_size(%x: tensor<1x3x8x8xf32>) {
+  %0 = kiln.max_pool2d %x {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1>} : tensor<1x3x8x8xf32> -> tensor<1x3x8x8xf32>
+  return
+}

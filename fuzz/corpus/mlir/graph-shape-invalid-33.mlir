@@ -1,0 +1,4 @@
+func.func @slice_zero_step(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = kiln.slice %x starts [0, 0] limits [4, 8] steps [1, 0] : tensor<4x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}

@@ -1,0 +1,4 @@
+func.func @pad_high_count(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = kiln.pad %x low [0, 0] high [0, 0, 0] constant 0.0 : tensor<2x3xf32> -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}

@@ -1,0 +1,8 @@
+func.func @fusion_yield_type_mismatch(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %r = kiln.fusion ins(%x : tensor<2xf32>) -> tensor<2xf32> {
+  ^bb0(%a: tensor<2xf32>):
+    %c = kiln.reshape %a : tensor<2xf32> -> tensor<1x2xf32>
+    kiln.yield %c : tensor<1x2xf32>
+  }
+  return %r : tensor<2xf32>
+}
