@@ -158,11 +158,13 @@ struct FormFusionGroupsPass
           fusion.getResult(index), [&](OpOperand &use) {
             return !group.members.contains(use.getOwner());
           });
-    SmallVector<Operation *> constants;
+    // A set: a constant several members read must be erased (and looked
+    // at) once, or the second look reads a freed op.
+    llvm::SetVector<Operation *> constants;
     for (Operation *op : llvm::reverse(group.ops)) {
       for (Value operand : op->getOperands())
         if (auto constant = operand.getDefiningOp<kiln::ConstantOp>())
-          constants.push_back(constant);
+          constants.insert(constant);
       op->erase();
     }
     for (Operation *constant : constants)

@@ -23,6 +23,28 @@ func.func @chain(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 // -----
 
+// A constant read by several members is cloned into
+// the group once and the outer copy erased once (it was erased, then looked
+// at again: a use-after-free that ASan showed on `kilnc run`).
+// CHECK-LABEL: func.func @shared_constant
+// CHECK-NEXT: %[[F:.*]] = kiln.fusion ins(%arg0 : tensor<8xf32>)
+// CHECK-NEXT: ^bb0(%{{.*}}: tensor<8xf32>):
+// CHECK-NEXT: kiln.constant
+// CHECK-NOT: kiln.constant
+// CHECK: kiln.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[F]]
+func.func @shared_constant(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %c = kiln.constant dense<2.0> : tensor<8xf32>
+  // expected-remark @below {{fusion group 0 (elementwise): 3 ops, 1 inputs, 1 results}}
+  %0 = kiln.add %x, %c : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  %1 = kiln.mul %0, %c : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  %2 = kiln.sub %1, %c : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  return %2 : tensor<8xf32>
+}
+
+// -----
+
 // A value used inside and outside the group becomes a second result: the
 // producer is computed once (multi-output group), never duplicated.
 // CHECK-LABEL: func.func @multi_output
