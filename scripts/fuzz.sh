@@ -18,6 +18,10 @@ names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(npy artifact onnx mlir)
 build="${KILN_FUZZ_BUILD_DIR:-$root/build-fuzz}"
 compiler_build="${KILN_ASAN_BUILD_DIR:-$root/build-asan}"
+# The compiler harnesses mix ASan-built Kiln with Debian's uninstrumented
+# libMLIR, whose allocator slabs Kiln's inline code poisons: see
+# scripts/check-sanitizers.sh.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-allow_user_poisoning=0}"
 mkdir -p "$build"
 
 flags=(-std=gnu++17 -O1 -g -fsanitize=fuzzer,address,undefined
