@@ -24,10 +24,10 @@ scripts/check-install.sh
 stage "The runtime builds on its own, without MLIR/LLVM"
 scripts/check-runtime-standalone.sh
 
-stage "ASan/UBSan: kilnc on the malformed-ONNX corpus, the runtime's unit tests"
+stage "ASan/UBSan: the malformed-ONNX corpus, the lit suite and gtests"
 scripts/check-sanitizers.sh
 
-stage "Fuzzing smoke: the .npy and artifact readers, 30 s each"
+stage "Fuzzing smoke: the four harnesses, 30 s each"
 scripts/fuzz.sh 30
 
 stage "Code-health checks"
