@@ -22,9 +22,13 @@ CpuRegisterTile CpuRegisterTile::forVectorBits(unsigned bits) {
 
 CpuRegisterTile CpuRegisterTile::forHost() {
   // The artifact targets this CPU ("native") unless told otherwise; a tile
-  // for the wrong width is slower, never wrong.
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  return forVectorBits(features.lookup("avx512f") ? 512 : 256);
+  // for the wrong width is slower, never wrong. Asked once: the pass that
+  // uses it runs on every dispatch function.
+  static const CpuRegisterTile host = [] {
+    llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+    return forVectorBits(features.lookup("avx512f") ? 512 : 256);
+  }();
+  return host;
 }
 
 } // namespace kiln::compiler

@@ -250,13 +250,13 @@ void tileForCache(RewriterBase &rewriter, linalg::LinalgOp op,
 /// contraction's tile is `rows` x its (panel-wide) columns, the reduction
 /// stepped by one: an outer product per step on accumulators that stay in
 /// registers. Other ops take `kVectorLength` lanes of their innermost
-/// loop. Remainders are peeled, never shrunk to a divisor. Returns false
-/// for an op better left to scalar loops.
-bool tileForRegisters(RewriterBase &rewriter, linalg::LinalgOp op,
+/// loop. Remainders are peeled, never shrunk to a divisor. An op better
+/// left to scalar loops stays as it is.
+void tileForRegisters(RewriterBase &rewriter, linalg::LinalgOp op,
                       const kiln::compiler::CpuRegisterTile &tile) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   if (ranges.empty() || ShapedType::isDynamicShape(ranges))
-    return false;
+    return;
   SmallVector<int64_t> sizes(ranges.size(), 1);
   auto upTo = [&](unsigned dim, int64_t limit) {
     sizes[dim] = std::min(ranges[dim], limit);
@@ -265,17 +265,17 @@ bool tileForRegisters(RewriterBase &rewriter, linalg::LinalgOp op,
     FailureOr<linalg::ContractionDimensions> dims =
         linalg::inferContractionDims(op);
     if (failed(dims) || dims->n.empty())
-      return false;
+      return;
     unsigned n = dims->n.back();
     if (ranges[n] < kMinVectorLength)
-      return false;
+      return;
     upTo(n, tile.columns);
     if (!dims->m.empty())
       upTo(dims->m.back(), tile.rows);
   } else {
     unsigned last = ranges.size() - 1;
     if (ranges[last] < kMinVectorLength)
-      return false;
+      return;
     upTo(last, kVectorLength);
   }
   // A tile spanning a whole loop needs no loop.
@@ -283,7 +283,6 @@ bool tileForRegisters(RewriterBase &rewriter, linalg::LinalgOp op,
     if (size == range)
       size = 0;
   tileAndPeel(rewriter, op, sizes, {}, kVectorStage);
-  return true;
 }
 
 /// Stage 3: a static tile becomes vector transfers and vector math.

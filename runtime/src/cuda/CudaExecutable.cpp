@@ -499,10 +499,21 @@ Status CudaExecutable::State::runHooked(
 
 Status CudaExecutable::run(const std::vector<TensorRef> &inputs,
                            const std::vector<TensorRef> &outputs) {
+  return run(inputs, outputs, RunOptions());
+}
+
+Status CudaExecutable::run(const std::vector<TensorRef> &inputs,
+                           const std::vector<TensorRef> &outputs,
+                           const RunOptions &options) {
+  if (options.collectives)
+    return unimplemented(description() +
+                         ": CUDA programs have no collective steps to run");
   State &s = *state_;
   KILN_RETURN_IF_ERROR(
       checkBindings(inputs, s.program.inputs, outputs, s.program.outputs));
   KILN_RETURN_IF_ERROR(s.device->makeCurrent());
+  if (options.hooks)
+    return s.runHooked(inputs, outputs, *options.hooks);
   const CudaDriver &api = s.api();
   KILN_RETURN_IF_ERROR(s.copyInputs(inputs));
   if (s.graph) {
@@ -521,21 +532,6 @@ Status CudaExecutable::run(const std::vector<TensorRef> &inputs,
     ++s.counters.directRuns;
   }
   return s.copyOutputsAndWait(outputs);
-}
-
-Status CudaExecutable::run(const std::vector<TensorRef> &inputs,
-                           const std::vector<TensorRef> &outputs,
-                           const RunOptions &options) {
-  if (options.collectives)
-    return unimplemented(description() +
-                         ": CUDA programs have no collective steps to run");
-  if (!options.hooks)
-    return run(inputs, outputs);
-  State &s = *state_;
-  KILN_RETURN_IF_ERROR(
-      checkBindings(inputs, s.program.inputs, outputs, s.program.outputs));
-  KILN_RETURN_IF_ERROR(s.device->makeCurrent());
-  return s.runHooked(inputs, outputs, *options.hooks);
 }
 
 Status CudaExecutable::run(const std::vector<HostTensor> &inputs,
