@@ -426,10 +426,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return mlir::success();
   });
 
-  kiln::onnx::ImportFailure failure;
+  kiln::onnx::ImportReport report;
   mlir::OwningOpRef<mlir::ModuleOp> module = kiln::onnx::importOnnxBytes(
       context, llvm::StringRef(reinterpret_cast<const char *>(data), size),
-      g.modelPath, kiln::onnx::ImportOptions(), failure);
+      g.modelPath, kiln::onnx::ImportOptions(), report);
+  kiln::onnx::ImportFailure failure = report.failure;
   if (!module) {
     if (failure == kiln::onnx::ImportFailure::kNone)
       fail("import failed without a reason");

@@ -161,13 +161,18 @@ DriverError makeImportOptions(MLIRContext &context, const LoadOptions &options,
 }
 
 DriverError importResult(const OwningOpRef<ModuleOp> &module,
-                         onnx::ImportFailure failure, const std::string &name) {
+                         const onnx::ImportReport &report,
+                         const std::string &name) {
   if (module)
     return {};
-  return {failure == onnx::ImportFailure::kUnsupported
-              ? ErrorKind::kUnsupported
-              : ErrorKind::kInvalidInput,
-          name + ": cannot import the ONNX model"};
+  DriverError error{report.failure == onnx::ImportFailure::kUnsupported
+                        ? ErrorKind::kUnsupported
+                        : ErrorKind::kInvalidInput,
+                    name + ": cannot import the ONNX model"};
+  error.graphInputs = report.graphInputs;
+  error.compileTimeInputs = report.compileTimeInputs;
+  error.inputsWithoutShape = report.inputsWithoutShape;
+  return error;
 }
 
 DriverError onlyForOnnx(const LoadOptions &options) {
@@ -188,9 +193,9 @@ DriverError loadModel(MLIRContext &context, const std::string &path,
     onnx::ImportOptions importOptions;
     if (DriverError error = makeImportOptions(context, options, importOptions))
       return error;
-    onnx::ImportFailure failure;
-    module = onnx::importOnnxFile(context, path, importOptions, failure);
-    return importResult(module, failure, path);
+    onnx::ImportReport report;
+    module = onnx::importOnnxFile(context, path, importOptions, report);
+    return importResult(module, report, path);
   }
   if (DriverError error = onlyForOnnx(options))
     return error;
@@ -211,9 +216,9 @@ DriverError loadModelFromMemory(MLIRContext &context, ModelFormat format,
     onnx::ImportOptions importOptions;
     if (DriverError error = makeImportOptions(context, options, importOptions))
       return error;
-    onnx::ImportFailure failure;
-    module = onnx::importOnnxBytes(context, bytes, name, importOptions, failure);
-    return importResult(module, failure, name);
+    onnx::ImportReport report;
+    module = onnx::importOnnxBytes(context, bytes, name, importOptions, report);
+    return importResult(module, report, name);
   }
   if (DriverError error = onlyForOnnx(options))
     return error;

@@ -43,8 +43,16 @@ enum class ErrorKind {
 /// A failure with its class; the details were already reported as
 /// diagnostics or are in `message`.
 struct DriverError {
-  ErrorKind kind = ErrorKind::kNone;
+  DriverError(ErrorKind kind = ErrorKind::kNone, std::string message = "")
+      : kind(kind), message(std::move(message)) {}
+  ErrorKind kind;
   std::string message;
+  /// An ONNX import that stopped at an input a JIT can supply (see
+  /// onnx::ImportReport): the graph's inputs in order, those whose values a
+  /// shape needs, and those whose shape is symbolic.
+  std::vector<std::string> graphInputs;
+  std::vector<std::string> compileTimeInputs;
+  std::vector<std::string> inputsWithoutShape;
   explicit operator bool() const { return kind != ErrorKind::kNone; }
 };
 

@@ -9,6 +9,7 @@
 #include "dialects/Graph/IR/GraphOps.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Path.h"
 
@@ -37,6 +38,8 @@ Location ImportContext::locationOf(const pb::NodeProto &node, int index) const {
 void ImportContext::setNode(const pb::NodeProto &node, int index) {
   node_ = &node;
   loc_ = locationOf(node, index);
+  hadError_ = false;
+  unsupported_ = false;
 }
 
 InFlightDiagnostic ImportContext::error() {
@@ -122,20 +125,86 @@ ImportContext::intsAttr(llvm::StringRef name) {
       SmallVector<int64_t>(attr->ints().begin(), attr->ints().end()));
 }
 
+namespace {
+/// What a value that should have been a constant is computed from: the
+/// graph inputs it depends on (in order of discovery), and otherwise the
+/// first op whose operands are all constants, which the importer could not
+/// fold.
+struct NonConstantOrigin {
+  SmallVector<Value> graphInputs;
+  Operation *unfolded = nullptr;
+};
+
+NonConstantOrigin originOf(Value value,
+                           const llvm::DenseMap<Value, std::string> &inputs) {
+  NonConstantOrigin origin;
+  SmallVector<Value> worklist{value};
+  llvm::DenseSet<Value> seen{value};
+  while (!worklist.empty()) {
+    Value next = worklist.pop_back_val();
+    if (inputs.count(next)) {
+      origin.graphInputs.push_back(next);
+      continue;
+    }
+    Operation *op = next.getDefiningOp();
+    if (!op || matchPattern(next, m_Constant()))
+      continue;
+    bool allConstant = true;
+    for (Value operand : op->getOperands()) {
+      allConstant &= matchPattern(operand, m_Constant());
+      if (seen.insert(operand).second)
+        worklist.push_back(operand);
+    }
+    if (allConstant && !origin.unfolded)
+      origin.unfolded = op;
+  }
+  return origin;
+}
+
+/// "node 'where1' (kiln.where)": the ONNX node an imported op came from.
+std::string describeOp(Operation *op) {
+  std::string node = "an op";
+  if (auto name = dyn_cast<NameLoc>(op->getLoc()))
+    node = "node '" + name.getName().str() + "'";
+  return node + " (" + op->getName().getStringRef().str() + ")";
+}
+} // namespace
+
 FailureOr<DenseElementsAttr> ImportContext::constantInput(int i,
                                                           llvm::StringRef what) {
   FailureOr<Value> value = requiredInput(i, what);
   if (failed(value))
     return failure();
   DenseElementsAttr attr;
-  if (!matchPattern(*value, m_Constant(&attr))) {
-    // A valid model Kiln cannot compile as is (--bind can fix the input).
-    markUnsupported();
-    return error() << "input #" << i << " (" << what
-                   << ") must be a constant: Kiln compiles static shapes "
-                      "(bind the input with --bind NAME=FILE.npy)";
+  if (matchPattern(*value, m_Constant(&attr)))
+    return attr;
+  // A valid model Kiln cannot compile as is: exit 3, and the message says
+  // what would fix it.
+  markUnsupported();
+  NonConstantOrigin origin = originOf(*value, graphInputNames_);
+  InFlightDiagnostic diag = error() << "input #" << i << " (" << what
+                                    << ") must be a constant: Kiln compiles "
+                                       "static shapes";
+  if (origin.graphInputs.empty()) {
+    diag << ", and it is computed from constants by ops Kiln does not fold";
+    if (origin.unfolded)
+      diag << " (first: "
+           << describeOp(origin.unfolded) << ")";
+    return diag;
   }
-  return attr;
+  std::string names, bind;
+  for (Value input : origin.graphInputs) {
+    const std::string &name = graphInputNames_.lookup(input);
+    if (!llvm::is_contained(compileTimeInputs_, name))
+      compileTimeInputs_.push_back(name);
+    names += (names.empty() ? "'" : ", '") + name + "'";
+    bind += " --bind " + name + "=FILE.npy";
+  }
+  diag << ", and it is computed from graph input"
+       << (origin.graphInputs.size() > 1 ? "s " : " ") << names
+       << " (fix it at compile time with" << bind
+       << "; `kilnc run` and kiln::JitModel do that with the values given)";
+  return diag;
 }
 
 FailureOr<SmallVector<int64_t>> ImportContext::constantInts(int i,

@@ -17,6 +17,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <optional>
@@ -45,6 +46,12 @@ public:
 
   void define(const std::string &name, mlir::Value value) {
     values_[name] = value;
+  }
+  /// Defines graph input `name` (a function argument): what errors about
+  /// values computed from it name.
+  void defineGraphInput(const std::string &name, mlir::Value argument) {
+    define(name, argument);
+    graphInputNames_[argument] = name;
   }
   /// The value named `name`, or null.
   mlir::Value lookup(const std::string &name) const {
@@ -112,6 +119,12 @@ public:
   /// Kiln compiles static shapes).
   mlir::FailureOr<mlir::DenseElementsAttr> constantInput(int i,
                                                          llvm::StringRef what);
+  /// Graph inputs that a shape operand which is not a constant was computed
+  /// from, collected as constantInput() reports them (in order, no
+  /// duplicates): the inputs a JIT binds to their values and retries with.
+  llvm::ArrayRef<std::string> compileTimeInputs() const {
+    return compileTimeInputs_;
+  }
   /// A constant integer input as a vector (any integer element type).
   mlir::FailureOr<llvm::SmallVector<int64_t>>
   constantInts(int i, llvm::StringRef what);
@@ -122,11 +135,12 @@ public:
   /// makes hadError() true; the importer stops after the node.
   mlir::Value finish(mlir::Operation *op);
 
-  /// Whether an error was reported outside a converter's own return value.
+  /// Whether an error was reported outside a converter's own return value
+  /// (for the current node).
   bool hadError() const { return hadError_; }
 
-  /// Marks the failure as "valid, but not supported" (exit code 3) rather
-  /// than "invalid model".
+  /// Marks the current node's failure as "valid, but not supported" (exit
+  /// code 3) rather than "invalid model".
   void markUnsupported() { unsupported_ = true; }
   bool isUnsupported() const { return unsupported_; }
 
@@ -139,6 +153,8 @@ private:
   std::string modelFolder_;
   int64_t opset_;
   llvm::StringMap<mlir::Value> values_;
+  llvm::DenseMap<mlir::Value, std::string> graphInputNames_;
+  llvm::SmallVector<std::string> compileTimeInputs_;
   llvm::StringMap<llvm::SmallVector<int64_t>> declaredShapes_;
   const pb::NodeProto *node_ = nullptr;
   mlir::Location loc_;

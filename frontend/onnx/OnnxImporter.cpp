@@ -54,7 +54,7 @@ public:
   /// Reads the model from `bytes` instead of the file at `path`.
   void setBytes(llvm::StringRef bytes) { bytes_ = bytes; }
 
-  OwningOpRef<ModuleOp> run(ImportFailure &failure);
+  OwningOpRef<ModuleOp> run(ImportReport &report);
 
 private:
   LogicalResult parse();
@@ -75,6 +75,10 @@ private:
   pb::ModelProto model_;
   int64_t opset_ = 0;
   ImportFailure failure_ = ImportFailure::kInvalidModel;
+  /// Filled as the import learns it (see ImportReport).
+  std::vector<std::string> graphInputs_;
+  std::vector<std::string> compileTimeInputs_;
+  std::vector<std::string> inputsWithoutShape_;
 };
 
 LogicalResult ModelImporter::parse() {
@@ -258,10 +262,12 @@ ModelImporter::importInputType(const pb::ValueInfoProto &info) {
   }
   auto given = options_.inputShapes.find(info.name());
   if (!tensor.has_shape()) {
-    if (given == options_.inputShapes.end())
+    if (given == options_.inputShapes.end()) {
+      inputsWithoutShape_.push_back(info.name());
       return error() << "input '" << info.name()
                      << "' has no shape: give one with --input-shape "
                      << info.name() << "=DxDx...";
+    }
     std::optional<int64_t> count = checkedElementCount(given->second);
     if (!count || *count > (int64_t(1) << 40))
       return error() << "--input-shape for '" << info.name()
@@ -292,13 +298,15 @@ ModelImporter::importInputType(const pb::ValueInfoProto &info) {
       shape.push_back(size);
       continue;
     }
-    if (!fixed)
+    if (!fixed) {
+      inputsWithoutShape_.push_back(info.name());
       return error() << "input '" << info.name() << "' has symbolic dimension "
                      << d
                      << (dim.has_dim_param() ? " ('" + dim.dim_param() + "')"
                                              : std::string())
                      << ": give its shape with --input-shape " << info.name()
                      << "=DxDx...";
+    }
     shape.push_back(dim.dim_value());
   }
   std::optional<int64_t> count = checkedElementCount(shape);
@@ -318,6 +326,9 @@ LogicalResult ModelImporter::importGraph(ModuleOp module) {
   llvm::StringSet<> initializerNames;
   for (const pb::TensorProto &init : graph.initializer())
     initializerNames.insert(init.name());
+  for (const pb::ValueInfoProto &input : graph.input())
+    if (!initializerNames.contains(input.name()))
+      graphInputs_.push_back(input.name());
   for (auto &entry : options_.boundInputs)
     if (!llvm::any_of(graph.input(), [&](const pb::ValueInfoProto &in) {
           return in.name() == entry.first;
@@ -364,7 +375,7 @@ LogicalResult ModelImporter::importGraph(ModuleOp module) {
 
   ImportContext ctx(builder, path_, opset_);
   for (auto [index, input] : llvm::enumerate(inputs))
-    ctx.define(input->name(), body->getArgument(index));
+    ctx.defineGraphInput(input->name(), body->getArgument(index));
   for (const pb::TensorProto &init : graph.initializer()) {
     Location loc = NameLoc::get(builder.getStringAttr(init.name()), fileLoc_);
     FailureOr<DenseElementsAttr> value =
@@ -419,16 +430,30 @@ LogicalResult ModelImporter::importGraph(ModuleOp module) {
   for (const pb::ValueInfoProto &info : graph.output())
     declare(info);
 
+  // A node that fails does not stop the import: every node whose inputs
+  // were computed is still converted, so that all the nodes Kiln refuses
+  // are reported at once (and a JIT learns every input it must bind).
   const ConverterRegistry &registry = ConverterRegistry::get();
+  int refused = 0, invalid = 0;
   for (int index : *order) {
     const pb::NodeProto &node = graph.node(index);
+    if (refused + invalid > 0 &&
+        llvm::any_of(node.input(), [&](const std::string &name) {
+          return !name.empty() && !ctx.lookup(name);
+        }))
+      continue; // Downstream of a failed node.
     ctx.setNode(node, index);
     Converter convert = registry.lookup(node.op_type(), opset_);
-    if (failed(convert(ctx)) || ctx.hadError()) {
-      if (ctx.isUnsupported())
-        failure_ = ImportFailure::kUnsupported;
-      return failure();
-    }
+    if (failed(convert(ctx)) || ctx.hadError())
+      ++(ctx.isUnsupported() ? refused : invalid);
+  }
+  compileTimeInputs_.assign(ctx.compileTimeInputs().begin(),
+                            ctx.compileTimeInputs().end());
+  if (refused + invalid > 0) {
+    // A malformed node makes the model invalid, whatever else it has.
+    failure_ =
+        invalid ? ImportFailure::kInvalidModel : ImportFailure::kUnsupported;
+    return failure();
   }
 
   SmallVector<Value> results;
@@ -481,20 +506,18 @@ LogicalResult ModelImporter::importGraph(ModuleOp module) {
   return verify(module);
 }
 
-OwningOpRef<ModuleOp> ModelImporter::run(ImportFailure &failure) {
-  failure = ImportFailure::kInvalidModel;
-  if (failed(parse()))
-    return nullptr;
-  if (failed(checkOpset()) || failed(reportUnsupportedOperators())) {
-    failure = failure_;
-    return nullptr;
-  }
+OwningOpRef<ModuleOp> ModelImporter::run(ImportReport &report) {
+  report = ImportReport();
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc_);
-  if (failed(importGraph(*module))) {
-    failure = failure_;
+  bool imported = succeeded(parse()) && succeeded(checkOpset()) &&
+                  succeeded(reportUnsupportedOperators()) &&
+                  succeeded(importGraph(*module));
+  report.failure = imported ? ImportFailure::kNone : failure_;
+  report.graphInputs = std::move(graphInputs_);
+  report.compileTimeInputs = std::move(compileTimeInputs_);
+  report.inputsWithoutShape = std::move(inputsWithoutShape_);
+  if (!imported)
     return nullptr;
-  }
-  failure = ImportFailure::kNone;
   return module;
 }
 
@@ -503,20 +526,20 @@ OwningOpRef<ModuleOp> ModelImporter::run(ImportFailure &failure) {
 OwningOpRef<ModuleOp> importOnnxFile(MLIRContext &context,
                                      const std::string &path,
                                      const ImportOptions &options,
-                                     ImportFailure &failure) {
+                                     ImportReport &report) {
   context.loadDialect<KilnDialect, func::FuncDialect>();
-  return ModelImporter(context, path, options).run(failure);
+  return ModelImporter(context, path, options).run(report);
 }
 
 OwningOpRef<ModuleOp> importOnnxBytes(MLIRContext &context,
                                       llvm::StringRef bytes,
                                       const std::string &name,
                                       const ImportOptions &options,
-                                      ImportFailure &failure) {
+                                      ImportReport &report) {
   context.loadDialect<KilnDialect, func::FuncDialect>();
   ModelImporter importer(context, name, options);
   importer.setBytes(bytes);
-  return importer.run(failure);
+  return importer.run(report);
 }
 
 void registerOnnxImportDialects(DialectRegistry &registry) {

@@ -43,11 +43,27 @@ enum class ImportFailure {
   kUnsupported,  ///< A valid model using operators Kiln does not support.
 };
 
-/// Imports the model at `path`. On failure returns null and sets `failure`.
+/// What an import found out besides the module: why it failed, and what a
+/// JIT needs to know to retry with the model's inputs in hand.
+struct ImportReport {
+  ImportFailure failure = ImportFailure::kNone;
+  /// The graph's inputs (initializers excluded) in order, once the model
+  /// parsed: the positions a caller passes run-time values in.
+  std::vector<std::string> graphInputs;
+  /// Graph inputs whose values the failing node needs at compile time: the
+  /// inputs a non-constant shape operand is computed from. Binding them
+  /// (ImportOptions::boundInputs) gets past that node.
+  std::vector<std::string> compileTimeInputs;
+  /// Graph inputs the import stopped at because a dimension is symbolic or
+  /// missing: ImportOptions::inputShapes gets past them.
+  std::vector<std::string> inputsWithoutShape;
+};
+
+/// Imports the model at `path`. On failure returns null; `report` says why.
 mlir::OwningOpRef<mlir::ModuleOp> importOnnxFile(mlir::MLIRContext &context,
                                                  const std::string &path,
                                                  const ImportOptions &options,
-                                                 ImportFailure &failure);
+                                                 ImportReport &report);
 
 /// Registers the dialects an imported module contains.
 /// Imports a serialised ModelProto held in memory. `name` stands for the
@@ -57,7 +73,7 @@ mlir::OwningOpRef<mlir::ModuleOp> importOnnxBytes(mlir::MLIRContext &context,
                                                   llvm::StringRef bytes,
                                                   const std::string &name,
                                                   const ImportOptions &options,
-                                                  ImportFailure &failure);
+                                                  ImportReport &report);
 
 void registerOnnxImportDialects(mlir::DialectRegistry &registry);
 

@@ -392,12 +392,40 @@ OpFoldResult CompareOp::fold(FoldAdaptor adaptor) {
 OpFoldResult SelectOp::fold(FoldAdaptor adaptor) {
   if (getOnTrue() == getOnFalse() && getOnTrue().getType() == getType())
     return getOnTrue();
-  auto condition = dyn_cast_or_null<SplatElementsAttr>(adaptor.getCondition());
-  if (!condition)
+  if (auto condition =
+          dyn_cast_or_null<SplatElementsAttr>(adaptor.getCondition()))
+    return foldToOperand(condition.getSplatValue<bool>() ? getOnTrue()
+                                                         : getOnFalse(),
+                         getType(), true);
+  // All three constant (ONNX shape computations: Where on Equal): pick
+  // element by element, broadcasting each operand to the result.
+  DenseElementsAttr condition = getFoldableConstant(adaptor.getCondition());
+  DenseElementsAttr onTrue = getFoldableConstant(adaptor.getOnTrue());
+  DenseElementsAttr onFalse = getFoldableConstant(adaptor.getOnFalse());
+  auto type = cast<ShapedType>(getType());
+  if (!condition || !onTrue || !onFalse || exceedsFoldLimit(type))
     return {};
-  Value chosen =
-      condition.getSplatValue<bool>() ? getOnTrue() : getOnFalse();
-  return foldToOperand(chosen, getType(), true);
+  auto shapeOf = [](DenseElementsAttr attr) {
+    // A splat reads element 0 whatever the index.
+    SmallVector<int64_t> shape(attr.getType().getShape());
+    if (attr.isSplat())
+      shape.assign(shape.size(), 1);
+    return shape;
+  };
+  SmallVector<int64_t> conditionShape = shapeOf(condition),
+                       trueShape = shapeOf(onTrue),
+                       falseShape = shapeOf(onFalse);
+  SmallVector<bool> conditions(condition.getValues<bool>());
+  SmallVector<Attribute> trueValues(onTrue.getValues<Attribute>());
+  SmallVector<Attribute> falseValues(onFalse.getValues<Attribute>());
+  SmallVector<Attribute> results;
+  forEachIndex(type.getShape(), [&](ArrayRef<int64_t> index) {
+    results.push_back(
+        conditions[broadcastLinearIndex(index, conditionShape)]
+            ? trueValues[broadcastLinearIndex(index, trueShape)]
+            : falseValues[broadcastLinearIndex(index, falseShape)]);
+  });
+  return DenseElementsAttr::get(type, results);
 }
 
 OpFoldResult CastOp::fold(FoldAdaptor adaptor) {

@@ -727,7 +727,8 @@ LogicalResult convertLayerNorm(ImportContext &ctx) {
 }
 
 /// Dropout at inference is the identity and its mask is all ones (bool from
-/// opset 10, the data type before). Training mode is not supported.
+/// opset 10, the data type before). So is training mode with a ratio of 0;
+/// training mode that drops values (at random) is not supported.
 LogicalResult convertDropout(ImportContext &ctx) {
   FailureOr<Value> x = ctx.requiredInput(0, "data");
   if (failed(x))
@@ -737,8 +738,21 @@ LogicalResult convertDropout(ImportContext &ctx) {
     if (failed(training))
       return failure();
     if (!training->isSplat() || training->getSplatValue<bool>()) {
-      ctx.markUnsupported();
-      return ctx.error() << "training-mode Dropout is not supported";
+      // The ratio defaults to 0.5; only a constant 0 keeps every value.
+      bool zeroRatio = false;
+      if (ctx.input(1)) {
+        FailureOr<DenseElementsAttr> ratio = ctx.constantInput(1, "ratio");
+        if (failed(ratio))
+          return failure();
+        zeroRatio = ratio->isSplat() &&
+                    isa<FloatType>(ratio->getElementType()) &&
+                    ratio->getSplatValue<APFloat>().isZero();
+      }
+      if (!zeroRatio) {
+        ctx.markUnsupported();
+        return ctx.error() << "training-mode Dropout with a ratio other than "
+                              "0 is not supported (it drops values at random)";
+      }
     }
   }
   ctx.setOutput(0, *x);

@@ -575,7 +575,22 @@ func.func @fold_select_same_branches(%c: tensor<4xi1>, %a: tensor<4xf16>) -> ten
 
 // -----
 
-// A non-splat condition does not fold.
+// All three constant: chosen element by element, each operand broadcast
+// (ONNX shape computations: Where on Equal).
+// CHECK-LABEL: func @fold_select_constants
+// CHECK-NEXT: %[[C:.*]] = kiln.constant dense<{{\[}}[3, 1], [7, 1]]> : tensor<2x2xi64>
+// CHECK-NEXT: return %[[C]]
+func.func @fold_select_constants() -> tensor<2x2xi64> {
+  %c = kiln.constant dense<[false, true]> : tensor<2xi1>
+  %t = kiln.constant dense<1> : tensor<i64>
+  %f = kiln.constant dense<[[3, -1], [7, -1]]> : tensor<2x2xi64>
+  %0 = kiln.select %c, %t, %f : (tensor<2xi1>, tensor<i64>, tensor<2x2xi64>) -> tensor<2x2xi64>
+  return %0 : tensor<2x2xi64>
+}
+
+// -----
+
+// A non-splat condition with a run-time branch does not fold.
 // CHECK-LABEL: func @no_fold_select_non_splat
 // CHECK: kiln.select
 func.func @no_fold_select_non_splat(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
