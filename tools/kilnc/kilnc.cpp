@@ -13,6 +13,7 @@
 #include "Bisect.h"
 #include "ProfileReport.h"
 #include "compiler/MemoryPlanning/PlanReport.h"
+#include "kiln/JitModel.h"
 #include "kiln/kiln.h"
 #include "kiln/runtime/Bindings.h"
 #include "kiln/runtime/CudaModuleChoice.h"
@@ -308,21 +309,58 @@ StatusOr<std::unique_ptr<Compiler>> makeCompiler() {
 // Inputs and outputs
 //===----------------------------------------------------------------------===//
 
-/// Parses --input and loads the files for a model with `inputs`.
+/// Parses --input and loads the files for a model with `inputs`; files for
+/// the `compiledIn` inputs (a JIT's specialisation) are left out.
 Status loadInputs(const std::vector<TensorInfo> &inputs,
-                  std::vector<Tensor> &tensors, bool synthesizeMissing) {
+                  std::vector<Tensor> &tensors, bool synthesizeMissing,
+                  const std::vector<std::string> &compiledIn = {}) {
   std::vector<rt::InputFile> files;
   for (const std::string &spec : inputFiles) {
     rt::StatusOr<rt::InputFile> file = rt::parseInputSpec(spec);
     if (!file.isOk())
       return Status(StatusCode::kFailedPrecondition, file.status().message());
-    files.push_back(*file);
+    if (std::find(compiledIn.begin(), compiledIn.end(), file->name) ==
+        compiledIn.end())
+      files.push_back(*file);
   }
   rt::StatusOr<std::vector<Tensor>> loaded =
       rt::loadInputs(files, inputs, synthesizeMissing);
   if (!loaded.isOk())
     return Status(StatusCode::kInvalidArgument, loaded.status().message());
   tensors = std::move(*loaded);
+  return Status::ok();
+}
+
+/// Reads the --input files of a model known only by its input names (a JIT
+/// that specialises on them), in the order of `names`; loadInputs checks
+/// them against the compiled model afterwards.
+Status loadNamedInputs(const std::vector<std::string> &names,
+                       std::vector<Tensor> &tensors) {
+  std::map<std::string, std::string> byName;
+  std::string known;
+  for (const std::string &name : names)
+    known += (known.empty() ? "" : ", ") + name;
+  for (const std::string &spec : inputFiles) {
+    rt::StatusOr<rt::InputFile> file = rt::parseInputSpec(spec);
+    if (!file.isOk())
+      return Status(StatusCode::kFailedPrecondition, file.status().message());
+    if (std::find(names.begin(), names.end(), file->name) == names.end())
+      return Status(StatusCode::kNotFound, "the model has no input named '" +
+                                               file->name + "' (inputs: " +
+                                               known + ")");
+    byName[file->name] = file->path;
+  }
+  tensors.clear();
+  for (const std::string &name : names) {
+    auto file = byName.find(name);
+    if (file == byName.end())
+      return Status(StatusCode::kNotFound,
+                    "missing --input " + name + "=FILE.npy");
+    StatusOr<Tensor> tensor = rt::readNpyFile(file->second);
+    if (!tensor.isOk()) // As loadInputs: a bad input file is exit 2.
+      return Status(StatusCode::kInvalidArgument, tensor.status().message());
+    tensors.push_back(std::move(*tensor));
+  }
   return Status::ok();
 }
 
@@ -526,23 +564,84 @@ Status runOnce(Executable &model, const std::vector<Tensor> &inputs,
   return Status(StatusCode::kInvalidArgument, message);
 }
 
+/// "the values of 'shape'; the shapes of 'x'": what a JIT specialised on.
+std::string describeSpecialisation(const JitModel &jit) {
+  auto quoted = [](const std::vector<std::string> &names) {
+    std::string text;
+    for (const std::string &name : names)
+      text += (text.empty() ? "'" : ", '") + name + "'";
+    return text;
+  };
+  std::string text;
+  if (!jit.compileTimeInputs().empty())
+    text = "the values of " + quoted(jit.compileTimeInputs());
+  if (!jit.shapeInputs().empty())
+    text += (text.empty() ? "" : "; ") + std::string("the shapes of ") +
+            quoted(jit.shapeInputs());
+  return text;
+}
+
+/// The model to run, compiled as a JIT would: specialised to the values
+/// of the --input files that feed shapes and the shapes of those with
+/// symbolic dimensions. An artifact is loaded as it is.
+StatusOr<std::unique_ptr<JitModel>> prepareJit(Executable *&executable) {
+  auto start = Clock::now();
+  auto compiler = makeCompiler();
+  if (!compiler.isOk())
+    return compiler.status();
+  auto jit = JitModel::create(std::move(*compiler),
+                              ModelSource::file(modelPath));
+  if (!jit.isOk())
+    return jit.status();
+  std::vector<Tensor> inputs;
+  if (Status status = loadNamedInputs((*jit)->inputNames(), inputs);
+      !status.isOk())
+    return status;
+  auto specialised = (*jit)->specialize(inputs);
+  if (!specialised.isOk())
+    return specialised.status();
+  executable = *specialised;
+  std::string what = describeSpecialisation(**jit);
+  llvm::outs() << llvm::format("compiled %s in %.1f ms", modelPath.c_str(),
+                               millisecondsSince(start))
+               << (what.empty() ? "" : " (specialised to " + what + ")")
+               << "\n";
+  return jit;
+}
+
 int runModel() {
-  auto model = prepare();
-  if (!model.isOk())
-    return fail(model.status());
+  std::unique_ptr<Executable> artifact;
+  std::unique_ptr<JitModel> jit;
+  Executable *model = nullptr;
+  if (isArtifactPath(modelPath)) {
+    auto loaded = prepare();
+    if (!loaded.isOk())
+      return fail(loaded.status());
+    artifact = std::move(*loaded);
+    model = artifact.get();
+  } else {
+    auto prepared = prepareJit(model);
+    if (!prepared.isOk())
+      return fail(prepared.status());
+    jit = std::move(*prepared);
+  }
+  // The run-time inputs, checked against what the model was compiled for
+  // (compiled-in ones are no longer inputs: their --input is not needed).
   std::vector<Tensor> inputs, outputs;
   if (Status status =
-          loadInputs((*model)->inputs(), inputs, /*synthesizeMissing=*/false);
+          loadInputs(model->inputs(), inputs, /*synthesizeMissing=*/false,
+                     jit ? jit->compileTimeInputs()
+                         : std::vector<std::string>());
       !status.isOk())
     return fail(status);
   auto start = Clock::now();
-  if (Status status = runOnce(**model, inputs, outputs); !status.isOk())
+  if (Status status = runOnce(*model, inputs, outputs); !status.isOk())
     return fail(status);
   double latency = millisecondsSince(start);
-  llvm::outs() << rt::summarizeOutputs((*model)->outputs(), outputs);
+  llvm::outs() << rt::summarizeOutputs(model->outputs(), outputs);
   if (!outputDir.empty())
     if (Status status =
-            rt::writeOutputs(outputDir, (*model)->outputs(), outputs);
+            rt::writeOutputs(outputDir, model->outputs(), outputs);
         !status.isOk())
       return fail(status.code() == StatusCode::kUnimplemented
                       ? exitCodeFor(status)

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CompilerImpl.h"
 #include "ExecutableImpl.h"
 #include "PassPlugins.h"
 
@@ -194,20 +195,17 @@ StatusOr<std::string> emitCuda(Session &session, ModuleOp module,
 // Compiler
 //===----------------------------------------------------------------------===//
 
-class Compiler::Impl {
-public:
-  compiler::PipelineOptions pipeline(mlir::TimingScope *timing = nullptr) const {
-    return {&extensions,
-            options.fusion,
-            options.threads,
-            options.stepPerKernel,
-            timing,
-            options.fusionGroups,
-            options.testMiscompileFusionGroup};
-  }
-  CompileOptions options;
-  compiler::PipelineExtensions extensions;
-};
+compiler::PipelineOptions
+Compiler::Impl::pipeline(const CompileOptions &options,
+                         mlir::TimingScope *timing) const {
+  return {&extensions,
+          options.fusion,
+          options.threads,
+          options.stepPerKernel,
+          timing,
+          options.fusionGroups,
+          options.testMiscompileFusionGroup};
+}
 
 StatusOr<std::unique_ptr<Compiler>> Compiler::create(CompileOptions options) {
   if (compiler::CudaTarget::isCuda(options.target)) {
@@ -257,28 +255,38 @@ private:
 
 StatusOr<std::unique_ptr<Executable>>
 Compiler::compile(const ModelSource &source) {
-  CompileTimer timer(impl_->options.timeReport);
+  return impl_->compile(source, impl_->options);
+}
+
+StatusOr<std::unique_ptr<Executable>>
+Compiler::Impl::compile(const ModelSource &source,
+                        const CompileOptions &options,
+                        DriverError *loadError) const {
+  CompileTimer timer(options.timeReport);
   Session session;
   OwningOpRef<ModuleOp> module;
   mlir::TimingScope importing = timer.nest("import");
-  if (DriverError error = session.load(source, impl_->options, module))
+  if (DriverError error = session.load(source, options, module)) {
+    if (loadError)
+      *loadError = error;
     return session.fail(error);
+  }
   importing.stop();
-  if (compiler::CudaTarget::isCuda(impl_->options.target)) {
+  if (compiler::CudaTarget::isCuda(options.target)) {
     // GPUs run what an artifact holds; it just never touches the disk.
     rt::Artifact artifact;
     if (DriverError error = compiler::compileToCudaArtifact(
-            *module, impl_->options.entry, impl_->options.target, artifact,
-            impl_->pipeline(timer.root())))
+            *module, options.entry, options.target, artifact,
+            pipeline(options, timer.root())))
       return session.fail(error);
     return makeArtifactExecutable(std::move(artifact),
                                   source.name().empty() ? "model"
                                                         : source.name(),
-                                  impl_->options.threads);
+                                  options.threads);
   }
   std::unique_ptr<compiler::CpuJitExecutable> jit;
-  if (DriverError error = compiler::compileForCpu(*module, impl_->options.entry,
-                                                  jit, impl_->pipeline(timer.root())))
+  if (DriverError error = compiler::compileForCpu(
+          *module, options.entry, jit, pipeline(options, timer.root())))
     return session.fail(error);
   return std::make_unique<Executable>(
       std::make_unique<JitExecutable>(std::move(jit)));
@@ -299,10 +307,10 @@ Status Compiler::compileToArtifact(const ModelSource &source,
   DriverError error =
       cuda ? compiler::compileToCudaArtifact(*module, impl_->options.entry,
                                              impl_->options.target, artifact,
-                                             impl_->pipeline(timer.root()))
+                                             impl_->pipeline(impl_->options, timer.root()))
            : compiler::compileToArtifact(*module, impl_->options.entry,
                                          artifact, impl_->options.targetCpu,
-                                         impl_->pipeline(timer.root()));
+                                         impl_->pipeline(impl_->options, timer.root()));
   if (error)
     return session.fail(error);
   if (Status status = rt::writeArtifactFile(path, artifact); !status.isOk())
@@ -323,14 +331,14 @@ StatusOr<std::string> Compiler::emitIR(const ModelSource &source, IRStage stage,
   if (DriverError error = session.load(source, impl_->options, module))
     return session.fail(error);
   if (stage == IRStage::kCuda || stage == IRStage::kPtx)
-    return emitCuda(session, *module, impl_->options, impl_->pipeline(),
+    return emitCuda(session, *module, impl_->options, impl_->pipeline(impl_->options),
                     stage == IRStage::kPtx);
   compiler::Stage driverStage =
       stage == IRStage::kGraph    ? compiler::Stage::kKiln
       : stage == IRStage::kLinalg ? compiler::Stage::kLinalg
                                   : compiler::Stage::kLLVM;
   if (DriverError error =
-          compiler::lowerTo(*module, driverStage, impl_->pipeline()))
+          compiler::lowerTo(*module, driverStage, impl_->pipeline(impl_->options)))
     return session.fail(error);
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -349,7 +357,7 @@ DriverError loadGrouped(Session &session, const ModelSource &source,
                         OwningOpRef<ModuleOp> &module) {
   if (DriverError error = session.load(source, impl.options, module))
     return error;
-  return compiler::lowerTo(*module, compiler::Stage::kKiln, impl.pipeline());
+  return compiler::lowerTo(*module, compiler::Stage::kKiln, impl.pipeline(impl.options));
 }
 
 /// The module's fusion groups in walk order: the order of their numbers.

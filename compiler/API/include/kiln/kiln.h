@@ -252,6 +252,7 @@ public:
   class Impl;
 
 private:
+  friend class JitModel; // Compiles with specialised options.
   explicit Compiler(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };

@@ -671,6 +671,9 @@ def main(argv=None):
                              "graph input")
     parser.add_argument("--verbose", "-v", action="store_true",
                         help="print every test's result")
+    parser.add_argument("--min-pass", type=int, default=0,
+                        help="exit non-zero when fewer tests pass (the pinned "
+                             "count of the lit test: a regression fails it)")
     args = parser.parse_args(argv)
 
     kilnc = args.kilnc or default_kilnc()
@@ -825,7 +828,14 @@ def main(argv=None):
             print("(inputs of the failing tests are kept in %s)" % workdir)
         else:
             shutil.rmtree(workdir, ignore_errors=True)
-    return 1 if failed or stale else 0
+    below_pin = counts[PASS] < args.min_pass
+    if below_pin:
+        print("PASS COUNT BELOW THE PIN: %d pass, --min-pass %d"
+              % (counts[PASS], args.min_pass))
+    elif args.min_pass and counts[PASS] > args.min_pass:
+        print("note: %d pass, more than --min-pass %d: raise the pin"
+              % (counts[PASS], args.min_pass))
+    return 1 if failed or stale or below_pin else 0
 
 
 if __name__ == "__main__":
