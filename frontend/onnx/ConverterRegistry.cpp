@@ -18,6 +18,7 @@ const ConverterRegistry &ConverterRegistry::get() {
     registerIndexingConverters(r);
     registerElementwiseConverters(r);
     registerNNConverters(r);
+    registerRecurrentConverters(r);
     registerReductionConverters(r);
     registerSamplingConverters(r);
     registerShapeConverters(r);

@@ -13,6 +13,10 @@ seed, eval mode, opset 17):
             encoder layers (multi-head attention, GELU feed-forward)
   gpt       GPT-style decoder: pre-LN blocks with causal self-attention
             (masked with a triangular mask and Where), GELU MLP, LM head
+  lstm      LSTM language model: embedding, 2-layer LSTM (batch first),
+            LM head on every step
+  gru       bidirectional GRU classifier over a sequence of feature
+            vectors, linear head on the last step
 
 Sizes are small so the test command stays fast; the architectures are the
 real ones. Usage: export_models.py OUT [--size test|bench]
@@ -165,6 +169,29 @@ class Gpt(nn.Module):
         return self.head(self.ln(x))
 
 
+class LstmLm(nn.Module):
+    def __init__(self, vocab=1000, d=64, hidden=96, layers=2):
+        super().__init__()
+        self.tok = nn.Embedding(vocab, d)
+        self.lstm = nn.LSTM(d, hidden, num_layers=layers, batch_first=True)
+        self.head = nn.Linear(hidden, vocab)
+
+    def forward(self, ids):
+        y, _ = self.lstm(self.tok(ids))
+        return self.head(y)
+
+
+class GruClassifier(nn.Module):
+    def __init__(self, features=32, hidden=48, classes=10):
+        super().__init__()
+        self.gru = nn.GRU(features, hidden, batch_first=True, bidirectional=True)
+        self.head = nn.Linear(2 * hidden, classes)
+
+    def forward(self, x):
+        y, _ = self.gru(x)
+        return self.head(y[:, -1])
+
+
 def models(size):
     bench = size == "bench"
     resnet = ResNet18(width=64 if bench else 16)
@@ -176,6 +203,8 @@ def models(size):
         "bert": (Bert(d=128 if bench else 64, seq=seq, layers=4 if bench else 2),
                  torch.randint(0, 1000, (1, seq))),
         "gpt": (Gpt(d=128 if bench else 64, seq=seq), torch.randint(0, 1000, (1, seq))),
+        "lstm": (LstmLm(), torch.randint(0, 1000, (1, 64 if bench else 16))),
+        "gru": (GruClassifier(), torch.randn(2, 64 if bench else 20, 32)),
     }
 
 

@@ -32,6 +32,7 @@ from corpus_lib import CASES, MARKER, Writer
 from gen_bytes import gen_bytes, gen_model_level, gen_nesting
 from gen_graph import gen_misc, gen_structure
 from gen_operators import gen_operators
+from gen_recurrent import gen_recurrent
 from gen_shape_ops import gen_shape_ops
 from gen_tensors import gen_external, gen_tensors
 
@@ -58,6 +59,7 @@ def main():
     gen_nesting(w)
     gen_tensors(w)
     gen_structure(w)
+    gen_recurrent(w)
     gen_operators(w)
     gen_shape_ops(w)
     gen_external(w)
