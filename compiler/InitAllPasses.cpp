@@ -10,6 +10,7 @@
 #include "compiler/Codegen/CUDA/CudaCodegen.h"
 #include "compiler/Contracts/Passes.h"
 #include "compiler/Fusion/Passes.h"
+#include "compiler/GraphTransforms/Passes.h"
 #include "compiler/Conversion/GraphToLinalg/Passes.h"
 #include "compiler/Pipelines/Pipelines.h"
 #include "compiler/Scheduling/Passes.h"
@@ -20,6 +21,7 @@ void kiln::registerAllPasses() {
   mlir::registerTransformsPasses();
   kiln::compiler::registerContractsPasses();
   kiln::compiler::registerFusionPasses();
+  kiln::compiler::registerGraphTransformsPasses();
   kiln::compiler::registerGraphToLinalgPasses();
   kiln::compiler::registerPipelines();
   kiln::compiler::registerSchedulingPasses();

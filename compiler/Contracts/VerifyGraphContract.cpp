@@ -33,7 +33,9 @@ bool isContractType(Type type) {
   return element.isF16() || element.isBF16() || element.isF32() ||
          element.isF64() || element.isSignlessInteger(1) ||
          element.isSignlessInteger(8) || element.isSignlessInteger(16) ||
-         element.isSignlessInteger(32) || element.isSignlessInteger(64);
+         element.isSignlessInteger(32) || element.isSignlessInteger(64) ||
+         element.isUnsignedInteger(8) || element.isUnsignedInteger(16) ||
+         element.isUnsignedInteger(32) || element.isUnsignedInteger(64);
 }
 
 struct VerifyGraphContractPass

@@ -11,6 +11,7 @@
 #include "compiler/MemoryPlanning/MemoryPlanAttr.h"
 #include "compiler/Conversion/GraphToLinalg/Passes.h"
 #include "compiler/Fusion/Passes.h"
+#include "compiler/GraphTransforms/Passes.h"
 #include "compiler/Pipelines/Pipelines.h"
 #include "compiler/Scheduling/ScheduleToProgram.h"
 #include "compiler/Target/CpuArtifact.h"
@@ -125,6 +126,10 @@ DriverError readBinding(MLIRContext &context, const std::string &name,
   case rt::DType::kI16: element = b.getI16Type(); break;
   case rt::DType::kI32: element = b.getI32Type(); break;
   case rt::DType::kI64: element = b.getI64Type(); break;
+  case rt::DType::kU8: element = b.getIntegerType(8, false); break;
+  case rt::DType::kU16: element = b.getIntegerType(16, false); break;
+  case rt::DType::kU32: element = b.getIntegerType(32, false); break;
+  case rt::DType::kU64: element = b.getIntegerType(64, false); break;
   default:
     return {ErrorKind::kInvalidInput,
             "bound input '" + name + "': only float, int and bool values "
@@ -271,6 +276,13 @@ DriverError lowerTo(ModuleOp module, Stage stage,
   if (DriverError error =
           runPipeline(module, options.timing, ErrorKind::kInvalidInput, "checking the model",
                       [](OpPassManager &pm) { buildCleanupPipeline(pm); }))
+    return error;
+  // Unsigned integers end at the graph level; an op that cannot take them
+  // is valid ONNX Kiln does not compile yet.
+  if (DriverError error = runPipeline(
+          module, options.timing, ErrorKind::kUnsupported,
+          "lowering unsigned integers",
+          [](OpPassManager &pm) { pm.addPass(createLowerUnsignedPass()); }))
     return error;
   if (DriverError error = runPoint(PipelinePoint::kBeforeFusion))
     return error;

@@ -23,7 +23,8 @@ FusionRole fusionRoleOf(Operation *op) {
           ReciprocalOp, TanhOp, SigmoidOp, ErfOp, FloorOp, CeilOp, SinOp, CosOp,
           AcosOp, AsinOp, AtanOp, AcoshOp, AsinhOp, AtanhOp, HardSwishOp, NotOp,
           GeluOp, HardSigmoidOp, LeakyReluOp, ClipOp, AddOp, SubOp, MulOp,
-          DivOp, RemOp, PowOp, MinOp, MaxOp, AndOp, OrOp, XorOp, CompareOp,
+          DivOp, RemOp, PowOp, MinOp, MaxOp, AndOp, OrOp, XorOp, ShiftLeftOp,
+          ShiftRightOp, CompareOp,
           SelectOp, CastOp>(op))
     return FusionRole::kElementwise;
   if (isa<SoftmaxOp, LogSoftmaxOp, LayerNormOp, BatchNormOp, ReduceSumOp,

@@ -33,6 +33,14 @@ std::optional<rt::DType> toDType(Type type) {
     return rt::DType::kI32;
   if (type.isSignlessInteger(64))
     return rt::DType::kI64;
+  if (type.isUnsignedInteger(8))
+    return rt::DType::kU8;
+  if (type.isUnsignedInteger(16))
+    return rt::DType::kU16;
+  if (type.isUnsignedInteger(32))
+    return rt::DType::kU32;
+  if (type.isUnsignedInteger(64))
+    return rt::DType::kU64;
   return std::nullopt;
 }
 

@@ -11,6 +11,7 @@
 #include "compiler/Codegen/CUDA/CudaCodegen.h"
 #include "compiler/Contracts/Passes.h"
 #include "compiler/Fusion/Passes.h"
+#include "compiler/GraphTransforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -37,6 +38,7 @@ namespace {
 void buildGraphStages(OpPassManager &pm,
                       const kiln::compiler::ModelPipelineOptions &options) {
   kiln::compiler::buildCleanupPipeline(pm);
+  pm.addPass(kiln::compiler::createLowerUnsignedPass());
   if (options.fusion)
     kiln::compiler::buildFusionPipeline(pm);
 }

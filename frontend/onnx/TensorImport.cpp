@@ -48,8 +48,7 @@ const char *onnxTypeName(int32_t dataType) {
 
 bool isUnsupportedOnnxType(int32_t dataType) {
   switch (dataType) {
-  case kUint8: case kUint16: case kString: case kUint32: case kUint64:
-  case kComplex64: case kComplex128:
+  case kString: case kComplex64: case kComplex128:
     return true;
   default:
     // FLOAT8 variants and 4-bit types of newer ONNX versions.
@@ -78,6 +77,15 @@ Type importElementType(MLIRContext *context, int32_t dataType, Location loc) {
     return b.getI32Type();
   case kInt64:
     return b.getI64Type();
+  // Unsigned until kiln-lower-unsigned (the same bits, signless).
+  case kUint8:
+    return b.getIntegerType(8, /*isSigned=*/false);
+  case kUint16:
+    return b.getIntegerType(16, /*isSigned=*/false);
+  case kUint32:
+    return b.getIntegerType(32, /*isSigned=*/false);
+  case kUint64:
+    return b.getIntegerType(64, /*isSigned=*/false);
   default:
     if (isUnsupportedOnnxType(dataType))
       emitError(loc) << "tensor element type " << onnxTypeName(dataType)
@@ -248,9 +256,19 @@ FailureOr<DenseElementsAttr> importTensor(const ::onnx::TensorProto &tensor,
                                 tensor.int64_data().end());
     return DenseElementsAttr::get(type, ArrayRef<int64_t>(values));
   }
+  case kUint32:
+  case kUint64: {
+    if (tensor.uint64_data_size() != count)
+      return countMismatch(tensor.uint64_data_size());
+    SmallVector<APInt> values;
+    for (uint64_t v : tensor.uint64_data())
+      values.push_back(APInt(bits, v, /*isSigned=*/false,
+                             /*implicitTrunc=*/true));
+    return DenseElementsAttr::get(type, values);
+  }
   default: {
-    // int32_data carries INT32, INT16, INT8, BOOL and the bits of FLOAT16 /
-    // BFLOAT16.
+    // int32_data carries INT32, INT16, INT8, UINT16, UINT8, BOOL and the
+    // bits of FLOAT16 / BFLOAT16.
     if (tensor.int32_data_size() != count)
       return countMismatch(tensor.int32_data_size());
     SmallVector<APInt> values;

@@ -63,7 +63,13 @@ Type elementTypeOf(MLIRContext *context, DType dtype) {
   case DType::kI64:
     return b.getI64Type();
   case DType::kU8:
-    return Type();
+    return b.getIntegerType(8, /*isSigned=*/false);
+  case DType::kU16:
+    return b.getIntegerType(16, /*isSigned=*/false);
+  case DType::kU32:
+    return b.getIntegerType(32, /*isSigned=*/false);
+  case DType::kU64:
+    return b.getIntegerType(64, /*isSigned=*/false);
   }
   return Type();
 }

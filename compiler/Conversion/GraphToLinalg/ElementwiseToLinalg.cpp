@@ -113,7 +113,8 @@ void kiln::compiler::populateElementwiseToLinalgPatterns(
       ElementwiseToGeneric<RemOp>, ElementwiseToGeneric<PowOp>,
       ElementwiseToGeneric<MinOp>, ElementwiseToGeneric<MaxOp>,
       ElementwiseToGeneric<AndOp>, ElementwiseToGeneric<OrOp>,
-      ElementwiseToGeneric<XorOp>,
+      ElementwiseToGeneric<XorOp>, ElementwiseToGeneric<ShiftLeftOp>,
+      ElementwiseToGeneric<ShiftRightOp>,
       // Others.
       CompareToGeneric, SelectToGeneric, CastToGeneric>(context);
 }

@@ -204,6 +204,22 @@ Value emitUnary(OpBuilder &b, Location loc, Operation *op, Value x) {
       .Default([](Operation *) { return Value(); });
 }
 
+/// A shift whose count may reach the width: arith's shifts are poison
+/// there, kiln's give 0.
+static Value emitShift(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                       bool left) {
+  unsigned width = lhs.getType().getIntOrFloatBitWidth();
+  Value limit = arith::ConstantOp::create(
+      b, loc, b.getIntegerAttr(lhs.getType(), width));
+  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                        rhs, limit);
+  Value shifted = left ? Value(arith::ShLIOp::create(b, loc, lhs, rhs))
+                       : Value(arith::ShRUIOp::create(b, loc, lhs, rhs));
+  Value zero = arith::ConstantOp::create(b, loc,
+                                         b.getIntegerAttr(lhs.getType(), 0));
+  return arith::SelectOp::create(b, loc, inRange, shifted, zero);
+}
+
 Value emitBinary(OpBuilder &b, Location loc, Operation *op, Value lhs,
                  Value rhs) {
   return llvm::TypeSwitch<Operation *, Value>(op)
@@ -221,6 +237,8 @@ Value emitBinary(OpBuilder &b, Location loc, Operation *op, Value lhs,
       .Case([&](AndOp) { return arith::AndIOp::create(b, loc, lhs, rhs); })
       .Case([&](OrOp) { return arith::OrIOp::create(b, loc, lhs, rhs); })
       .Case([&](XorOp) { return arith::XOrIOp::create(b, loc, lhs, rhs); })
+      .Case([&](ShiftLeftOp) { return emitShift(b, loc, lhs, rhs, true); })
+      .Case([&](ShiftRightOp) { return emitShift(b, loc, lhs, rhs, false); })
       .Default([](Operation *) { return Value(); });
 }
 

@@ -19,7 +19,10 @@ include "mlir/Interfaces/InferTypeOpInterface.td"
 //===----------------------------------------------------------------------===//
 
 def Kiln_FloatElement : AnyTypeOf<[F16, BF16, F32, F64], "floating-point">;
-def Kiln_IntElement : AnyTypeOf<[I8, I16, I32, I64], "signless integer">;
+// Unsigned integers come from the importer; kiln-lower-unsigned rewrites
+// them into signless ones (with unsigned semantics) before lowering.
+def Kiln_IntElement : AnyTypeOf<[I8, I16, I32, I64, UI8, UI16, UI32, UI64],
+                                "integer">;
 def Kiln_BoolElement : AnyTypeOf<[I1], "boolean (i1)">;
 def Kiln_IndexElement : AnyTypeOf<[I32, I64], "i32 or i64 index">;
 
@@ -33,6 +36,7 @@ def Kiln_Element : AnyTypeOf<[Kiln_NumericElement, Kiln_BoolElement],
 def Kiln_Tensor : StaticShapeTensorOf<[Kiln_Element]>;
 def Kiln_NumericTensor : StaticShapeTensorOf<[Kiln_NumericElement]>;
 def Kiln_FloatTensor : StaticShapeTensorOf<[Kiln_FloatElement]>;
+def Kiln_IntTensor : StaticShapeTensorOf<[Kiln_IntElement]>;
 def Kiln_BoolTensor : StaticShapeTensorOf<[Kiln_BoolElement]>;
 def Kiln_IndexTensor : StaticShapeTensorOf<[Kiln_IndexElement]>;
 def Kiln_I64Tensor : StaticShapeTensorOf<[I64]>;

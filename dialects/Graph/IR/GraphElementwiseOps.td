@@ -169,6 +169,14 @@ def Kiln_RemOp : Kiln_BinaryOp<"rem", Kiln_NumericTensor,
 def Kiln_PowOp : Kiln_BinaryOp<"pow", Kiln_FloatTensor, "x ^ y">;
 def Kiln_MinOp : Kiln_BinaryOp<"min", Kiln_NumericTensor, "min(x, y)", [Commutative]>;
 def Kiln_MaxOp : Kiln_BinaryOp<"max", Kiln_NumericTensor, "max(x, y)", [Commutative]>;
+// Shift counts are read as unsigned; from the element width on, every bit
+// is shifted out (unlike LLVM's shifts, which are undefined there).
+def Kiln_ShiftLeftOp : Kiln_BinaryOp<"shift_left", Kiln_IntTensor,
+    "x << y: bits shifted out are lost, zeros shift in; 0 when y is the "
+    "element width or more">;
+def Kiln_ShiftRightOp : Kiln_BinaryOp<"shift_right", Kiln_IntTensor,
+    "x >> y, logical: zeros shift in at the top (ONNX BitShift RIGHT on "
+    "unsigned integers); 0 when y is the element width or more">;
 def Kiln_AndOp : Kiln_BinaryOp<"and", Kiln_BoolTensor, "x and y", [Commutative]>;
 def Kiln_OrOp : Kiln_BinaryOp<"or", Kiln_BoolTensor, "x or y", [Commutative]>;
 def Kiln_XorOp : Kiln_BinaryOp<"xor", Kiln_BoolTensor, "x xor y", [Commutative]>;

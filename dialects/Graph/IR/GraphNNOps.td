@@ -16,25 +16,27 @@ include "dialects/Graph/IR/GraphBase.td"
 // Pooling
 //===----------------------------------------------------------------------===//
 
-class Kiln_Pool2dOp<string mnemonic, string what>
+class Kiln_Pool2dOp<string mnemonic, string what,
+                    Type tensor = Kiln_FloatTensor>
     : Kiln_InferredOp<mnemonic,
           "::kiln::inferPool2d(location, adaptor.getInput().getType(), "
           "adaptor.getKernelShape(), adaptor.getStrides(), adaptor.getPads(), "
           "adaptor.getDilations(), adaptor.getCeilMode(), inferred)"> {
   let summary = "2-D " # what # " pooling over NCHW input";
-  let arguments = (ins Kiln_FloatTensor:$input,
+  let arguments = (ins tensor:$input,
       DenseI64ArrayAttr:$kernel_shape,
       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$pads,
       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
       UnitAttr:$ceil_mode);
-  let results = (outs Kiln_FloatTensor:$result);
+  let results = (outs tensor:$result);
   let assemblyFormat = [{
     $input attr-dict `:` type($input) `->` type($result)
   }];
 }
 
-def Kiln_MaxPool2dOp : Kiln_Pool2dOp<"max_pool2d", "max"> {
+// Max pooling also takes integers (ONNX MaxPool on uint8/int8 images).
+def Kiln_MaxPool2dOp : Kiln_Pool2dOp<"max_pool2d", "max", Kiln_NumericTensor> {
   let description = [{
     Maximum over `kernel_shape = [kh, kw]` windows of an `[N, C, H, W]`
     input; padded positions never win. `strides`/`dilations` are `[h, w]`,

@@ -44,6 +44,12 @@ double fabsDouble(double x) { return std::fabs(x); }
 double negDouble(double x) { return -x; }
 // NaN stays NaN, as with kiln.max and the lowering's arith.maximumf.
 double reluDouble(double x) { return std::isnan(x) || x > 0 ? x : 0.0; }
+/// Whether `type`'s elements are unsigned integers (the importer's uiN,
+/// until kiln-lower-unsigned): their folds compare and divide unsigned.
+bool isUnsignedElement(Type type) {
+  return cast<ShapedType>(type).getElementType().isUnsignedInteger();
+}
+
 double signDouble(double x) {
   return std::isnan(x) ? x : (x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0));
 }
@@ -124,23 +130,26 @@ OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult AbsOp::fold(FoldAdaptor adaptor) {
-  if (getInput().getDefiningOp<AbsOp>())
+  if (getInput().getDefiningOp<AbsOp>() || isUnsignedElement(getType()))
     return getInput();
   return foldUnary(adaptor.getInput(), getType(), inDouble<fabsDouble>,
                    [](const APInt &v) -> std::optional<APInt> { return v.abs(); });
 }
 
 OpFoldResult SignOp::fold(FoldAdaptor adaptor) {
+  bool isUnsigned = isUnsignedElement(getType());
   return foldUnary(adaptor.getInput(), getType(), inDouble<signDouble>,
-                   [](const APInt &v) -> std::optional<APInt> {
-                     int64_t s = v.isNegative() ? -1 : (v.isZero() ? 0 : 1);
+                   [&](const APInt &v) -> std::optional<APInt> {
+                     int64_t s = v.isNegative() && !isUnsigned
+                                     ? -1
+                                     : (v.isZero() ? 0 : 1);
                      return APInt(v.getBitWidth(), s, /*isSigned=*/true);
                    });
 }
 
 OpFoldResult ReluOp::fold(FoldAdaptor adaptor) {
-  // relu is idempotent.
-  if (getInput().getDefiningOp<ReluOp>())
+  // relu is idempotent, and the identity on unsigned integers.
+  if (getInput().getDefiningOp<ReluOp>() || isUnsignedElement(getType()))
     return getInput();
   return foldUnary(adaptor.getInput(), getType(), inDouble<reluDouble>,
                    [](const APInt &v) -> std::optional<APInt> {
@@ -190,6 +199,9 @@ OpFoldResult ClipOp::fold(FoldAdaptor adaptor) {
   // No bounds: nothing to clip.
   if (!getMin() && !getMax())
     return getInput();
+  // Unsigned bounds saturate differently; kiln-lower-unsigned rewrites it.
+  if (isUnsignedElement(getType()))
+    return {};
   return foldUnary(
       adaptor.getInput(), getType(),
       [&](const APFloat &v) -> std::optional<APInt> {
@@ -278,9 +290,13 @@ OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
   return foldBinary(
       adaptor.getLhs(), adaptor.getRhs(), getType(),
       floatArith<&APFloat::divide>,
-      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
-        // Division by zero and INT_MIN / -1 are left for run time.
-        if (b.isZero() || (a.isMinSignedValue() && b.isAllOnes()))
+      [&](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        if (b.isZero()) // Left for run time.
+          return std::nullopt;
+        if (isUnsignedElement(getType()))
+          return a.udiv(b);
+        // INT_MIN / -1 overflows: left for run time too.
+        if (a.isMinSignedValue() && b.isAllOnes())
           return std::nullopt;
         return a.sdiv(b);
       });
@@ -294,9 +310,13 @@ OpFoldResult RemOp::fold(FoldAdaptor adaptor) {
         result.mod(b); // C fmod: exact, sign of a
         return result.bitcastToAPInt();
       },
-      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
-        // A zero divisor and INT_MIN rem -1 are left for run time.
-        if (b.isZero() || (a.isMinSignedValue() && b.isAllOnes()))
+      [&](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        if (b.isZero()) // Left for run time.
+          return std::nullopt;
+        if (isUnsignedElement(getType()))
+          return a.urem(b);
+        // INT_MIN rem -1 overflows: left for run time too.
+        if (a.isMinSignedValue() && b.isAllOnes())
           return std::nullopt;
         return a.srem(b);
       });
@@ -315,6 +335,24 @@ OpFoldResult PowOp::fold(FoldAdaptor adaptor) {
                     nullptr);
 }
 
+OpFoldResult ShiftLeftOp::fold(FoldAdaptor adaptor) {
+  return foldBinary(adaptor.getLhs(), adaptor.getRhs(), getType(), nullptr,
+                    [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+                      if (b.uge(a.getBitWidth()))
+                        return APInt::getZero(a.getBitWidth());
+                      return a.shl(b);
+                    });
+}
+
+OpFoldResult ShiftRightOp::fold(FoldAdaptor adaptor) {
+  return foldBinary(adaptor.getLhs(), adaptor.getRhs(), getType(), nullptr,
+                    [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+                      if (b.uge(a.getBitWidth()))
+                        return APInt::getZero(a.getBitWidth());
+                      return a.lshr(b);
+                    });
+}
+
 OpFoldResult MinOp::fold(FoldAdaptor adaptor) {
   if (OpFoldResult r = foldToOperand(getLhs(), getType(), getLhs() == getRhs()))
     return r;
@@ -322,8 +360,10 @@ OpFoldResult MinOp::fold(FoldAdaptor adaptor) {
                     [](const APFloat &a, const APFloat &b) -> std::optional<APInt> {
                       return llvm::minimum(a, b).bitcastToAPInt();
                     },
-                    [](const APInt &a, const APInt &b) -> std::optional<APInt> {
-                      return a.slt(b) ? a : b;
+                    [&](const APInt &a, const APInt &b) -> std::optional<APInt> {
+                      bool less = isUnsignedElement(getType()) ? a.ult(b)
+                                                               : a.slt(b);
+                      return less ? a : b;
                     });
 }
 
@@ -334,8 +374,10 @@ OpFoldResult MaxOp::fold(FoldAdaptor adaptor) {
                     [](const APFloat &a, const APFloat &b) -> std::optional<APInt> {
                       return llvm::maximum(a, b).bitcastToAPInt();
                     },
-                    [](const APInt &a, const APInt &b) -> std::optional<APInt> {
-                      return a.sgt(b) ? a : b;
+                    [&](const APInt &a, const APInt &b) -> std::optional<APInt> {
+                      bool greater = isUnsignedElement(getType()) ? a.ugt(b)
+                                                                  : a.sgt(b);
+                      return greater ? a : b;
                     });
 }
 
@@ -382,9 +424,10 @@ OpFoldResult CompareOp::fold(FoldAdaptor adaptor) {
         return boolBits(decide(order, c == APFloat::cmpUnordered));
       },
       [&](const APInt &a, const APInt &b) {
-        // i1 compares as unsigned (false < true), wider integers as signed.
-        bool isBool = a.getBitWidth() == 1;
-        int order = a == b ? 0 : ((isBool ? a.ult(b) : a.slt(b)) ? -1 : 1);
+        // i1 and uiN compare as unsigned (false < true), wider signless
+        // integers as signed.
+        bool isUnsigned = a.getBitWidth() == 1 || isUnsignedElement(getLhs().getType());
+        int order = a == b ? 0 : ((isUnsigned ? a.ult(b) : a.slt(b)) ? -1 : 1);
         return boolBits(decide(order, false));
       });
 }
@@ -434,6 +477,8 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   Type to = getType().getElementType();
   auto toFloat = dyn_cast<FloatType>(to);
   unsigned toWidth = to.getIntOrFloatBitWidth();
+  bool fromUnsigned = isUnsignedElement(getInput().getType());
+  bool toUnsigned = to.isUnsignedInteger();
   return foldUnary(
       adaptor.getInput(), getType(),
       [&](const APFloat &v) -> std::optional<APInt> {
@@ -450,7 +495,7 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
         // stay for run time rather than being folded to an arbitrary value.
         if (!v.isFinite())
           return std::nullopt;
-        llvm::APSInt result(toWidth, /*isUnsigned=*/false);
+        llvm::APSInt result(toWidth, /*isUnsigned=*/toUnsigned);
         bool exact = false;
         if (v.convertToInteger(result, APFloat::rmTowardZero, &exact) &
             APFloat::opInvalidOp)
@@ -458,16 +503,16 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
         return APInt(result);
       },
       [&](const APInt &v) -> std::optional<APInt> {
-        bool fromBool = v.getBitWidth() == 1;
+        bool zeroExtends = v.getBitWidth() == 1 || fromUnsigned;
         if (toFloat) {
           APFloat result(toFloat.getFloatSemantics());
-          result.convertFromAPInt(v, /*IsSigned=*/!fromBool,
+          result.convertFromAPInt(v, /*IsSigned=*/!zeroExtends,
                                   APFloat::rmNearestTiesToEven);
           return result.bitcastToAPInt();
         }
         if (toWidth == 1)
           return boolBits(!v.isZero());
-        return fromBool ? v.zext(toWidth) : v.sextOrTrunc(toWidth);
+        return zeroExtends ? v.zextOrTrunc(toWidth) : v.sextOrTrunc(toWidth);
       });
 }
 

@@ -214,6 +214,31 @@ LogicalResult convertClip11(ImportContext &ctx) {
 // Binary and variadic
 //===----------------------------------------------------------------------===//
 
+/// BitShift (unsigned integers only, by the spec): a logical shift; counts
+/// of the width or more give 0.
+LogicalResult convertBitShift(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "X");
+  FailureOr<Value> y = ctx.requiredInput(1, "Y");
+  FailureOr<std::string> direction = ctx.stringAttr("direction", "");
+  if (failed(x) || failed(y) || failed(direction))
+    return failure();
+  if (!elementTypeOf(*x).isUnsignedInteger())
+    return ctx.error() << "BitShift takes unsigned integers, got "
+                       << elementTypeOf(*x);
+  FailureOr<Value> result;
+  if (*direction == "LEFT")
+    result = buildBroadcast<ShiftLeftOp>(ctx, *x, *y);
+  else if (*direction == "RIGHT")
+    result = buildBroadcast<ShiftRightOp>(ctx, *x, *y);
+  else
+    return ctx.error() << "'direction' must be LEFT or RIGHT, got '"
+                       << *direction << "'";
+  if (failed(result))
+    return failure();
+  ctx.setOutput(0, *result);
+  return success();
+}
+
 template <typename OpTy> LogicalResult convertBinary(ImportContext &ctx) {
   FailureOr<Value> a = ctx.requiredInput(0, "A");
   FailureOr<Value> b = ctx.requiredInput(1, "B");
@@ -417,6 +442,7 @@ void registerElementwiseConverters(ConverterRegistry &r) {
   r.add("Clip", 11, convertClip11);
 
   r.add("Add", 7, convertBinary<AddOp>);
+  r.add("BitShift", 11, convertBitShift);
   r.add("Sub", 7, convertBinary<SubOp>);
   r.add("Mul", 7, convertBinary<MulOp>);
   r.add("Div", 7, convertBinary<DivOp>);

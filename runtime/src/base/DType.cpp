@@ -18,7 +18,8 @@ constexpr DTypeInfo kDTypes[] = {
     {DType::kF32, "f32", 4}, {DType::kF16, "f16", 2}, {DType::kBF16, "bf16", 2},
     {DType::kF64, "f64", 8}, {DType::kI1, "i1", 1},   {DType::kI8, "i8", 1},
     {DType::kI16, "i16", 2}, {DType::kI32, "i32", 4}, {DType::kI64, "i64", 8},
-    {DType::kU8, "ui8", 1},
+    {DType::kU8, "ui8", 1},  {DType::kU16, "ui16", 2}, {DType::kU32, "ui32", 4},
+    {DType::kU64, "ui64", 8},
 };
 } // namespace
 

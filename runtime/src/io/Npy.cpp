@@ -34,6 +34,7 @@ constexpr DescrInfo kDescrs[] = {
     {"<f4", DType::kF32}, {"<f2", DType::kF16}, {"<f8", DType::kF64},
     {"|b1", DType::kI1},  {"|i1", DType::kI8},  {"<i2", DType::kI16},
     {"<i4", DType::kI32}, {"<i8", DType::kI64}, {"|u1", DType::kU8},
+    {"<u2", DType::kU16}, {"<u4", DType::kU32}, {"<u8", DType::kU64},
 };
 
 Status headerError(const std::string &name, const std::string &what) {
@@ -132,7 +133,7 @@ StatusOr<HostTensor> parseNpy(const uint8_t *bytes, size_t size,
   }
   if (!known)
     return unimplemented(name + ": unsupported .npy dtype '" + descr +
-                         "' (little-endian float, int, uint8 and bool only)");
+                         "' (little-endian float, int, uint and bool only)");
 
   if (!findValue(header, "fortran_order", position))
     return headerError(name, "no 'fortran_order'");

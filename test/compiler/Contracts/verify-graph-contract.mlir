@@ -111,10 +111,12 @@ func.func @f8_argument(%x: tensor<2xf8E4M3FN>) {
 
 // -----
 
-// Unsigned integers and index are not supported element types either.
-// expected-error @+2 {{block argument #0 has type 'tensor<2xui8>'}}
-// expected-error @+1 {{block argument #1 has type 'tensor<2xindex>'}}
-func.func @unsigned_and_index(%x: tensor<2xui8>, %y: tensor<2xindex>) {
+// Signed-typed and 4-bit integers and index are not supported element
+// types either (unsigned ones are: kiln-lower-unsigned ends them).
+// expected-error @+3 {{block argument #0 has type 'tensor<2xsi8>'}}
+// expected-error @+2 {{block argument #1 has type 'tensor<2xindex>'}}
+// expected-error @+1 {{block argument #2 has type 'tensor<2xi4>'}}
+func.func @signed_index_i4(%x: tensor<2xsi8>, %y: tensor<2xindex>, %z: tensor<2xi4>) {
   return
 }
 

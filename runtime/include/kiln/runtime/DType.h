@@ -27,6 +27,9 @@ enum class DType : uint8_t {
   kI32 = 8,
   kI64 = 9,
   kU8 = 10,
+  kU16 = 11,
+  kU32 = 12,
+  kU64 = 13,
 };
 
 /// Size in bytes of one element (i1 is stored as one byte).

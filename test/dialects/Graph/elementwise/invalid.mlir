@@ -86,10 +86,10 @@ func.func @cast_shape_mismatch(%a: tensor<4xf32>) {
 
 // -----
 
-// Cast to an element type the dialect does not support (unsigned integer).
+// Cast to an element type the dialect does not support (a 4-bit integer).
 func.func @cast_unsupported_element(%a: tensor<4xf32>) {
-  // expected-error @+1 {{'kiln.cast' op result #0 must be statically shaped tensor of supported element values, but got 'tensor<4xui8>'}}
-  %0 = kiln.cast %a : tensor<4xf32> -> tensor<4xui8>
+  // expected-error @+1 {{'kiln.cast' op result #0 must be statically shaped tensor of supported element values, but got 'tensor<4xi4>'}}
+  %0 = kiln.cast %a : tensor<4xf32> -> tensor<4xi4>
   return
 }
 

@@ -143,10 +143,11 @@ func.func @pool_wrong_result_element(%x: tensor<1x3x8x8xf32>) {
 
 // -----
 
-// Pooling of integers (ODS constraint: float only).
+// Average pooling of integers (ODS constraint: float only; max pooling
+// takes integers).
 func.func @pool_integer(%x: tensor<1x3x8x8xi32>) {
-  // expected-error @+1 {{'kiln.max_pool2d' op operand #0 must be statically shaped tensor of floating-point values, but got 'tensor<1x3x8x8xi32>'}}
-  %0 = kiln.max_pool2d %x {kernel_shape = array<i64: 2, 2>} : tensor<1x3x8x8xi32> -> tensor<1x3x7x7xi32>
+  // expected-error @+1 {{'kiln.avg_pool2d' op operand #0 must be statically shaped tensor of floating-point values, but got 'tensor<1x3x8x8xi32>'}}
+  %0 = kiln.avg_pool2d %x {kernel_shape = array<i64: 2, 2>} : tensor<1x3x8x8xi32> -> tensor<1x3x7x7xi32>
   return
 }
 

@@ -88,16 +88,18 @@ def gen_tensors(w):
              [vi("y", T.STRING, [2])], [t], 3,
              "tensor element type STRING (8) is not supported",
              "a valid STRING initializer: unsupported type (exit 3)")
-    t = T(name="w", data_type=T.UINT8, dims=[2], raw_data=b"\1\2")
+    t = T(name="w", data_type=T.UINT8, dims=[2], raw_data=b"\1\2\3")
     w.simple("initializer_uint8.onnx",
              [node("Identity", ["w"], ["y"], name="id")], [],
-             [vi("y", T.UINT8, [2])], [t], 3,
-             "tensor element type UINT8 (2) is not supported",
-             "a valid UINT8 initializer: unsupported type (exit 3)")
-    w.simple("input_uint8.onnx", [node("Identity", ["x"], ["y"], name="id")],
-             [vi("x", T.UINT8, [2])], [vi("y", T.UINT8, [2])], (), 3,
-             "tensor element type UINT8 (2) is not supported",
-             "a valid UINT8 input: unsupported type (exit 3)")
+             [vi("y", T.UINT8, [2])], [t], 2,
+             "holds 3 bytes of data, its shape needs 2",
+             "a UINT8 initializer with a byte too many")
+    t = T(name="w", data_type=T.UINT64, dims=[2], uint64_data=[1])
+    w.simple("initializer_uint64_count.onnx",
+             [node("Identity", ["w"], ["y"], name="id")], [],
+             [vi("y", T.UINT64, [2])], [t], 2,
+             "holds 1 values, its shape needs 2",
+             "a UINT64 initializer (uint64_data) with a value missing")
     w.simple("input_complex64.onnx",
              [node("Identity", ["x"], ["y"], name="id")],
              [vi("x", T.COMPLEX64, [2])], [vi("y", T.COMPLEX64, [2])], (), 3,

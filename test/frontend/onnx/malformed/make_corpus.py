@@ -69,8 +69,6 @@ def main():
         "cast_to_string.onnx": "tensor element type STRING is not supported",
         "constant_string_tensor.onnx": "tensor element type STRING is not supported",
         "initializer_string.onnx": "tensor element type STRING is not supported",
-        "initializer_uint8.onnx": "tensor element type UINT8 is not supported",
-        "input_uint8.onnx": "tensor element type UINT8 is not supported",
         "input_complex64.onnx": "tensor element type COMPLEX64 is not supported",
         "initializer_type_999.onnx": "invalid tensor element type 999",
         "initializer_type_undefined.onnx": "invalid tensor element type 0",
