@@ -18,6 +18,7 @@ const ConverterRegistry &ConverterRegistry::get() {
     registerIndexingConverters(r);
     registerElementwiseConverters(r);
     registerNNConverters(r);
+    registerQuantizationConverters(r);
     registerRecurrentConverters(r);
     registerReductionConverters(r);
     registerSamplingConverters(r);

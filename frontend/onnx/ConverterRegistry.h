@@ -50,6 +50,7 @@ void registerContractionConverters(ConverterRegistry &registry);
 void registerIndexingConverters(ConverterRegistry &registry);
 void registerElementwiseConverters(ConverterRegistry &registry);
 void registerNNConverters(ConverterRegistry &registry);
+void registerQuantizationConverters(ConverterRegistry &registry);
 void registerRecurrentConverters(ConverterRegistry &registry);
 void registerReductionConverters(ConverterRegistry &registry);
 void registerSamplingConverters(ConverterRegistry &registry);

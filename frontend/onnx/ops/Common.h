@@ -50,6 +50,12 @@ mlir::Value flattenAt(ImportContext &ctx, mlir::Value value, int64_t axis);
 mlir::Value scalarConstant(ImportContext &ctx, mlir::Type element,
                            double value);
 
+/// kiln.conv2d of `x` and `w` (+ `bias`, may be null) with the current
+/// node's Conv attributes (group, strides, pads or auto_pad, dilations,
+/// kernel_shape); 1-D convolutions go through 2-D ones.
+mlir::FailureOr<mlir::Value> buildConvolution(ImportContext &ctx, mlir::Value x,
+                                              mlir::Value w, mlir::Value bias);
+
 /// Converter for ops whose only job is to forward input 0 (Identity,
 /// inference-mode Dropout).
 mlir::LogicalResult forwardInput(ImportContext &ctx);

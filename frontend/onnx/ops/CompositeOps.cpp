@@ -179,24 +179,12 @@ LogicalResult convertIsInf(ImportContext &ctx) {
   return e.output(result);
 }
 
-/// Round half to even: floor(x), then up when the fraction is above one half,
-/// or exactly one half with an odd floor.
 LogicalResult convertRound(ImportContext &ctx) {
   FailureOr<Value> x = ctx.requiredInput(0, "X");
   if (failed(x))
     return failure();
   Expr e(ctx);
-  Value floor = e.unary<FloorOp>(*x);
-  Value fraction = e.sub(*x, floor);
-  Value half = e.c(*x, 0.5);
-  // floor is odd when floor - 2 * floor(floor / 2) == 1.
-  Value parity = e.sub(floor, e.mul(e.c(*x, 2),
-                                    e.unary<FloorOp>(e.mul(floor, half))));
-  Value up = e.orOf(e.cmp(ComparePredicate::gt, fraction, half),
-                    e.binary<AndOp>(e.cmp(ComparePredicate::eq, fraction, half),
-                                    e.cmp(ComparePredicate::eq, parity,
-                                          e.c(*x, 1))));
-  return e.output(e.select(up, e.add(floor, e.c(*x, 1)), floor));
+  return e.output(e.roundHalfEven(*x));
 }
 
 /// InstanceNormalization: per sample and channel over the spatial

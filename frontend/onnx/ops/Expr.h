@@ -66,6 +66,23 @@ public:
   }
   mlir::Value orOf(mlir::Value a, mlir::Value b) { return binary<OrOp>(a, b); }
 
+  /// Round half to even (ONNX Round, and quantisation): floor(x), then up
+  /// when the fraction is above one half, or exactly one half with an odd
+  /// floor.
+  mlir::Value roundHalfEven(mlir::Value x) {
+    mlir::Value floor = unary<FloorOp>(x);
+    mlir::Value fraction = sub(x, floor);
+    mlir::Value half = c(x, 0.5);
+    // floor is odd when floor - 2 * floor(floor / 2) == 1.
+    mlir::Value parity =
+        sub(floor, mul(c(x, 2), unary<FloorOp>(mul(floor, half))));
+    mlir::Value up = orOf(
+        cmp(ComparePredicate::gt, fraction, half),
+        binary<AndOp>(cmp(ComparePredicate::eq, fraction, half),
+                      cmp(ComparePredicate::eq, parity, c(x, 1))));
+    return select(up, add(floor, c(x, 1)), floor);
+  }
+
   /// Defines output 0 as `result`, or fails if the expression failed.
   mlir::LogicalResult output(mlir::Value result) {
     if (!result)

@@ -113,17 +113,18 @@ Value from2d(ImportContext &ctx, Value value) {
   return reshapeTo(ctx, value, {s[0], s[1], s[3]});
 }
 
-LogicalResult convertConv(ImportContext &ctx) {
-  FailureOr<Value> x = ctx.requiredInput(0, "X");
-  FailureOr<Value> w = ctx.requiredInput(1, "W");
+} // namespace
+
+FailureOr<Value> buildConvolution(ImportContext &ctx, Value x, Value w,
+                                  Value bias) {
   FailureOr<int64_t> groups = ctx.intAttr("group", 1);
-  if (failed(x) || failed(w) || failed(groups))
+  if (failed(groups))
     return failure();
-  if (shapeOf(*w).size() != shapeOf(*x).size() || shapeOf(*x).size() < 3)
+  if (shapeOf(w).size() != shapeOf(x).size() || shapeOf(x).size() < 3)
     return ctx.error() << "X and W must be [N, C, spatial...] tensors of one "
                           "rank";
-  SmallVector<int64_t> kernelSpatial(shapeOf(*w).drop_front(2));
-  FailureOr<Window> window = readWindow(ctx, shapeOf(*x), kernelSpatial);
+  SmallVector<int64_t> kernelSpatial(shapeOf(w).drop_front(2));
+  FailureOr<Window> window = readWindow(ctx, shapeOf(x), kernelSpatial);
   if (failed(window))
     return failure();
   SmallVector<int64_t> kernel2d(kernelSpatial);
@@ -132,12 +133,11 @@ LogicalResult convertConv(ImportContext &ctx) {
   if (ArrayRef<int64_t>(window->kernel) != ArrayRef<int64_t>(kernel2d))
     return ctx.error() << "kernel_shape disagrees with the weight's spatial "
                           "dimensions";
-  Value input = *x, weight = *w;
+  Value input = x, weight = w;
   if (window->oneDimensional) {
     input = to2d(ctx, input);
     weight = to2d(ctx, weight);
   }
-  Value bias = ctx.input(2);
   SmallVector<Type> types;
   if (failed(kiln::inferConv2d(ctx.loc(), input.getType(), weight.getType(),
                                bias ? bias.getType() : Type(), window->strides,
@@ -147,7 +147,20 @@ LogicalResult convertConv(ImportContext &ctx) {
   Value result = ctx.finish(Conv2dOp::create(
       ctx.builder(), ctx.loc(), types[0], input, weight, bias,
       window->strides, window->pads, window->dilations, *groups));
-  ctx.setOutput(0, window->oneDimensional ? from2d(ctx, result) : result);
+  return window->oneDimensional ? from2d(ctx, result) : result;
+}
+
+namespace {
+
+LogicalResult convertConv(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "X");
+  FailureOr<Value> w = ctx.requiredInput(1, "W");
+  if (failed(x) || failed(w))
+    return failure();
+  FailureOr<Value> result = buildConvolution(ctx, *x, *w, ctx.input(2));
+  if (failed(result))
+    return failure();
+  ctx.setOutput(0, *result);
   return success();
 }
 

@@ -31,6 +31,7 @@ import sys
 from corpus_lib import CASES, MARKER, Writer
 from gen_bytes import gen_bytes, gen_model_level, gen_nesting
 from gen_graph import gen_misc, gen_structure
+from gen_integers import gen_integers
 from gen_operators import gen_operators
 from gen_recurrent import gen_recurrent
 from gen_shape_ops import gen_shape_ops
@@ -60,6 +61,7 @@ def main():
     gen_tensors(w)
     gen_structure(w)
     gen_recurrent(w)
+    gen_integers(w)
     gen_operators(w)
     gen_shape_ops(w)
     gen_external(w)
