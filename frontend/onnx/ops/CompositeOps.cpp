@@ -87,6 +87,14 @@ LogicalResult convertPRelu(ImportContext &ctx) {
   FailureOr<Value> slope = ctx.requiredInput(1, "slope");
   if (failed(x) || failed(slope))
     return failure();
+  // Before opset 7 a 1-D slope is per channel (axis 1), not per last axis.
+  ArrayRef<int64_t> shape = shapeOf(*x);
+  if (ctx.opset() < 7 && shapeOf(*slope).size() == 1 && shape.size() > 2 &&
+      shapeOf(*slope)[0] == shape[1] && shape[1] != 1) {
+    SmallVector<int64_t> perChannel(shape.size() - 1, 1);
+    perChannel[0] = shape[1];
+    *slope = reshapeTo(ctx, *slope, perChannel);
+  }
   Expr e(ctx);
   return e.output(e.select(e.cmp(ComparePredicate::lt, *x, e.c(*x, 0)),
                            e.mul(*x, *slope), *x));
@@ -366,7 +374,7 @@ void registerCompositeConverters(ConverterRegistry &r) {
   r.add("Celu", 12, convertCelu);
   r.add("Selu", 6, convertSelu);
   r.add("ThresholdedRelu", 10, convertThresholdedRelu);
-  r.add("PRelu", 7, convertPRelu);
+  r.add("PRelu", 1, convertPRelu);
   r.add("Softplus", 1, convertSoftplus);
   r.add("Softsign", 1, convertSoftsign);
   r.add("Shrink", 9, convertShrink);

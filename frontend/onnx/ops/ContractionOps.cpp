@@ -285,7 +285,8 @@ LogicalResult convertEinsum(ImportContext &ctx) {
 
 void registerContractionConverters(ConverterRegistry &r) {
   r.add("MatMul", 1, convertMatMul);
-  r.add("Gemm", 7, convertGemm);
+  // Before opset 7, C broadcasts with `broadcast` set: NumPy's rules hold.
+  r.add("Gemm", 1, convertGemm);
   r.add("Einsum", 12, convertEinsum);
 }
 

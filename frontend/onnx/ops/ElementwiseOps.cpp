@@ -251,6 +251,48 @@ template <typename OpTy> LogicalResult convertBinary(ImportContext &ctx) {
   return success();
 }
 
+/// Before opset 7, B broadcasts only with `broadcast` set, its dimensions
+/// matching A's from `axis` on (by default its trailing ones): B reshaped to
+/// A's rank, with 1s around, broadcasts the NumPy way.
+FailureOr<Value> legacyBroadcastOperand(ImportContext &ctx, Value a, Value b) {
+  FailureOr<int64_t> broadcast = ctx.intAttr("broadcast", 0);
+  if (failed(broadcast))
+    return failure();
+  if (!*broadcast || !ctx.attribute("axis"))
+    return b;
+  int64_t rankA = shapeOf(a).size(), rankB = shapeOf(b).size();
+  FailureOr<int64_t> axis = ctx.intAttr("axis", 0);
+  if (failed(axis))
+    return failure();
+  FailureOr<int64_t> start = normalizeAxisAt(ctx, *axis, rankA);
+  if (failed(start))
+    return failure();
+  if (*start + rankB > rankA)
+    return ctx.error() << "B (rank " << rankB << ") does not fit A (rank "
+                       << rankA << ") from axis " << *axis;
+  SmallVector<int64_t> shape(*start, 1);
+  shape.append(shapeOf(b).begin(), shapeOf(b).end());
+  shape.resize(rankA, 1);
+  return reshapeTo(ctx, b, shape);
+}
+
+/// Add, Sub, Mul, Div and Pow before opset 7 (legacy broadcasting).
+template <typename OpTy>
+LogicalResult convertLegacyBinary(ImportContext &ctx) {
+  FailureOr<Value> a = ctx.requiredInput(0, "A");
+  FailureOr<Value> b = ctx.requiredInput(1, "B");
+  if (failed(a) || failed(b))
+    return failure();
+  FailureOr<Value> aligned = legacyBroadcastOperand(ctx, *a, *b);
+  if (failed(aligned))
+    return failure();
+  FailureOr<Value> result = buildBroadcast<OpTy>(ctx, *a, *aligned);
+  if (failed(result))
+    return failure();
+  ctx.setOutput(0, *result);
+  return success();
+}
+
 LogicalResult convertPow(ImportContext &ctx) {
   FailureOr<Value> a = ctx.requiredInput(0, "X");
   FailureOr<Value> b = ctx.requiredInput(1, "Y");
@@ -441,6 +483,11 @@ void registerElementwiseConverters(ConverterRegistry &r) {
   r.add("Clip", 6, convertClip6);
   r.add("Clip", 11, convertClip11);
 
+  r.add("Add", 1, convertLegacyBinary<AddOp>);
+  r.add("Sub", 1, convertLegacyBinary<SubOp>);
+  r.add("Mul", 1, convertLegacyBinary<MulOp>);
+  r.add("Div", 1, convertLegacyBinary<DivOp>);
+  r.add("Pow", 1, convertLegacyBinary<PowOp>);
   r.add("Add", 7, convertBinary<AddOp>);
   r.add("BitShift", 11, convertBitShift);
   r.add("Sub", 7, convertBinary<SubOp>);

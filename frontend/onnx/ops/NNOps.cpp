@@ -639,6 +639,25 @@ LogicalResult convertMaxUnpool(ImportContext &ctx) {
   return success();
 }
 
+LogicalResult convertBatchNorm(ImportContext &ctx);
+
+/// BatchNormalization before opset 7: inference is `is_test` (its default
+/// 0 is training), and `spatial` 0 (statistics per element) is refused.
+LogicalResult convertLegacyBatchNorm(ImportContext &ctx) {
+  FailureOr<int64_t> isTest = ctx.intAttr("is_test", 0);
+  FailureOr<int64_t> spatial = ctx.intAttr("spatial", 1);
+  if (failed(isTest) || failed(spatial))
+    return failure();
+  if (!*isTest || !*spatial) {
+    ctx.markUnsupported();
+    return ctx.error() << (*isTest ? "BatchNormalization with spatial 0 is "
+                                     "not supported"
+                                   : "training-mode BatchNormalization "
+                                     "(is_test 0) is not supported");
+  }
+  return convertBatchNorm(ctx);
+}
+
 LogicalResult convertBatchNorm(ImportContext &ctx) {
   SmallVector<Value> operands;
   static const char *names[] = {"X", "scale", "B", "mean", "var"};
@@ -791,6 +810,7 @@ void registerNNConverters(ConverterRegistry &r) {
   r.add("AveragePool", 1, convertPool<AvgPool2dOp, false>);
   r.add("GlobalAveragePool", 1, convertGlobalPool<GlobalAvgPoolOp>);
   r.add("GlobalMaxPool", 1, convertGlobalPool<GlobalMaxPoolOp>);
+  r.add("BatchNormalization", 1, convertLegacyBatchNorm);
   r.add("BatchNormalization", 7, convertBatchNorm);
   r.add("Softmax", 1, convertSoftmax<SoftmaxOp, true>);
   r.add("Softmax", 13, convertSoftmax<SoftmaxOp, false>);
