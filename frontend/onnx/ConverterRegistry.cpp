@@ -23,6 +23,7 @@ const ConverterRegistry &ConverterRegistry::get() {
     registerReductionConverters(r);
     registerSamplingConverters(r);
     registerShapeConverters(r);
+    registerSignalConverters(r);
     return r;
   }();
   return registry;

@@ -55,6 +55,7 @@ void registerRecurrentConverters(ConverterRegistry &registry);
 void registerReductionConverters(ConverterRegistry &registry);
 void registerSamplingConverters(ConverterRegistry &registry);
 void registerShapeConverters(ConverterRegistry &registry);
+void registerSignalConverters(ConverterRegistry &registry);
 
 /// Oldest and newest default-domain opsets the importer accepts. Old opsets
 /// are safe: an op whose converter starts at a later since-version is

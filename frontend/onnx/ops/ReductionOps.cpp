@@ -10,6 +10,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "frontend/onnx/ops/Common.h"
+#include "frontend/onnx/ops/Expr.h"
+
+#include <cmath>
 
 using namespace mlir;
 
@@ -106,6 +109,91 @@ template <typename OpTy> LogicalResult convertArgReduce(ImportContext &ctx) {
   return success();
 }
 
+/// TopK (opset 10+: K an input) as k rounds of arg-reduction: each round
+/// takes the largest (smallest) remaining element along the axis, the
+/// lowest index among equal ones as ONNX asks, and masks it out. O(k * n):
+/// for the small k of detection and beam-search heads.
+LogicalResult convertTopK(ImportContext &ctx) {
+  FailureOr<Value> x = ctx.requiredInput(0, "X");
+  FailureOr<SmallVector<int64_t>> k = ctx.constantInts(1, "K");
+  FailureOr<int64_t> axisAttr = ctx.intAttr("axis", -1);
+  FailureOr<int64_t> largest = ctx.intAttr("largest", 1);
+  FailureOr<int64_t> sorted = ctx.intAttr("sorted", 1);
+  if (failed(x) || failed(k) || failed(axisAttr) || failed(largest) ||
+      failed(sorted))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(*x);
+  FailureOr<int64_t> axis = normalizeAxisAt(ctx, *axisAttr, shape.size());
+  if (failed(axis))
+    return failure();
+  if (k->size() != 1 || (*k)[0] < 0 || (*k)[0] > shape[*axis])
+    return ctx.error() << "K must be one value in [0, " << shape[*axis]
+                       << "]";
+  int64_t count = (*k)[0];
+  if (count == 0) {
+    ctx.markUnsupported();
+    return ctx.error() << "K = 0 (empty outputs) is not supported";
+  }
+  Type element = elementTypeOf(*x);
+  OpBuilder &b = ctx.builder();
+  // Positions along the axis, shaped to broadcast: [1, .., n, .., 1].
+  SmallVector<int64_t> iotaShape(shape.size(), 1);
+  iotaShape[*axis] = shape[*axis];
+  SmallVector<int64_t> positions(shape[*axis]);
+  for (int64_t i = 0; i < shape[*axis]; ++i)
+    positions[i] = i;
+  Value iota = ctx.constant(DenseElementsAttr::get(
+      RankedTensorType::get(iotaShape, b.getI64Type()),
+      ArrayRef<int64_t>(positions)));
+  Value removed = scalarConstant(ctx, element, *largest ? -INFINITY : INFINITY);
+  Expr e(ctx);
+  Value remaining = *x;
+  SmallVector<Value> values, indices;
+  for (int64_t round = 0; round < count; ++round) {
+    SmallVector<Type> argTypes, reduceTypes;
+    SmallVector<int64_t> axes{*axis};
+    if (failed(kiln::inferArgReduce(ctx.loc(), remaining.getType(), *axis,
+                                    true, argTypes)) ||
+        failed(kiln::inferReduce(ctx.loc(), remaining.getType(), axes, true,
+                                 reduceTypes)))
+      return failure();
+    Value index = *largest
+                      ? ctx.finish(ArgMaxOp::create(b, ctx.loc(), argTypes[0],
+                                                    remaining, *axis, true,
+                                                    false))
+                      : ctx.finish(ArgMinOp::create(b, ctx.loc(), argTypes[0],
+                                                    remaining, *axis, true,
+                                                    false));
+    Value value = *largest ? ctx.finish(ReduceMaxOp::create(
+                                 b, ctx.loc(), reduceTypes[0], remaining, axes,
+                                 true))
+                           : ctx.finish(ReduceMinOp::create(
+                                 b, ctx.loc(), reduceTypes[0], remaining, axes,
+                                 true));
+    values.push_back(value);
+    indices.push_back(index);
+    if (round + 1 < count)
+      remaining = e.select(e.cmp(ComparePredicate::eq, iota, index), removed,
+                           remaining);
+  }
+  auto concat = [&](ArrayRef<Value> parts) -> Value {
+    if (parts.size() == 1)
+      return parts.front();
+    SmallVector<Type> types;
+    if (failed(kiln::inferConcat(ctx.loc(), ValueRange(parts).getTypes(),
+                                 *axis, types)))
+      return {};
+    return ctx.finish(
+        ConcatOp::create(b, ctx.loc(), types[0], parts, *axis));
+  };
+  Value topValues = concat(values), topIndices = concat(indices);
+  if (!topValues || !topIndices || !remaining)
+    return failure();
+  ctx.setOutput(0, topValues);
+  ctx.setOutput(1, topIndices);
+  return success();
+}
+
 } // namespace
 
 void registerReductionConverters(ConverterRegistry &r) {
@@ -125,6 +213,7 @@ void registerReductionConverters(ConverterRegistry &r) {
   r.add("ReduceLogSumExp", 1,
         convertReduce<ReduceSumOp, false, Prologue::Exp, Epilogue::Log>);
   r.add("ArgMax", 1, convertArgReduce<ArgMaxOp>);
+  r.add("TopK", 10, convertTopK);
   r.add("ArgMin", 1, convertArgReduce<ArgMinOp>);
 }
 

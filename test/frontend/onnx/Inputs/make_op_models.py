@@ -229,3 +229,25 @@ graph = helper.make_graph([mp], "maxpool_indices_int",
                            helper.make_tensor_value_info("z", TensorProto.INT64, None)])
 onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 12)]),
           os.path.join(out, "maxpool_indices_int.onnx"))
+
+# TopK, smallest along axis 1 with ties (the lower index first, as ONNX
+# asks), against a stable NumPy sort; K a constant.
+x = np.array([[[3, 1], [1, 5], [2, 1], [1, 0]]], np.float32)  # [1, 4, 2]
+order = np.argsort(x, axis=1, kind="stable")[:, :3]
+tk = helper.make_node("TopK", ["x", "k"], ["y", "i"], name="the_topk", axis=1,
+                      largest=0)
+graph = helper.make_graph([tk], "topk_smallest",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, x.shape)],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None),
+                           helper.make_tensor_value_info("i", TensorProto.INT64, None)],
+                          [numpy_helper.from_array(np.array([3], np.int64), "k")])
+onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 11)]),
+          os.path.join(out, "topk_smallest.onnx"))
+np.save(os.path.join(out, "topk_smallest.x.npy"), x)
+np.save(os.path.join(out, "topk_smallest.expected_y.npy"), np.take_along_axis(x, order, 1))
+np.save(os.path.join(out, "topk_smallest.expected_i.npy"), order.astype(np.int64))
+
+# HannWindow (symmetric), against NumPy's own Hann window.
+case("hann_symmetric", node("HannWindow", ["n"], periodic=0), [],
+     np.hanning(7).astype(np.float32), opset=17,
+     inits=[("n", np.array(7, np.int64))])

@@ -59,3 +59,21 @@ def gen_integers(w):
              [const("z", np.int8(1))], 2,
              "a_zero_point must have the type of its input",
              "an int8 zero point for uint8 A")
+
+
+def gen_topk_windows(w):
+    """TopK's K and the window functions' size."""
+    x = [vi("x", T.FLOAT, [2, 3])]
+    y = [vi("y", T.FLOAT, None), vi("i", T.INT64, None)]
+    for rel, k, code, message in [
+            ("topk_k_too_large.onnx", 4, 2, "K must be one value in [0, 3]"),
+            ("topk_k_negative.onnx", -1, 2, "K must be one value in [0, 3]"),
+            ("topk_k_zero.onnx", 0, 3, "K = 0 (empty outputs) is not supported")]:
+        w.simple(rel, [node("TopK", ["x", "k"], ["y", "i"], name="topk")], x, y,
+                 [const("k", np.array([k], np.int64))], code, message,
+                 "TopK with K = %d on an axis of 3" % k, opset=11)
+    w.simple("hann_window_size_zero.onnx",
+             [node("HannWindow", ["n"], ["y"], name="hann")], [],
+             [vi("y", T.FLOAT, None)], [const("n", np.array(0, np.int64))], 2,
+             "size must be one value in [1, 2^24]", "a window of no points",
+             opset=17)

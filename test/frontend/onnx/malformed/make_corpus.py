@@ -31,7 +31,7 @@ import sys
 from corpus_lib import CASES, MARKER, Writer
 from gen_bytes import gen_bytes, gen_model_level, gen_nesting
 from gen_graph import gen_misc, gen_structure
-from gen_integers import gen_integers
+from gen_integers import gen_integers, gen_topk_windows
 from gen_legacy import gen_legacy
 from gen_operators import gen_operators
 from gen_recurrent import gen_recurrent
@@ -63,6 +63,7 @@ def main():
     gen_structure(w)
     gen_recurrent(w)
     gen_integers(w)
+    gen_topk_windows(w)
     gen_legacy(w)
     gen_operators(w)
     gen_shape_ops(w)
