@@ -38,16 +38,15 @@ Type signless(Type type) {
   if (!tensor || !tensor.getElementType().isUnsignedInteger())
     return type;
   auto element = cast<IntegerType>(tensor.getElementType());
-  return tensor.clone(
-      IntegerType::get(type.getContext(), element.getWidth()));
+  return tensor.clone(IntegerType::get(type.getContext(), element.getWidth()));
 }
 
 /// What phase 1 noted about a sign-dependent op.
 struct Noted {
   Operation *op;
-  unsigned width;        // Of the unsigned operand (or result, for casts).
-  bool unsignedSource;   // Casts: the input was unsigned.
-  bool unsignedResult;   // Casts: the result is unsigned.
+  unsigned width;      // Of the unsigned operand (or result, for casts).
+  bool unsignedSource; // Casts: the input was unsigned.
+  bool unsignedResult; // Casts: the result is unsigned.
 };
 
 /// Builds the signless replacements at one op.
@@ -59,15 +58,16 @@ public:
   Value scalar(Value like, const APInt &value) {
     Type element = cast<ShapedType>(like.getType()).getElementType();
     auto type = RankedTensorType::get({}, element);
-    return ConstantOp::create(b, loc,
-                              DenseElementsAttr::get(type, value));
+    return ConstantOp::create(b, loc, DenseElementsAttr::get(type, value));
   }
   Value scalar(Value like, int64_t value) {
     unsigned width = elementWidth(like);
     return scalar(like, APInt(width, uint64_t(value), /*isSigned=*/true));
   }
   static unsigned elementWidth(Value v) {
-    return cast<ShapedType>(v.getType()).getElementType().getIntOrFloatBitWidth();
+    return cast<ShapedType>(v.getType())
+        .getElementType()
+        .getIntOrFloatBitWidth();
   }
   template <typename OpTy> Value binary(Value x, Value y) {
     return OpTy::create(b, loc, x.getType(), x, y);
@@ -101,8 +101,7 @@ public:
       return wide;
     Value negative = compare(ComparePredicate::lt, wide, scalar(wide, 0));
     return select(negative,
-                  binary<AddOp>(wide, scalar(wide, int64_t(1) << width)),
-                  wide);
+                  binary<AddOp>(wide, scalar(wide, int64_t(1) << width)), wide);
   }
   /// a /u b and a %u b on 64-bit signless values (Hacker's Delight 9-3:
   /// halve the dividend so that a signed division applies, then correct).
@@ -111,14 +110,13 @@ public:
     // a >>u 1: a /s 2 for a >= 0; for a < 0 (a >= 2^63 unsigned), a /s 2
     // rounds up and is 2^63 too small.
     Value half = binary<DivOp>(a, two);
-    Value odd = select(compare(ComparePredicate::ne, binary<RemOp>(a, two),
-                               zero),
-                       one, zero);
+    Value odd = select(
+        compare(ComparePredicate::ne, binary<RemOp>(a, two), zero), one, zero);
     Value negative = compare(ComparePredicate::lt, a, zero);
     Value shifted = select(
         negative,
-        binary<SubOp>(binary<AddOp>(half, scalar(a, APInt::getSignedMinValue(64))),
-                      odd),
+        binary<SubOp>(
+            binary<AddOp>(half, scalar(a, APInt::getSignedMinValue(64))), odd),
         half);
     // b < 2^63 (b >= 0 as signed; b == 0 is ONNX's undefined case, left to
     // the signed division): q = ((a >>u 1) / b) * 2, plus one if the
@@ -130,8 +128,8 @@ public:
     q = select(again, binary<AddOp>(q, one), q);
     // b >= 2^63: the quotient is 1 when a >=u b, else 0.
     Value big = compare(ComparePredicate::lt, bv, zero);
-    Value bigQ = select(compare(ComparePredicate::ge, flip(a), flip(bv)), one,
-                        zero);
+    Value bigQ =
+        select(compare(ComparePredicate::ge, flip(a), flip(bv)), one, zero);
     q = select(big, bigQ, q);
     return {q, binary<SubOp>(a, binary<MulOp>(q, bv))};
   }
@@ -165,7 +163,8 @@ void rewriteOrdered(Operation *op) {
 /// Clip with unsigned bounds: in the flipped space, with flipped bounds.
 void rewriteClip(ClipOp clip, unsigned width) {
   Rewriter r(clip);
-  double top = width == 64 ? 18446744073709551615.0 : double((uint64_t(1) << width) - 1);
+  double top =
+      width == 64 ? 18446744073709551615.0 : double((uint64_t(1) << width) - 1);
   double shift = double(uint64_t(1) << (width - 1));
   auto flipped = [&](FloatAttr bound) -> FloatAttr {
     if (!bound)
@@ -174,9 +173,9 @@ void rewriteClip(ClipOp clip, unsigned width) {
     return r.b.getF64FloatAttr(value - shift);
   };
   Value x = r.flip(clip.getInput());
-  Value clipped = ClipOp::create(r.b, r.loc, x.getType(), x,
-                                 flipped(clip.getMinAttr()),
-                                 flipped(clip.getMaxAttr()));
+  Value clipped =
+      ClipOp::create(r.b, r.loc, x.getType(), x, flipped(clip.getMinAttr()),
+                     flipped(clip.getMaxAttr()));
   clip.replaceAllUsesWith(r.flip(clipped));
   clip.erase();
 }
@@ -189,22 +188,23 @@ void rewriteDivRem(Operation *op, unsigned width) {
   if (width == 64) {
     // The operands may broadcast: bring both to the result's shape first.
     auto broadcast = [&](Value v) -> Value {
-      return v.getType() == type ? v
-                                 : Value(BroadcastOp::create(r.b, r.loc, type, v));
+      return v.getType() == type
+                 ? v
+                 : Value(BroadcastOp::create(r.b, r.loc, type, v));
     };
     auto [q, rem] = r.divRem64(broadcast(a), broadcast(bv));
     result = isa<DivOp>(op) ? q : rem;
   } else {
     Value wideA = r.zeroExtend(a, width), wideB = r.zeroExtend(bv, width);
     Value wide = isa<DivOp>(op)
-                     ? Value(DivOp::create(r.b, r.loc,
-                                           cast<RankedTensorType>(type).clone(
-                                               r.b.getI64Type()),
-                                           wideA, wideB))
-                     : Value(RemOp::create(r.b, r.loc,
-                                           cast<RankedTensorType>(type).clone(
-                                               r.b.getI64Type()),
-                                           wideA, wideB));
+                     ? Value(DivOp::create(
+                           r.b, r.loc,
+                           cast<RankedTensorType>(type).clone(r.b.getI64Type()),
+                           wideA, wideB))
+                     : Value(RemOp::create(
+                           r.b, r.loc,
+                           cast<RankedTensorType>(type).clone(r.b.getI64Type()),
+                           wideA, wideB));
     result = r.castTo(wide, cast<ShapedType>(type).getElementType());
   }
   op->getResult(0).replaceAllUsesWith(result);
@@ -217,7 +217,8 @@ void rewriteCast(CastOp castOp, const Noted &noted) {
   Type from = cast<ShapedType>(input.getType()).getElementType();
   Type to = castOp.getType().getElementType();
   Value result;
-  if (noted.unsignedSource && isa<IntegerType>(from) && from.getIntOrFloatBitWidth() > 1) {
+  if (noted.unsignedSource && isa<IntegerType>(from) &&
+      from.getIntOrFloatBitWidth() > 1) {
     unsigned width = from.getIntOrFloatBitWidth();
     if (isa<FloatType>(to)) {
       if (width < 64) {
@@ -230,8 +231,8 @@ void rewriteCast(CastOp castOp, const Noted &noted) {
         auto f64 = RankedTensorType::get({}, r.b.getF64Type());
         Value twoTo64 = ConstantOp::create(
             r.b, r.loc, DenseElementsAttr::get(f64, 18446744073709551616.0));
-        Value fixed = r.select(negative, r.binary<AddOp>(asFloat, twoTo64),
-                               asFloat);
+        Value fixed =
+            r.select(negative, r.binary<AddOp>(asFloat, twoTo64), asFloat);
         result = to.isF64() ? fixed : r.castTo(fixed, to);
       }
     } else if (to.getIntOrFloatBitWidth() > width) {
@@ -249,8 +250,8 @@ void rewriteCast(CastOp castOp, const Noted &noted) {
           r.b, r.loc, DenseElementsAttr::get(f64, 9223372036854775808.0));
       Value large = r.compare(ComparePredicate::ge, wide, twoTo63);
       Value low = r.castTo(r.binary<SubOp>(wide, twoTo63), to);
-      Value shifted = r.binary<AddOp>(
-          low, r.scalar(low, APInt::getSignedMinValue(64)));
+      Value shifted =
+          r.binary<AddOp>(low, r.scalar(low, APInt::getSignedMinValue(64)));
       result = r.select(large, shifted, r.castTo(wide, to));
     }
   }

@@ -201,8 +201,7 @@ Status JitModel::run(const std::vector<Tensor> &inputs,
   return (*executable)->run(refs, outputRefs);
 }
 
-StatusOr<std::vector<Tensor>>
-JitModel::run(const std::vector<Tensor> &inputs) {
+StatusOr<std::vector<Tensor>> JitModel::run(const std::vector<Tensor> &inputs) {
   std::vector<Tensor> outputs;
   Status status = run(inputs, outputs);
   if (!status.isOk())

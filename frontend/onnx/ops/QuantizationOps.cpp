@@ -1,4 +1,5 @@
-//===- QuantizationOps.cpp - ONNX's quantized operators --------------------===//
+//===- QuantizationOps.cpp - ONNX's quantized operators
+//--------------------===//
 //
 // SPDX-License-Identifier: Apache-2.0
 //
@@ -110,12 +111,11 @@ LogicalResult convertQuantizeLinear(ImportContext &ctx) {
   if (!isa<FloatType>(elementTypeOf(*x)))
     return ctx.error() << "x must hold floating-point values";
   // Without a zero point the result is uint8 (the spec's default).
-  Type element = zeroPoint ? elementTypeOf(zeroPoint)
-                           : IntegerType::get(ctx.context(), 8,
-                                              IntegerType::Unsigned);
+  Type element =
+      zeroPoint ? elementTypeOf(zeroPoint)
+                : IntegerType::get(ctx.context(), 8, IntegerType::Unsigned);
   if (!isQuantizedType(element))
-    return ctx.error() << "y_zero_point must be int8 or uint8, got "
-                       << element;
+    return ctx.error() << "y_zero_point must be int8 or uint8, got " << element;
   FailureOr<int64_t> axis = ctx.intAttr("axis", 1);
   if (failed(axis))
     return failure();
@@ -227,8 +227,7 @@ FailureOr<Value> integerMatmul(Quantizer &q, ImportContext &ctx, Value a,
       shapeOf(bZero)[0] != shapeOf(b).back())
     return ctx.error() << "b_zero_point must be a scalar or have one value "
                           "per column of B";
-  Value product =
-      q.matmul(q.centred(a, aZero, i32), q.centred(b, bZero, i32));
+  Value product = q.matmul(q.centred(a, aZero, i32), q.centred(b, bZero, i32));
   if (!product)
     return failure();
   return product;
@@ -291,14 +290,16 @@ Value requantize(Quantizer &q, Value acc, Value aScale, Value bScale,
   Value multiplier = q.div(q.mul(aScale, bScale), yScale);
   Value scaled = q.mul(q.toType(acc, elementTypeOf(multiplier)), multiplier);
   Type element = elementTypeOf(yZero);
-  Value r = q.add(q.roundHalfEven(scaled), q.toType(yZero, elementTypeOf(scaled)));
+  Value r =
+      q.add(q.roundHalfEven(scaled), q.toType(yZero, elementTypeOf(scaled)));
   return q.toType(q.saturate(r, element), element);
 }
 
 LogicalResult convertQLinearMatMul(ImportContext &ctx) {
   SmallVector<Value> in;
-  const char *names[] = {"a",       "a_scale", "a_zero_point", "b",
-                         "b_scale", "b_zero_point", "y_scale", "y_zero_point"};
+  const char *names[] = {"a",       "a_scale",     "a_zero_point",
+                         "b",       "b_scale",     "b_zero_point",
+                         "y_scale", "y_zero_point"};
   for (int i = 0; i < 8; ++i) {
     FailureOr<Value> v = ctx.requiredInput(i, names[i]);
     if (failed(v))
@@ -315,8 +316,9 @@ LogicalResult convertQLinearMatMul(ImportContext &ctx) {
 
 LogicalResult convertQLinearConv(ImportContext &ctx) {
   SmallVector<Value> in;
-  const char *names[] = {"x",       "x_scale", "x_zero_point", "w",
-                         "w_scale", "w_zero_point", "y_scale", "y_zero_point"};
+  const char *names[] = {"x",       "x_scale",     "x_zero_point",
+                         "w",       "w_scale",     "w_zero_point",
+                         "y_scale", "y_zero_point"};
   for (int i = 0; i < 8; ++i) {
     FailureOr<Value> v = ctx.requiredInput(i, names[i]);
     if (failed(v))

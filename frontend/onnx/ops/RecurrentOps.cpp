@@ -81,8 +81,8 @@ public:
     if (failed(kiln::inferTranspose(ctx_.loc(), value.getType(), permutation,
                                     types)))
       return {};
-    return ctx_.finish(TransposeOp::create(ctx_.builder(), ctx_.loc(),
-                                           types[0], value, permutation));
+    return ctx_.finish(TransposeOp::create(ctx_.builder(), ctx_.loc(), types[0],
+                                           value, permutation));
   }
   Value concat(ArrayRef<Value> values, int64_t axis) {
     if (values.empty() || llvm::any_of(values, [](Value v) { return !v; }))
@@ -93,8 +93,8 @@ public:
     if (failed(kiln::inferConcat(ctx_.loc(), ValueRange(values).getTypes(),
                                  axis, types)))
       return {};
-    return ctx_.finish(ConcatOp::create(ctx_.builder(), ctx_.loc(), types[0],
-                                        values, axis));
+    return ctx_.finish(
+        ConcatOp::create(ctx_.builder(), ctx_.loc(), types[0], values, axis));
   }
   /// a * b^T (+ bias): a [M, K], b [N, K].
   Value linear(Value a, Value b, Value bias = {}) {
@@ -140,8 +140,8 @@ public:
     if (f.name == "scaledtanh")
       return mul(c(x, f.alpha), unary<TanhOp>(mul(c(x, f.beta), x)));
     if (f.name == "hardsigmoid")
-      return max(c(x, 0), min(c(x, 1), add(mul(c(x, f.alpha), x),
-                                          c(x, f.beta))));
+      return max(c(x, 0),
+                 min(c(x, 1), add(mul(c(x, f.alpha), x), c(x, f.beta))));
     if (f.name == "elu")
       return select(cmp(ComparePredicate::gt, x, c(x, 0)), x,
                     mul(c(x, f.alpha), sub(unary<ExpOp>(x), c(x, 1))));
@@ -149,8 +149,8 @@ public:
       return div(x, add(c(x, 1), unary<AbsOp>(x)));
     // softplus, as max(x, 0) + log(1 + exp(-|x|)) so that it cannot overflow.
     return add(max(x, c(x, 0)),
-               unary<LogOp>(add(c(x, 1),
-                                unary<ExpOp>(unary<NegOp>(unary<AbsOp>(x))))));
+               unary<LogOp>(
+                   add(c(x, 1), unary<ExpOp>(unary<NegOp>(unary<AbsOp>(x))))));
   }
   /// `x` clipped to [-clip, clip] when a clip is set.
   Value clipped(Value x, std::optional<double> clip) {
@@ -182,14 +182,15 @@ double defaultBeta(llvm::StringRef name) {
 }
 
 /// A string-list attribute, or `fallback` when absent.
-FailureOr<SmallVector<std::string>>
-stringsAttr(ImportContext &ctx, llvm::StringRef name) {
+FailureOr<SmallVector<std::string>> stringsAttr(ImportContext &ctx,
+                                                llvm::StringRef name) {
   SmallVector<std::string> values;
   const pb::AttributeProto *attr = ctx.attribute(name);
   if (!attr)
     return values;
   if (attr->type() != pb::AttributeProto::STRINGS)
-    return ctx.error() << "attribute '" << name << "' must be a list of strings";
+    return ctx.error() << "attribute '" << name
+                       << "' must be a list of strings";
   for (const std::string &value : attr->strings())
     values.push_back(value);
   return values;
@@ -210,8 +211,8 @@ FailureOr<SmallVector<double>> floatsAttr(ImportContext &ctx,
 
 /// The activations of every direction: `perDirection` functions each
 /// (f for RNN, f g for GRU, f g h for LSTM), the defaults when absent.
-FailureOr<SmallVector<Activation>> activationsOf(ImportContext &ctx,
-                                                 Cell cell, int64_t directions) {
+FailureOr<SmallVector<Activation>> activationsOf(ImportContext &ctx, Cell cell,
+                                                 int64_t directions) {
   size_t perDirection = cell == Cell::kRnn ? 1 : cell == Cell::kGru ? 2 : 3;
   auto names = stringsAttr(ctx, "activations");
   auto alphas = floatsAttr(ctx, "activation_alpha");
@@ -220,10 +221,10 @@ FailureOr<SmallVector<Activation>> activationsOf(ImportContext &ctx,
     return failure();
   if (names->empty()) {
     SmallVector<std::string> defaults =
-        cell == Cell::kRnn   ? SmallVector<std::string>{"Tanh"}
-        : cell == Cell::kGru ? SmallVector<std::string>{"Sigmoid", "Tanh"}
-                             : SmallVector<std::string>{"Sigmoid", "Tanh",
-                                                        "Tanh"};
+        cell == Cell::kRnn ? SmallVector<std::string>{"Tanh"}
+        : cell == Cell::kGru
+            ? SmallVector<std::string>{"Sigmoid", "Tanh"}
+            : SmallVector<std::string>{"Sigmoid", "Tanh", "Tanh"};
     for (int64_t d = 0; d < directions; ++d)
       names->append(defaults.begin(), defaults.end());
   }
@@ -303,8 +304,8 @@ DirectionResult runDirection(Recurrence &e, const RecurrentNode &node,
     }
   }
   // The input projection of all steps at once: [seq * batch, G*H].
-  Value projected = e.linear(
-      e.reshape(node.x, {node.seq * bsz, node.input}), w, inputBias);
+  Value projected =
+      e.linear(e.reshape(node.x, {node.seq * bsz, node.input}), w, inputBias);
   projected = e.reshape(projected, {node.seq, bsz, gates * h});
   Value peepI, peepO, peepF;
   if (node.p) {
@@ -322,11 +323,11 @@ DirectionResult runDirection(Recurrence &e, const RecurrentNode &node,
   };
 
   DirectionResult result;
-  result.hidden = node.initialH ? e.entry(node.initialH, d)
-                                : e.zeros(element, {bsz, h});
+  result.hidden =
+      node.initialH ? e.entry(node.initialH, d) : e.zeros(element, {bsz, h});
   if (node.cell == Cell::kLstm)
-    result.cell = node.initialC ? e.entry(node.initialC, d)
-                                : e.zeros(element, {bsz, h});
+    result.cell =
+        node.initialC ? e.entry(node.initialC, d) : e.zeros(element, {bsz, h});
   bool reverse = node.reverseOnly || d == 1;
   result.outputs.assign(node.seq, Value());
   for (int64_t step = 0; step < node.seq; ++step) {
@@ -474,9 +475,9 @@ FailureOr<RecurrentNode> readNode(ImportContext &ctx, Cell cell) {
     Value value = ctx.input(index);
     if (!value)
       return Value();
-    SmallVector<int64_t> shape = *layout
-                                     ? SmallVector<int64_t>{node.batch, dirs, h}
-                                     : SmallVector<int64_t>{dirs, node.batch, h};
+    SmallVector<int64_t> shape =
+        *layout ? SmallVector<int64_t>{node.batch, dirs, h}
+                : SmallVector<int64_t>{dirs, node.batch, h};
     if (failed(expect(value, what, shape)))
       return failure();
     return *layout ? e.transpose(value, {1, 0, 2}) : value;

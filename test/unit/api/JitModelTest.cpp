@@ -31,12 +31,11 @@ Tensor int64Tensor(const std::vector<int64_t> &values) {
 
 /// y = relu(reshape(x, shape)); x is [N, 6] with N symbolic.
 std::string reshapeModel() {
-  return ox::model(
-      {ox::node("Reshape", {"x", "shape"}, {"r"}, "the_reshape"),
-       ox::node("Relu", {"r"}, {"y"}, "the_relu")},
-      {ox::valueInfo("x", ox::kFloat, {{0, "N"}, {6, ""}}),
-       ox::valueInfo("shape", ox::kInt64, {{2, ""}})},
-      {ox::Message().bytes(1, "y")});
+  return ox::model({ox::node("Reshape", {"x", "shape"}, {"r"}, "the_reshape"),
+                    ox::node("Relu", {"r"}, {"y"}, "the_relu")},
+                   {ox::valueInfo("x", ox::kFloat, {{0, "N"}, {6, ""}}),
+                    ox::valueInfo("shape", ox::kInt64, {{2, ""}})},
+                   {ox::Message().bytes(1, "y")});
 }
 
 /// y = relu(x) on a fixed [2, 3]: nothing to specialise.
@@ -46,14 +45,14 @@ std::string reluModel() {
                    {ox::Message().bytes(1, "y")});
 }
 
-std::unique_ptr<JitModel> makeJit(const std::string &bytes,
-                                  size_t maxVariants =
-                                      JitModel::kDefaultMaxVariants) {
+std::unique_ptr<JitModel>
+makeJit(const std::string &bytes,
+        size_t maxVariants = JitModel::kDefaultMaxVariants) {
   auto compiler = Compiler::create();
   EXPECT_TRUE(compiler.isOk()) << compiler.status().toString();
-  auto jit = JitModel::create(std::move(*compiler),
-                              ModelSource::onnxBytes(bytes, "m.onnx"),
-                              maxVariants);
+  auto jit =
+      JitModel::create(std::move(*compiler),
+                       ModelSource::onnxBytes(bytes, "m.onnx"), maxVariants);
   EXPECT_TRUE(jit.isOk()) << jit.status().toString();
   return jit.isOk() ? std::move(*jit) : nullptr;
 }
@@ -187,10 +186,9 @@ TEST(JitModelTest, BadCallsAreLocatedErrors) {
 TEST(JitModelTest, UnsupportedModelFailsAtCreate) {
   auto compiler = Compiler::create();
   ASSERT_TRUE(compiler.isOk());
-  std::string bytes =
-      ox::model({ox::node("NoSuchOp", {"x"}, {"y"}, "odd")},
-                {ox::valueInfo("x", ox::kFloat, {{2, ""}})},
-                {ox::Message().bytes(1, "y")});
+  std::string bytes = ox::model({ox::node("NoSuchOp", {"x"}, {"y"}, "odd")},
+                                {ox::valueInfo("x", ox::kFloat, {{2, ""}})},
+                                {ox::Message().bytes(1, "y")});
   auto jit = JitModel::create(std::move(*compiler),
                               ModelSource::onnxBytes(bytes, "m.onnx"));
   ASSERT_FALSE(jit.isOk());

@@ -30,7 +30,9 @@ public:
   const std::string &str() const { return out_; }
 
 private:
-  void key(int field, int wireType) { putVarint(uint64_t(field) << 3 | wireType); }
+  void key(int field, int wireType) {
+    putVarint(uint64_t(field) << 3 | wireType);
+  }
   void putVarint(uint64_t value) {
     do {
       uint8_t byte = value & 0x7f;
