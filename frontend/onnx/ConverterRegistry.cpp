@@ -24,6 +24,7 @@ const ConverterRegistry &ConverterRegistry::get() {
     registerSamplingConverters(r);
     registerShapeConverters(r);
     registerSignalConverters(r);
+    registerTrainingConverters(r);
     return r;
   }();
   return registry;
@@ -34,9 +35,32 @@ void ConverterRegistry::add(llvm::StringRef opType, int64_t sinceVersion,
   converters_[opType].push_back({sinceVersion, converter});
 }
 
+Converter ConverterRegistry::lookup(llvm::StringRef domain,
+                                    llvm::StringRef opType,
+                                    int64_t version) const {
+  if (domain.empty() || domain == "ai.onnx")
+    return lookup(opType, version);
+  return find((domain + "." + opType).str(), version);
+}
+
+bool ConverterRegistry::knowsDomain(llvm::StringRef domain) const {
+  for (const auto &entry : converters_)
+    if (entry.getKey().starts_with((domain + ".").str()))
+      return true;
+  return false;
+}
+
 Converter ConverterRegistry::lookup(llvm::StringRef opType,
                                     int64_t opset) const {
-  auto it = converters_.find(opType);
+  // A default-domain op type has no dot: "x.Op" is another domain's name.
+  if (opType.contains('.'))
+    return nullptr;
+  return find(opType, opset);
+}
+
+Converter ConverterRegistry::find(llvm::StringRef key, int64_t version) const {
+  int64_t opset = version;
+  auto it = converters_.find(key);
   if (it == converters_.end())
     return nullptr;
   Converter best = nullptr;
@@ -52,7 +76,8 @@ Converter ConverterRegistry::lookup(llvm::StringRef opType,
 std::vector<std::string> ConverterRegistry::opTypes() const {
   std::vector<std::string> types;
   for (const auto &entry : converters_)
-    types.push_back(entry.getKey().str());
+    if (!entry.getKey().contains('.'))
+      types.push_back(entry.getKey().str());
   llvm::sort(types);
   return types;
 }

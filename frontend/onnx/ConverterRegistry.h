@@ -28,16 +28,27 @@ public:
   /// The registry with every family's converters.
   static const ConverterRegistry &get();
 
+  /// Registers `converter` for `opType` from `sinceVersion` on. Ops of
+  /// another domain are registered as "domain.OpType" (the name ONNX tools
+  /// print), e.g. "ai.onnx.preview.training.Adagrad".
   void add(llvm::StringRef opType, int64_t sinceVersion, Converter converter);
 
   /// The converter for `opType` in the default domain at `opset`, or null.
   Converter lookup(llvm::StringRef opType, int64_t opset) const;
+  /// The converter for `opType` of `domain` ("" or "ai.onnx" is the default
+  /// one) at that domain's `version`, or null.
+  Converter lookup(llvm::StringRef domain, llvm::StringRef opType,
+                   int64_t version) const;
+  /// Whether any converter belongs to `domain` (not the default one).
+  bool knowsDomain(llvm::StringRef domain) const;
 
-  /// Every op type with a converter, sorted (the ONNX fuzzer's mutator
-  /// draws op types from it).
+  /// Every default-domain op type with a converter, sorted (the ONNX
+  /// fuzzer's mutator draws op types from it).
   std::vector<std::string> opTypes() const;
 
 private:
+  /// The newest converter registered under `key` at or before `version`.
+  Converter find(llvm::StringRef key, int64_t version) const;
   struct Entry {
     int64_t sinceVersion;
     Converter converter;
@@ -56,6 +67,7 @@ void registerReductionConverters(ConverterRegistry &registry);
 void registerSamplingConverters(ConverterRegistry &registry);
 void registerShapeConverters(ConverterRegistry &registry);
 void registerSignalConverters(ConverterRegistry &registry);
+void registerTrainingConverters(ConverterRegistry &registry);
 
 /// Oldest and newest default-domain opsets the importer accepts. Old opsets
 /// are safe: an op whose converter starts at a later since-version is

@@ -60,6 +60,14 @@ private:
   LogicalResult parse();
   LogicalResult checkOpset();
   LogicalResult reportUnsupportedOperators();
+  /// The converter for `node` at its domain's version, or null.
+  Converter converterFor(const pb::NodeProto &node) const {
+    bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
+    int64_t version =
+        defaultDomain ? opset_ : domainVersions_.lookup(node.domain());
+    return ConverterRegistry::get().lookup(defaultDomain ? "" : node.domain(),
+                                           node.op_type(), version);
+  }
   FailureOr<SmallVector<int>> orderNodes();
   FailureOr<RankedTensorType> importInputType(const pb::ValueInfoProto &info);
   LogicalResult importGraph(ModuleOp module);
@@ -73,7 +81,9 @@ private:
   Location fileLoc_;
   std::optional<llvm::StringRef> bytes_;
   pb::ModelProto model_;
-  int64_t opset_ = 0;
+  int64_t opset_ = 0; // Of the default domain; 0 when it imports none.
+  /// Versions of the other domains the model imports.
+  llvm::StringMap<int64_t> domainVersions_;
   ImportFailure failure_ = ImportFailure::kInvalidModel;
   /// Filled as the import learns it (see ImportReport).
   std::vector<std::string> graphInputs_;
@@ -110,13 +120,21 @@ LogicalResult ModelImporter::parse() {
 }
 
 LogicalResult ModelImporter::checkOpset() {
-  bool found = false;
+  bool found = false, knownDomain = false;
+  const ConverterRegistry &registry = ConverterRegistry::get();
   for (const pb::OperatorSetIdProto &opset : model_.opset_import()) {
     if (opset.domain().empty() || opset.domain() == "ai.onnx") {
       opset_ = opset.version();
       found = true;
+    } else {
+      domainVersions_[opset.domain()] = opset.version();
+      knownDomain |= registry.knowsDomain(opset.domain());
     }
   }
+  // A model of only other domains' ops (the training optimizers) imports
+  // when Kiln has converters for one of them; its nodes say the rest.
+  if (!found && knownDomain)
+    return success();
   if (!found) {
     // Models made only of other domains' ops (training, ML) are valid.
     if (model_.opset_import_size() > 0)
@@ -139,10 +157,9 @@ LogicalResult ModelImporter::reportUnsupportedOperators() {
   // (domain, op type) -> node names, in first-seen order.
   std::map<std::pair<std::string, std::string>, std::vector<std::string>>
       missing;
-  const ConverterRegistry &registry = ConverterRegistry::get();
   for (auto [index, node] : llvm::enumerate(model_.graph().node())) {
     bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
-    if (defaultDomain && registry.lookup(node.op_type(), opset_))
+    if (converterFor(node))
       continue;
     missing[{defaultDomain ? "ai.onnx" : node.domain(), node.op_type()}]
         .push_back(node.name().empty()
@@ -433,7 +450,6 @@ LogicalResult ModelImporter::importGraph(ModuleOp module) {
   // A node that fails does not stop the import: every node whose inputs
   // were computed is still converted, so that all the nodes Kiln refuses
   // are reported at once (and a JIT learns every input it must bind).
-  const ConverterRegistry &registry = ConverterRegistry::get();
   int refused = 0, invalid = 0;
   for (int index : *order) {
     const pb::NodeProto &node = graph.node(index);
@@ -443,7 +459,7 @@ LogicalResult ModelImporter::importGraph(ModuleOp module) {
         }))
       continue; // Downstream of a failed node.
     ctx.setNode(node, index);
-    Converter convert = registry.lookup(node.op_type(), opset_);
+    Converter convert = converterFor(node);
     if (failed(convert(ctx)) || ctx.hadError())
       ++(ctx.isUnsupported() ? refused : invalid);
   }

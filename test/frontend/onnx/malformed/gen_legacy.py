@@ -32,3 +32,27 @@ def gen_legacy(w):
                             ["y"], name="bn", **attrs)],
                  [vi("x", T.FLOAT, [1, 3, 2, 2])], y, stats, 3, message,
                  "opset 6 BatchNormalization Kiln does not compile", opset=6)
+
+
+def gen_training(w):
+    """The ai.onnx.preview.training optimizers: operand counts and modes."""
+    from corpus_lib import make_model
+    training = [("ai.onnx.preview.training", 1)]
+    scalars = [vi("R", T.FLOAT, []), vi("T", T.INT64, [])]
+    x = [vi(n, T.FLOAT, [2]) for n in ["X", "G", "V"]]
+    outputs = [vi("X_new", T.FLOAT, None), vi("V_new", T.FLOAT, None)]
+    n = node("Momentum", ["R", "T", "X", "G", "V"], ["X_new", "V_new"],
+             name="momentum", domain="ai.onnx.preview.training", mode="heavy",
+             alpha=0.9, beta=0.1)
+    w.model("momentum_bad_mode.onnx",
+            make_model([n], scalars + x, outputs, opset=None,
+                       extra_opsets=training), 2,
+            "'mode' must be standard or nesterov, got 'heavy'",
+            "Momentum's mode is standard or nesterov")
+    n = node("Adagrad", ["R", "T", "X", "G"], ["X_new"], name="adagrad",
+             domain="ai.onnx.preview.training")
+    w.model("adagrad_missing_state.onnx",
+            make_model([n], scalars + x[:2], outputs[:1], opset=None,
+                       extra_opsets=training), 2,
+            "expects R, T and 3 groups of equally many tensors, got 4 inputs",
+            "Adagrad without its accumulated squares H")

@@ -32,7 +32,7 @@ from corpus_lib import CASES, MARKER, Writer
 from gen_bytes import gen_bytes, gen_model_level, gen_nesting
 from gen_graph import gen_misc, gen_structure
 from gen_integers import gen_integers, gen_topk_windows
-from gen_legacy import gen_legacy
+from gen_legacy import gen_legacy, gen_training
 from gen_operators import gen_operators
 from gen_recurrent import gen_recurrent
 from gen_shape_ops import gen_shape_ops
@@ -65,6 +65,7 @@ def main():
     gen_integers(w)
     gen_topk_windows(w)
     gen_legacy(w)
+    gen_training(w)
     gen_operators(w)
     gen_shape_ops(w)
     gen_external(w)
