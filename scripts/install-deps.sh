@@ -17,8 +17,9 @@ packages=(
   libgtest-dev
   # lit is a Python program; NumPy is the tests' independent reference
   python3 python3-numpy python3-onnx
-  # PyTorch exports the end-to-end models and is their reference
-  python3-torch
+  # PyTorch exports the end-to-end models and is their reference;
+  # torchvision's architectures are test/e2e/models/torchvision.test's
+  python3-torch python3-torchvision
   # Node runs ONNX Runtime (npm) in the benchmark harness's smoke test
   nodejs
 )
