@@ -23,6 +23,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
@@ -284,6 +285,20 @@ DriverError lowerTo(ModuleOp module, Stage stage,
           "lowering unsigned integers",
           [](OpPassManager &pm) { pm.addPass(createLowerUnsignedPass()); }))
     return error;
+  if (options.precision != "fp32")
+    if (DriverError error = runPipeline(
+            module, options.timing, ErrorKind::kUsage, "assigning precision",
+            [&](OpPassManager &pm) {
+              AssignPrecisionPassOptions precision;
+              precision.precision = options.precision;
+              precision.keepFp32.assign(options.keepFp32.begin(),
+                                        options.keepFp32.end());
+              pm.addPass(createAssignPrecisionPass(precision));
+              // Casts of weights fold into converted constants.
+              pm.addPass(createCanonicalizerPass());
+              pm.addPass(createCSEPass());
+            }))
+      return error;
   if (DriverError error = runPoint(PipelinePoint::kBeforeFusion))
     return error;
   if (options.fusion)

@@ -133,6 +133,10 @@ struct PipelineOptions {
   /// group (CompileOptions).
   std::vector<int64_t> fusionGroups;
   int64_t testMiscompileFusionGroup = -1;
+  /// Storage type of fp32 tensors, "fp32", "bf16" or "fp16", and the nodes
+  /// that stay fp32 (kiln-assign-precision; CompileOptions).
+  std::string precision = "fp32";
+  std::vector<std::string> keepFp32;
 };
 
 /// Lowers `module` in place to `stage`.

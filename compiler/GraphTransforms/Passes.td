@@ -41,4 +41,46 @@ def LowerUnsignedPass : Pass<"kiln-lower-unsigned", "::mlir::ModuleOp"> {
   let dependentDialects = ["::kiln::KilnDialect", "::mlir::func::FuncDialect"];
 }
 
+def AssignPrecisionPass : Pass<"kiln-assign-precision", "::mlir::ModuleOp"> {
+  let summary = "Store fp32 tensors in bf16 or fp16, computing in fp32";
+  let description = [{
+    The precision policy of `kilnc compile --precision bf16|fp16`. Every
+    `f32` tensor the model computes is stored in the low-precision type
+    instead, and every op still computes in fp32:
+
+    * ops that only move, select or compare values (`reshape`, `transpose`,
+      `broadcast`, `concat`, `split`, `slice`, `gather`, `pad`, `relu`,
+      `neg`, `abs`, `max`, `min`, `clip`, `compare`, `select`, the max
+      pools, `reduce_max`, `reduce_min`, `argmax`, `argmin`) give the same result in any float type and
+      run on the low-precision values directly;
+    * arithmetic, transcendental functions, average pooling and the
+      contractions (`matmul`, `gemm`, `conv2d`, which therefore accumulate
+      in fp32) read their operands widened to fp32 and their results are
+      rounded (to nearest, ties to even) to the low-precision type;
+    * normalisations, softmax and the reductions that sum (`softmax`,
+      `log_softmax`, `layer_norm`, `batch_norm`, `reduce_sum`,
+      `reduce_mean`, `reduce_prod`, `global_avg_pool`) stay fp32, results
+      included: their statistics need the range and the bits;
+    * nodes named in `keep-fp32` stay fp32 the same way.
+
+    Constants are converted at compile time: the casts of weights fold into
+    constants holding the rounded values. The model's inputs and outputs
+    keep their types, so callers still pass and receive fp32; the ops that
+    compute in fp32 read the inputs as given. Values of
+    other types (integers, f64, tensors that already are bf16 or f16) are
+    not touched. The casts this places are elementwise ops, so fusion puts
+    them into the kernels of their neighbours.
+
+    fp16 has the range of ±65504: a model whose activations exceed it gives
+    infinities there; bf16 has fp32's range and 8 significant bits.
+  }];
+  let options = [
+    Option<"precision", "precision", "std::string", "\"bf16\"",
+           "The storage type of fp32 tensors: bf16 or fp16">,
+    ListOption<"keepFp32", "keep-fp32", "std::string",
+               "Names of nodes (their locations) that stay fp32">
+  ];
+  let dependentDialects = ["::kiln::KilnDialect", "::mlir::func::FuncDialect"];
+}
+
 #endif // KILN_COMPILER_GRAPHTRANSFORMS_PASSES_TD

@@ -105,6 +105,19 @@ cl::opt<Fusion> fusion(
                clEnumValN(Fusion::All, "all", "every fusion rule (default)")),
     cl::sub(compileCommand), cl::sub(runCommand), cl::sub(benchCommand),
     cl::sub(profileCommand));
+cl::opt<std::string> precision(
+    "precision",
+    cl::desc("Storage type of fp32 tensors: fp32 (default), bf16 or fp16; ops "
+             "compute in fp32, softmax/normalisations/sums stay fp32"),
+    cl::value_desc("fp32|bf16|fp16"), cl::init("fp32"), cl::sub(compileCommand),
+    cl::sub(runCommand), cl::sub(benchCommand), cl::sub(profileCommand),
+    cl::sub(bisectCommand));
+cl::list<std::string> keepFp32(
+    "keep-fp32",
+    cl::desc("Nodes (ONNX node names) that stay fp32 under --precision"),
+    cl::value_desc("node,node,..."), cl::CommaSeparated,
+    cl::sub(compileCommand), cl::sub(runCommand), cl::sub(benchCommand),
+    cl::sub(profileCommand), cl::sub(bisectCommand));
 cl::list<std::string> passPlugins(
     "load-pass-plugin",
     cl::desc("Load a Kiln pass plugin (a shared library; see "
@@ -267,6 +280,8 @@ StatusOr<CompileOptions> compileOptions() {
   options.passPlugins.assign(passPlugins.begin(), passPlugins.end());
   options.fusion = fusion == Fusion::All;
   options.threads = threads;
+  options.precision = precision;
+  options.keepFp32.assign(keepFp32.begin(), keepFp32.end());
   for (const std::string &spec : inputShapes) {
     auto [name, dims] = llvm::StringRef(spec).split('=');
     std::vector<int64_t> shape;

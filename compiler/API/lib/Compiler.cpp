@@ -204,7 +204,9 @@ Compiler::Impl::pipeline(const CompileOptions &options,
           options.stepPerKernel,
           timing,
           options.fusionGroups,
-          options.testMiscompileFusionGroup};
+          options.testMiscompileFusionGroup,
+          options.precision,
+          options.keepFp32};
 }
 
 StatusOr<std::unique_ptr<Compiler>> Compiler::create(CompileOptions options) {
@@ -217,6 +219,18 @@ StatusOr<std::unique_ptr<Compiler>> Compiler::create(CompileOptions options) {
                   "target '" + options.target +
                       "' is not supported (cpu, cuda, cuda:sm_XX)");
   }
+  if (options.precision == "int8")
+    return Status(StatusCode::kUnimplemented,
+                  "precision 'int8' is not implemented yet (post-training "
+                  "quantization needs calibration); use fp32, bf16 or fp16");
+  if (options.precision != "fp32" && options.precision != "bf16" &&
+      options.precision != "fp16")
+    return Status(StatusCode::kFailedPrecondition,
+                  "unknown precision '" + options.precision +
+                      "' (fp32, bf16, fp16)");
+  if (options.precision == "fp32" && !options.keepFp32.empty())
+    return Status(StatusCode::kFailedPrecondition,
+                  "keep-fp32 nodes need a low precision (bf16 or fp16)");
   auto impl = std::make_unique<Impl>();
   for (const std::string &path : options.passPlugins)
     KILN_RETURN_IF_ERROR(compiler::loadPassPlugin(path, impl->extensions));

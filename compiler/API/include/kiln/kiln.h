@@ -99,6 +99,15 @@ struct CompileOptions {
   /// Tests of `kilnc bisect` only: group N drops its last op, as a wrong
   /// fusion rule would. -1: off.
   int64_t testMiscompileFusionGroup = -1;
+  /// Storage type of the model's fp32 tensors: "fp32" (default), "bf16" or
+  /// "fp16". Ops still compute in fp32 (contractions accumulate in fp32);
+  /// softmax, normalisations and summing reductions stay fp32; weights are
+  /// rounded at compile time; inputs and outputs keep their types. See
+  /// docs/quantization.md. `kilnc --precision`.
+  std::string precision = "fp32";
+  /// Nodes (by ONNX node name, or MLIR location name) that stay fp32 under
+  /// a low precision; a name no node has is an error. `kilnc --keep-fp32`.
+  std::vector<std::string> keepFp32;
 };
 
 /// Where a model comes from. A plain value; the bytes are copied in.
