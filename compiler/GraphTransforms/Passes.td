@@ -42,17 +42,17 @@ def LowerUnsignedPass : Pass<"kiln-lower-unsigned", "::mlir::ModuleOp"> {
 }
 
 def AssignPrecisionPass : Pass<"kiln-assign-precision", "::mlir::ModuleOp"> {
-  let summary = "Store fp32 tensors in bf16 or fp16, computing in fp32";
+  let summary = "Round fp32 tensors to bf16 or fp16, computing in fp32";
   let description = [{
     The precision policy of `kilnc compile --precision bf16|fp16`. Every
-    `f32` tensor the model computes is stored in the low-precision type
-    instead, and every op still computes in fp32:
+    `f32` tensor the model computes holds values of the low-precision type,
+    and every op still computes in fp32:
 
     * ops that only move, select or compare values (`reshape`, `transpose`,
       `broadcast`, `concat`, `split`, `slice`, `gather`, `pad`, `relu`,
       `neg`, `abs`, `max`, `min`, `clip`, `compare`, `select`, the max
-      pools, `reduce_max`, `reduce_min`, `argmax`, `argmin`) give the same result in any float type and
-      run on the low-precision values directly;
+      pools, `reduce_max`, `reduce_min`, `argmax`, `argmin`) give the same
+      result in any float type and run on the rounded values as they are;
     * arithmetic, transcendental functions, average pooling and the
       contractions (`matmul`, `gemm`, `conv2d`, which therefore accumulate
       in fp32) read their operands widened to fp32 and their results are
@@ -63,20 +63,22 @@ def AssignPrecisionPass : Pass<"kiln-assign-precision", "::mlir::ModuleOp"> {
       included: their statistics need the range and the bits;
     * nodes named in `keep-fp32` stay fp32 the same way.
 
-    Constants are converted at compile time: the casts of weights fold into
-    constants holding the rounded values. The model's inputs and outputs
-    keep their types, so callers still pass and receive fp32; the ops that
-    compute in fp32 read the inputs as given. Values of
-    other types (integers, f64, tensors that already are bf16 or f16) are
-    not touched. The casts this places are elementwise ops, so fusion puts
-    them into the kernels of their neighbours.
+    Constants are converted at compile time, by the pass itself, whatever
+    their size. The model's inputs and outputs keep their types, so callers
+    still pass and receive fp32; the ops that compute in fp32 read the
+    inputs as given. The rounding is a cast to the low type and back, an
+    elementwise pair that fusion puts into the producer's kernel. An exact
+    op runs on the low type where a reader takes it as such; every kernel
+    reads fp32 today, so such ops run on the rounded fp32 values and the
+    model keeps its kernels (storing bf16 between kernels pays once the
+    contractions read it directly).
 
     fp16 has the range of ±65504: a model whose activations exceed it gives
     infinities there; bf16 has fp32's range and 8 significant bits.
   }];
   let options = [
     Option<"precision", "precision", "std::string", "\"bf16\"",
-           "The storage type of fp32 tensors: bf16 or fp16">,
+           "The type whose values fp32 tensors hold: bf16 or fp16">,
     ListOption<"keepFp32", "keep-fp32", "std::string",
                "Names of nodes (their locations) that stay fp32">
   ];
