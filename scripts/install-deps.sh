@@ -20,6 +20,8 @@ packages=(
   # PyTorch exports the end-to-end models and is their reference;
   # torchvision's architectures are test/e2e/models/torchvision.test's
   python3-torch python3-torchvision
+  # Real data for the precision checks (test/e2e/precision)
+  dataset-fashion-mnist
   # Node runs ONNX Runtime (npm) in the benchmark harness's smoke test
   nodejs
 )
