@@ -295,17 +295,27 @@ Value requantize(Quantizer &q, Value acc, Value aScale, Value bScale,
   return q.toType(q.saturate(r, element), element);
 }
 
-LogicalResult convertQLinearMatMul(ImportContext &ctx) {
-  SmallVector<Value> in;
-  const char *names[] = {"a",       "a_scale",     "a_zero_point",
-                         "b",       "b_scale",     "b_zero_point",
-                         "y_scale", "y_zero_point"};
-  for (int i = 0; i < 8; ++i) {
-    FailureOr<Value> v = ctx.requiredInput(i, names[i]);
-    if (failed(v))
+/// Inputs 0.. of the node, all required, named as in the ONNX spec.
+FailureOr<SmallVector<Value>> requiredInputs(ImportContext &ctx,
+                                             ArrayRef<const char *> names) {
+  SmallVector<Value> inputs;
+  for (auto [index, name] : llvm::enumerate(names)) {
+    FailureOr<Value> value = ctx.requiredInput(index, name);
+    if (failed(value))
       return failure();
-    in.push_back(*v);
+    inputs.push_back(*value);
   }
+  return inputs;
+}
+
+LogicalResult convertQLinearMatMul(ImportContext &ctx) {
+  FailureOr<SmallVector<Value>> inputs = requiredInputs(
+      ctx, {"a",       "a_scale",     "a_zero_point",
+            "b",       "b_scale",     "b_zero_point",
+            "y_scale", "y_zero_point"});
+  if (failed(inputs))
+    return failure();
+  ArrayRef<Value> in = *inputs;
   Quantizer q(ctx);
   FailureOr<Value> acc = integerMatmul(q, ctx, in[0], in[2], in[3], in[5]);
   if (failed(acc))
@@ -315,16 +325,13 @@ LogicalResult convertQLinearMatMul(ImportContext &ctx) {
 }
 
 LogicalResult convertQLinearConv(ImportContext &ctx) {
-  SmallVector<Value> in;
-  const char *names[] = {"x",       "x_scale",     "x_zero_point",
-                         "w",       "w_scale",     "w_zero_point",
-                         "y_scale", "y_zero_point"};
-  for (int i = 0; i < 8; ++i) {
-    FailureOr<Value> v = ctx.requiredInput(i, names[i]);
-    if (failed(v))
-      return failure();
-    in.push_back(*v);
-  }
+  FailureOr<SmallVector<Value>> inputs = requiredInputs(
+      ctx, {"x",       "x_scale",     "x_zero_point",
+            "w",       "w_scale",     "w_zero_point",
+            "y_scale", "y_zero_point"});
+  if (failed(inputs))
+    return failure();
+  ArrayRef<Value> in = *inputs;
   Quantizer q(ctx);
   FailureOr<Value> acc = integerConv(q, ctx, in[0], in[2], in[3], in[5]);
   if (failed(acc))
