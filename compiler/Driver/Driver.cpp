@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Driver/Driver.h"
+#include "compiler/Driver/Int8Calibration.h"
 
 #include "compiler/Codegen/CPU/CpuCodegen.h"
 #include "compiler/Codegen/CUDA/CudaSchedule.h"
@@ -285,7 +286,10 @@ DriverError lowerTo(ModuleOp module, Stage stage,
           "lowering unsigned integers",
           [](OpPassManager &pm) { pm.addPass(createLowerUnsignedPass()); }))
     return error;
-  if (options.precision != "fp32")
+  if (options.precision == "int8")
+    if (DriverError error = quantizeInt8(module, options))
+      return error;
+  if (options.precision == "bf16" || options.precision == "fp16")
     if (DriverError error = runPipeline(
             module, options.timing, ErrorKind::kUsage, "assigning precision",
             [&](OpPassManager &pm) {

@@ -137,6 +137,10 @@ struct PipelineOptions {
   /// that stay fp32 (kiln-assign-precision; CompileOptions).
   std::string precision = "fp32";
   std::vector<std::string> keepFp32;
+  /// int8: the folder of calibration samples and the observer
+  /// (CompileOptions).
+  std::string calibrationData;
+  std::string calibrationMethod = "minmax";
 };
 
 /// Lowers `module` in place to `stage`.

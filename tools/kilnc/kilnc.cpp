@@ -107,15 +107,30 @@ cl::opt<Fusion> fusion(
     cl::sub(profileCommand));
 cl::opt<std::string> precision(
     "precision",
-    cl::desc("Storage type of fp32 tensors: fp32 (default), bf16 or fp16; ops "
-             "compute in fp32, softmax/normalisations/sums stay fp32"),
-    cl::value_desc("fp32|bf16|fp16"), cl::init("fp32"), cl::sub(compileCommand),
+    cl::desc("Precision of fp32 tensors: fp32 (default), bf16 or fp16 (ops "
+             "compute in fp32, softmax/normalisations/sums stay fp32), int8 "
+             "(calibrated, see --calibration-data)"),
+    cl::value_desc("fp32|bf16|fp16|int8"), cl::init("fp32"), cl::sub(compileCommand),
     cl::sub(runCommand), cl::sub(benchCommand), cl::sub(profileCommand),
     cl::sub(bisectCommand));
 cl::list<std::string> keepFp32(
     "keep-fp32",
     cl::desc("Nodes (ONNX node names) that stay fp32 under --precision"),
     cl::value_desc("node,node,..."), cl::CommaSeparated,
+    cl::sub(compileCommand), cl::sub(runCommand), cl::sub(benchCommand),
+    cl::sub(profileCommand), cl::sub(bisectCommand));
+cl::opt<std::string> calibrationData(
+    "calibration-data",
+    cl::desc("--precision int8: a folder with one sub-folder per sample, "
+             "holding one INPUT.npy per model input"),
+    cl::value_desc("dir"), cl::init(""), cl::sub(compileCommand),
+    cl::sub(runCommand), cl::sub(benchCommand), cl::sub(profileCommand),
+    cl::sub(bisectCommand));
+cl::opt<std::string> calibrationMethod(
+    "calibration-method",
+    cl::desc("How --precision int8 picks activation ranges: minmax "
+             "(default) or percentile (0.01-99.99 %)"),
+    cl::value_desc("minmax|percentile"), cl::init("minmax"),
     cl::sub(compileCommand), cl::sub(runCommand), cl::sub(benchCommand),
     cl::sub(profileCommand), cl::sub(bisectCommand));
 cl::list<std::string> passPlugins(
@@ -282,6 +297,8 @@ StatusOr<CompileOptions> compileOptions() {
   options.threads = threads;
   options.precision = precision;
   options.keepFp32.assign(keepFp32.begin(), keepFp32.end());
+  options.calibrationData = calibrationData;
+  options.calibrationMethod = calibrationMethod;
   for (const std::string &spec : inputShapes) {
     auto [name, dims] = llvm::StringRef(spec).split('=');
     std::vector<int64_t> shape;

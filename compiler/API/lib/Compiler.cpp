@@ -195,6 +195,37 @@ StatusOr<std::string> emitCuda(Session &session, ModuleOp module,
 // Compiler
 //===----------------------------------------------------------------------===//
 
+/// The precision options' consistency (the pipeline checks node names and
+/// calibration data).
+static Status checkPrecisionOptions(const CompileOptions &options) {
+  const std::string &precision = options.precision;
+  if (precision != "fp32" && precision != "bf16" && precision != "fp16" &&
+      precision != "int8")
+    return Status(StatusCode::kFailedPrecondition,
+                  "unknown precision '" + precision +
+                      "' (fp32, bf16, fp16, int8)");
+  if (precision != "bf16" && precision != "fp16" && !options.keepFp32.empty())
+    return Status(StatusCode::kFailedPrecondition,
+                  "keep-fp32 nodes need --precision bf16 or fp16");
+  if (precision == "int8" && options.calibrationData.empty())
+    return Status(StatusCode::kFailedPrecondition,
+                  "precision int8 needs calibration data (a folder with one "
+                  "sub-folder per sample, --calibration-data DIR)");
+  if (precision != "int8" && !options.calibrationData.empty())
+    return Status(StatusCode::kFailedPrecondition,
+                  "calibration data is only for --precision int8");
+  if (options.calibrationMethod == "entropy")
+    return Status(StatusCode::kUnimplemented,
+                  "calibration method 'entropy' is not implemented yet "
+                  "(minmax, percentile)");
+  if (options.calibrationMethod != "minmax" &&
+      options.calibrationMethod != "percentile")
+    return Status(StatusCode::kFailedPrecondition,
+                  "unknown calibration method '" + options.calibrationMethod +
+                      "' (minmax, percentile)");
+  return Status::ok();
+}
+
 compiler::PipelineOptions
 Compiler::Impl::pipeline(const CompileOptions &options,
                          mlir::TimingScope *timing) const {
@@ -206,7 +237,9 @@ Compiler::Impl::pipeline(const CompileOptions &options,
           options.fusionGroups,
           options.testMiscompileFusionGroup,
           options.precision,
-          options.keepFp32};
+          options.keepFp32,
+          options.calibrationData,
+          options.calibrationMethod};
 }
 
 StatusOr<std::unique_ptr<Compiler>> Compiler::create(CompileOptions options) {
@@ -219,18 +252,7 @@ StatusOr<std::unique_ptr<Compiler>> Compiler::create(CompileOptions options) {
                   "target '" + options.target +
                       "' is not supported (cpu, cuda, cuda:sm_XX)");
   }
-  if (options.precision == "int8")
-    return Status(StatusCode::kUnimplemented,
-                  "precision 'int8' is not implemented yet (post-training "
-                  "quantization needs calibration); use fp32, bf16 or fp16");
-  if (options.precision != "fp32" && options.precision != "bf16" &&
-      options.precision != "fp16")
-    return Status(StatusCode::kFailedPrecondition,
-                  "unknown precision '" + options.precision +
-                      "' (fp32, bf16, fp16)");
-  if (options.precision == "fp32" && !options.keepFp32.empty())
-    return Status(StatusCode::kFailedPrecondition,
-                  "keep-fp32 nodes need a low precision (bf16 or fp16)");
+  KILN_RETURN_IF_ERROR(checkPrecisionOptions(options));
   auto impl = std::make_unique<Impl>();
   for (const std::string &path : options.passPlugins)
     KILN_RETURN_IF_ERROR(compiler::loadPassPlugin(path, impl->extensions));

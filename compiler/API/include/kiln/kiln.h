@@ -99,8 +99,8 @@ struct CompileOptions {
   /// Tests of `kilnc bisect` only: group N drops its last op, as a wrong
   /// fusion rule would. -1: off.
   int64_t testMiscompileFusionGroup = -1;
-  /// Storage type of the model's fp32 tensors: "fp32" (default), "bf16" or
-  /// "fp16". Ops still compute in fp32 (contractions accumulate in fp32);
+  /// Storage type of the model's fp32 tensors: "fp32" (default), "bf16",
+  /// "fp16" or "int8" (see calibrationData). Ops still compute in fp32 (contractions accumulate in fp32);
   /// softmax, normalisations and summing reductions stay fp32; weights are
   /// rounded at compile time; inputs and outputs keep their types. See
   /// docs/quantization.md. `kilnc --precision`.
@@ -108,6 +108,12 @@ struct CompileOptions {
   /// Nodes (by ONNX node name, or MLIR location name) that stay fp32 under
   /// a low precision; a name no node has is an error. `kilnc --keep-fp32`.
   std::vector<std::string> keepFp32;
+  /// precision "int8": post-training quantization calibrated by Kiln on
+  /// the samples of this folder (one sub-folder per sample, one INPUT.npy
+  /// per model input), with the "minmax" or "percentile" (0.01-99.99 %)
+  /// observer. `kilnc --calibration-data`, `--calibration-method`.
+  std::string calibrationData;
+  std::string calibrationMethod = "minmax";
 };
 
 /// Where a model comes from. A plain value; the bytes are copied in.

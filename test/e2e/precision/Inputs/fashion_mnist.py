@@ -6,7 +6,8 @@
                    with PyTorch (fixed seed), exports it to OUT/cnn.onnx
                    (batch BATCH), and writes the 10,000 test images as
                    OUT/test/NNN.npy, their labels and PyTorch's logits.
-  evaluate OUT P   compiles the model with `kilnc compile --precision P`,
+  evaluate OUT P   compiles the model with `kilnc compile --precision P`
+                   (int8: calibrated on OUT/calibration, 1,000 training images),
                    runs every test batch through the artifact and scores
                    top-1; with a baseline (fp32, evaluated first) it also
                    reports the drop in points, the agreement of predictions
@@ -63,6 +64,13 @@ def prepare(out):
     model.eval()
 
     os.makedirs(os.path.join(out, "test"), exist_ok=True)
+    # int8 calibration: two samples of BATCH training images no test saw.
+    for i in range(2):
+        sample = os.path.join(out, "calibration", "%03d" % i)
+        os.makedirs(sample, exist_ok=True)
+        index = order[i * BATCH:(i + 1) * BATCH].numpy()
+        np.save(os.path.join(sample, "image.npy"),
+                np.ascontiguousarray(train_x.numpy()[index]))
     test_x = images("t10k-images-idx3-ubyte.gz")
     labels = read_idx("t10k-labels-idx1-ubyte.gz").astype(np.int64)
     np.save(os.path.join(out, "labels.npy"), labels)
@@ -91,7 +99,10 @@ def evaluate(args):
     artifact = os.path.join(out, "cnn.%s.kiln" % precision)
     subprocess.run([args.kilnc, "compile", os.path.join(out, "cnn.onnx"), "-o",
                     artifact, "--precision", precision] +
-                   (["--keep-fp32", args.keep_fp32] if args.keep_fp32 else []),
+                   (["--keep-fp32", args.keep_fp32] if args.keep_fp32 else []) +
+                   (["--calibration-data", os.path.join(out, "calibration"),
+                     "--calibration-method", args.calibration_method]
+                    if precision == "int8" else []),
                    check=True, stdout=subprocess.DEVNULL)
     batches = sorted(os.listdir(os.path.join(out, "test")))
     logits = []
@@ -122,6 +133,8 @@ def evaluate(args):
             failures.append("agreement %.2f%% < %.2f%%" % (agreement, args.min_agreement))
         if sqnr < args.min_sqnr:
             failures.append("SQNR %.1f < %.1f dB" % (sqnr, args.min_sqnr))
+        if sqnr > args.max_sqnr:
+            failures.append("SQNR %.1f > %.1f dB: not quantized?" % (sqnr, args.max_sqnr))
     print(line)
     if failures:
         print("%s: FAILED: %s" % (precision, "; ".join(failures)))
@@ -140,10 +153,12 @@ def main():
     e.add_argument("precision")
     e.add_argument("--kilnc", required=True)
     e.add_argument("--keep-fp32", default="")
+    e.add_argument("--calibration-method", default="minmax")
     e.add_argument("--baseline", default="")
     e.add_argument("--max-drop", type=float, default=0.1)
     e.add_argument("--min-agreement", type=float, default=99.5)
     e.add_argument("--min-sqnr", type=float, default=0.0)
+    e.add_argument("--max-sqnr", type=float, default=float("inf"))
     args = parser.parse_args()
     if args.command == "prepare":
         prepare(args.out)

@@ -1,0 +1,164 @@
+//===- QuantizeGraph.cpp - int8 QDQ form for calibrated models ------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Quantization/QuantizeGraph.h"
+
+#include "dialects/Graph/IR/GraphOps.h"
+#include "mlir/IR/Builders.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace kiln;
+using namespace kiln::compiler;
+
+namespace {
+
+/// The weight operand of a quantizable contraction and the axis of its
+/// output channels, or failure.
+FailureOr<std::pair<unsigned, int64_t>> weightOf(Operation *op) {
+  if (isa<Conv2dOp>(op))
+    return std::make_pair(1u, int64_t(0));
+  if (auto gemm = dyn_cast<GemmOp>(op))
+    return std::make_pair(1u, int64_t(gemm.getTransB() ? 0 : 1));
+  if (auto matmul = dyn_cast<MatmulOp>(op))
+    if (matmul.getRhs().getType().getRank() == 2)
+      return std::make_pair(1u, int64_t(1));
+  return failure();
+}
+
+bool isF32(Value value) {
+  return cast<RankedTensorType>(value.getType()).getElementType().isF32();
+}
+
+/// Builds the quantize/dequantize chain with kiln ops.
+class QdqBuilder {
+public:
+  QdqBuilder(Operation *at) : b(at), loc(at->getLoc()) {}
+
+  Value scalar(double value) {
+    auto type = RankedTensorType::get({}, b.getF32Type());
+    return ConstantOp::create(
+        b, loc,
+        cast<ElementsAttr>(DenseElementsAttr::get(
+            type, b.getF32FloatAttr(static_cast<float>(value)))));
+  }
+
+  /// Round half to even: floor, then up when the fraction is above one half
+  /// or exactly one half with an odd floor (as QuantizeLinear requires).
+  Value roundHalfEven(Value x) {
+    Value floor = FloorOp::create(b, loc, x);
+    Value fraction = SubOp::create(b, loc, x, floor);
+    Value half = scalar(0.5);
+    Value halfFloor =
+        FloorOp::create(b, loc, MulOp::create(b, loc, floor, half));
+    Value parity = SubOp::create(b, loc, floor,
+                                 MulOp::create(b, loc, scalar(2.0), halfFloor));
+    Value above = compare(ComparePredicate::gt, fraction, half);
+    Value tie =
+        AndOp::create(b, loc, compare(ComparePredicate::eq, fraction, half),
+                      compare(ComparePredicate::eq, parity, scalar(1.0)));
+    Value up = OrOp::create(b, loc, above, tie);
+    return SelectOp::create(b, loc, up,
+                            AddOp::create(b, loc, floor, scalar(1.0)), floor);
+  }
+
+  /// clip(round(x / scale) + zero, -128, 127) as i8, and back to fp32.
+  Value quantizeDequantize(Value x, QuantParams params) {
+    Value scaled = DivOp::create(b, loc, x, scalar(params.scale));
+    Value shifted =
+        AddOp::create(b, loc, roundHalfEven(scaled), scalar(params.zeroPoint));
+    auto type = cast<RankedTensorType>(x.getType());
+    Value clipped =
+        ClipOp::create(b, loc, type, shifted, b.getF64FloatAttr(-128.0),
+                       b.getF64FloatAttr(127.0));
+    Value q = CastOp::create(b, loc, type.clone(b.getI8Type()), clipped);
+    Value centred = SubOp::create(b, loc, CastOp::create(b, loc, type, q),
+                                  scalar(params.zeroPoint));
+    return MulOp::create(b, loc, centred, scalar(params.scale));
+  }
+
+  OpBuilder b;
+  Location loc;
+
+private:
+  Value compare(ComparePredicate predicate, Value lhs, Value rhs) {
+    return CompareOp::create(
+        b, loc, ComparePredicateAttr::get(b.getContext(), predicate), lhs, rhs);
+  }
+};
+
+/// `weights` rounded to symmetric int8 per channel along `axis`
+/// (scale = max |w| / 127), and those scales.
+std::pair<DenseElementsAttr, SmallVector<double>>
+roundWeights(DenseFPElementsAttr weights, int64_t axis) {
+  auto type = cast<RankedTensorType>(weights.getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t channels = shape[axis], inner = 1;
+  for (int64_t d = axis + 1; d < type.getRank(); ++d)
+    inner *= shape[d];
+  SmallVector<float> values(weights.getValues<float>());
+  SmallVector<double> maxAbs(channels, 0.0);
+  auto channelOf = [&](size_t i) { return (i / inner) % channels; };
+  for (size_t i = 0; i < values.size(); ++i)
+    maxAbs[channelOf(i)] =
+        std::max(maxAbs[channelOf(i)], double(std::fabs(values[i])));
+  SmallVector<double> scales;
+  for (double m : maxAbs)
+    scales.push_back(m > 0 ? m / 127.0 : 1.0);
+  for (size_t i = 0; i < values.size(); ++i) {
+    double s = scales[channelOf(i)];
+    double q = std::clamp(std::nearbyint(values[i] / s), -127.0, 127.0);
+    values[i] = static_cast<float>(q * s);
+  }
+  return {DenseElementsAttr::get(type, ArrayRef<float>(values)), scales};
+}
+
+} // namespace
+
+SmallVector<Operation *>
+kiln::compiler::int8QuantizationPoints(func::FuncOp func) {
+  SmallVector<Operation *> points;
+  func.walk([&](Operation *op) {
+    FailureOr<std::pair<unsigned, int64_t>> weight = weightOf(op);
+    if (failed(weight))
+      return;
+    Value w = op->getOperand(weight->first);
+    auto constant = w.getDefiningOp<ConstantOp>();
+    if (constant && isa<DenseFPElementsAttr>(constant.getValue()) && isF32(w) &&
+        isF32(op->getOperand(0)))
+      points.push_back(op);
+  });
+  return points;
+}
+
+void kiln::compiler::quantizeContraction(Operation *op,
+                                         QuantParams activation) {
+  auto [weightIndex, axis] = *weightOf(op);
+  auto constant = op->getOperand(weightIndex).getDefiningOp<ConstantOp>();
+  auto [rounded, scales] =
+      roundWeights(cast<DenseFPElementsAttr>(constant.getValue()), axis);
+  QdqBuilder builder(op);
+  op->setOperand(weightIndex, ConstantOp::create(builder.b, constant.getLoc(),
+                                                 cast<ElementsAttr>(rounded)));
+  if (constant->use_empty())
+    constant->erase();
+  op->setOperand(0, builder.quantizeDequantize(op->getOperand(0), activation));
+  // What --emit=mlir shows of the calibration.
+  Builder b(op->getContext());
+  SmallVector<Attribute> weightScales;
+  for (double s : scales)
+    weightScales.push_back(b.getF32FloatAttr(static_cast<float>(s)));
+  op->setAttr(
+      "kiln.int8",
+      b.getDictionaryAttr({
+          b.getNamedAttr("input_scale", b.getF32FloatAttr(activation.scale)),
+          b.getNamedAttr("input_zero_point",
+                         b.getI32IntegerAttr(activation.zeroPoint)),
+          b.getNamedAttr("weight_axis", b.getI64IntegerAttr(axis)),
+          b.getNamedAttr("weight_scales", b.getArrayAttr(weightScales)),
+      }));
+}

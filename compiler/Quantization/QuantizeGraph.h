@@ -1,0 +1,37 @@
+//===- QuantizeGraph.h - int8 QDQ form for calibrated models ----*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Int8 post-training quantization writes Kiln's canonical quantized form:
+// an activation goes through quantize (to an i8 tensor) and dequantize in
+// front of its contraction, and the contraction's weights are rounded to
+// int8 per output channel at compile time. Integer kernels are to fold
+// dequantize -> contraction later (docs/quantization.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_COMPILER_QUANTIZATION_QUANTIZEGRAPH_H
+#define KILN_COMPILER_QUANTIZATION_QUANTIZEGRAPH_H
+
+#include "compiler/Quantization/Observers.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace kiln::compiler {
+
+/// The contractions int8 quantization covers, in program order: conv2d,
+/// gemm and 2-D-weight matmul ops whose activation (operand 0) is fp32 and
+/// whose weight is an fp32 constant. Their activations are what
+/// calibration observes.
+llvm::SmallVector<mlir::Operation *>
+int8QuantizationPoints(mlir::func::FuncOp func);
+
+/// Rewrites `op` (one of those points): its activation is read through
+/// quantize/dequantize with `activation`, its weights are rounded to
+/// symmetric int8 per output channel, and both are recorded in the op's
+/// `kiln.int8` attribute.
+void quantizeContraction(mlir::Operation *op, QuantParams activation);
+
+} // namespace kiln::compiler
+
+#endif // KILN_COMPILER_QUANTIZATION_QUANTIZEGRAPH_H
