@@ -34,14 +34,16 @@ echo "sanitizers: malformed corpus clean under ASan/UBSan"
 # IR, pass, diagnostic, tool and CPU end-to-end test (about 2 minutes on 2
 # cores). Left out, for the test command's 45 minutes: ONNX's conformance
 # data and the torchvision models (the slowest third of the suite, which
-# the importer fuzzer covers under ASan instead), the CUDA emulator end to
-# end (its kernels are host code built without sanitizers), the benchmark
+# the importer fuzzer covers under ASan instead), Fashion-MNIST (mostly
+# PyTorch training; rounding.test and int8.test run the same kilnc paths),
+# the CUDA emulator end to end (its kernels are host code built without
+# sanitizers), the benchmark
 # smoke tests, and malformed.test (it caps memory with ulimit, which ASan's
 # shadow memory cannot live under; its corpus ran just above, uncapped).
 cmake --build "$build" --target kiln-opt kiln-translate kilnc kiln-run \
   kiln-gpu-check kiln-cuda-emulate kiln-doc KilnUnitTests graph-jit onnx-jit \
   DivToMul DivToMulWrongVersion
-heavy='frontend/onnx/conformance\.test|e2e/models/|e2e/cuda/|bench/|frontend/onnx/malformed/'
+heavy='frontend/onnx/conformance\.test|e2e/models/|e2e/cuda/|bench/|frontend/onnx/malformed/|e2e/precision/fashion-mnist\.test'
 # Reports abort, so that no test passes on the exit code of one (`not` or
 # `test $? -eq N` would take 99 for an expected failure).
 ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:allow_user_poisoning=0" \
