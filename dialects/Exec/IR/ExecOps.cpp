@@ -142,7 +142,7 @@ LogicalResult DispatchOp::verifyResults() {
            getResultRanges()->getValue(), getResultElements()->getValue())) {
     auto result = cast<BindingAttr>(attr); // The attribute's constraint.
     Type type = cast<TypeAttr>(typeAttr).getValue();
-    if (!type.isIntOrFloat())
+    if (!type.isIntOrFloat() || type.getIntOrFloatBitWidth() == 0)
       return emitOpError() << "result #" << i << " has type " << type
                            << "; results hold integers or floats";
     uint64_t width = (type.getIntOrFloatBitWidth() + 7) / 8;
@@ -245,7 +245,9 @@ LogicalResult CollectiveOp::verify() {
                          << (reducing ? " needs a reduction"
                                       : " takes no reduction");
   Type element = getElement();
-  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+  // i0 too: zero bytes per element would divide by zero below.
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() == 0 ||
+      element.getIntOrFloatBitWidth() % 8 != 0)
     return emitOpError() << "cannot exchange elements of " << element;
   uint64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
 

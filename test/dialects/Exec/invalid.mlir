@@ -237,6 +237,14 @@ exec.program @bad_element device(cpu) inputs(0) outputs(0) arena(64) {
 
 // -----
 
+// Found by the MLIR fuzzer: a zero-width element divided by zero.
+exec.program @zero_width_element device(cpu) inputs(0) outputs(0) arena(64) {
+  // expected-error @+1 {{cannot exchange elements of 'i0'}}
+  %0 = exec.collective all_gather ranks(2) element(i0) send #exec.binding<arena[0 : 16] read> recv #exec.binding<arena[16 : 32] write>
+}
+
+// -----
+
 exec.program @missing_recv device(cpu) inputs(0) outputs(0) arena(64) {
   // expected-error @+1 {{all_gather takes send and recv bindings}}
   %0 = exec.collective all_gather ranks(2) element(f32) send #exec.binding<arena[0 : 16] read>
@@ -366,6 +374,17 @@ func.func private @d(%in: memref<4xf32>, %out: memref<4xf32>, %arena: memref<64x
 exec.program @result_type device(cpu) inputs(1) outputs(1) arena(64) {
   // expected-error @+1 {{result #0 has type 'index'; results hold integers or floats}}
   %0 = exec.dispatch @d grid [1, 1, 1] bindings [#exec.binding<arena[0 : 64] write>] results [#exec.binding<arena[0 : 64] write>] types [index]
+}
+
+// -----
+
+// A zero-width element would divide by zero.
+func.func private @d(%in: memref<4xf32>, %out: memref<4xf32>, %arena: memref<64xi8>, %b: index, %e: index) {
+  return
+}
+exec.program @result_type_i0 device(cpu) inputs(1) outputs(1) arena(64) {
+  // expected-error @+1 {{result #0 has type 'i0'; results hold integers or floats}}
+  %0 = exec.dispatch @d grid [1, 1, 1] bindings [#exec.binding<arena[0 : 64] write>] results [#exec.binding<arena[0 : 64] write>] types [i0]
 }
 
 // -----
