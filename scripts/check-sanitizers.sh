@@ -37,9 +37,9 @@ echo "sanitizers: malformed corpus clean under ASan/UBSan"
 # the importer fuzzer covers under ASan instead), Fashion-MNIST (mostly
 # PyTorch training; rounding.test and int8.test run the same kilnc paths),
 # the CUDA emulator end to end (its kernels are host code built without
-# sanitizers), the benchmark
-# smoke tests, and malformed.test (it caps memory with ulimit, which ASan's
-# shadow memory cannot live under; its corpus ran just above, uncapped).
+# sanitizers), the benchmark smoke tests, and malformed.test (it caps
+# memory with ulimit, which ASan's shadow memory cannot live under; its
+# corpus ran just above, uncapped).
 cmake --build "$build" --target kiln-opt kiln-translate kilnc kiln-run \
   kiln-gpu-check kiln-cuda-emulate kiln-doc KilnUnitTests graph-jit onnx-jit \
   DivToMul DivToMulWrongVersion
