@@ -49,6 +49,7 @@ Treatment treatmentOf(Operation *op) {
     return Treatment::kFp32;
   if (isa<KilnDialect>(op->getDialect()))
     return Treatment::kRounded;
+  // func.return among them: the model's outputs keep their types.
   return Treatment::kFp32;
 }
 
@@ -77,12 +78,6 @@ public:
       ops.push_back(&op);
     SmallVector<Operation *> native;
     for (Operation *op : ops) {
-      if (isa<func::ReturnOp>(op)) {
-        // The model's outputs keep their types.
-        for (OpOperand &use : op->getOpOperands())
-          use.set(widened(use.get()));
-        continue;
-      }
       Treatment treatment = treatmentOf(op);
       StringRef name = nodeName(op);
       if (!name.empty() && keep_.contains(name)) {

@@ -14,6 +14,7 @@
 
 #include "compiler/Driver/Driver.h"
 #include "compiler/MemoryPlanning/BufferLiveness.h"
+#include "compiler/Quantization/Observers.h"
 #include "compiler/Target/CudaArtifact.h"
 #include "kiln/Graph.h"
 
@@ -218,8 +219,7 @@ static Status checkPrecisionOptions(const CompileOptions &options) {
     return Status(StatusCode::kUnimplemented,
                   "calibration method 'entropy' is not implemented yet "
                   "(minmax, percentile)");
-  if (options.calibrationMethod != "minmax" &&
-      options.calibrationMethod != "percentile")
+  if (!compiler::parseCalibrationMethod(options.calibrationMethod))
     return Status(StatusCode::kFailedPrecondition,
                   "unknown calibration method '" + options.calibrationMethod +
                       "' (minmax, percentile)");
