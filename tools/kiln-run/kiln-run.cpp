@@ -44,7 +44,8 @@ constexpr const char *kUsage =
     "\n"
     "Exit codes: 0 success, 1 usage error, 2 invalid artifact or inputs,\n"
     "3 unsupported (newer format, other target), 4 internal error,\n"
-    "5 device unavailable (no GPU or driver, out of memory).\n";
+    "5 device unavailable (no GPU or driver, out of memory); a driver too\n"
+    "old for the artifact is 3.\n";
 
 int exitCodeFor(const Status &status) {
   switch (status.code()) {
@@ -55,6 +56,7 @@ int exitCodeFor(const Status &status) {
   case StatusCode::kInternal:
     return 4;
   case StatusCode::kUnavailable:
+  case StatusCode::kResourceExhausted:
     return 5;
   default:
     return 2;

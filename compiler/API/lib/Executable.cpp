@@ -123,6 +123,7 @@ int exitCodeFor(const Status &status) {
   case StatusCode::kInternal:
     return 4;
   case StatusCode::kUnavailable:
+  case StatusCode::kResourceExhausted:
     return 5;
   }
   return 4;

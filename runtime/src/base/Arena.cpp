@@ -37,7 +37,7 @@ Status Arena::allocate(uint64_t bytes) {
     return invalidArgument("arena size overflows");
   void *memory = std::aligned_alloc(kAlignment, size_t(rounded));
   if (!memory)
-    return Status(StatusCode::kUnavailable,
+    return Status(StatusCode::kResourceExhausted,
                   "cannot allocate a " + std::to_string(bytes) +
                       "-byte arena: out of memory");
   std::memset(memory, 0, size_t(rounded));

@@ -24,6 +24,8 @@ const char *statusCodeName(StatusCode code) {
     return "FAILED_PRECONDITION";
   case StatusCode::kUnavailable:
     return "UNAVAILABLE";
+  case StatusCode::kResourceExhausted:
+    return "RESOURCE_EXHAUSTED";
   case StatusCode::kInternal:
     return "INTERNAL";
   }

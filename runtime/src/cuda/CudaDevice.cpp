@@ -32,16 +32,41 @@ StatusOr<std::shared_ptr<CudaDevice>> CudaDevice::open(int ordinal) {
                       std::to_string(count) + " present)");
   std::shared_ptr<CudaDevice> device(new CudaDevice(api, ordinal));
   CUdevice handle = 0;
-  int major = 0, minor = 0;
   if (CUresult result = api.cuDeviceGet(&handle, ordinal))
     return api.error(result, "cuDeviceGet");
-  if (CUresult result = api.cuDeviceGetAttribute(
-          &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, handle))
-    return api.error(result, "cuDeviceGetAttribute");
-  if (CUresult result = api.cuDeviceGetAttribute(
-          &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, handle))
-    return api.error(result, "cuDeviceGetAttribute");
-  device->sm_ = major * 10 + minor;
+  CudaDeviceInfo &info = device->info_;
+  auto attribute = [&](CUdevice_attribute which, int &value) -> Status {
+    if (CUresult result = api.cuDeviceGetAttribute(&value, which, handle))
+      return api.error(result, "cuDeviceGetAttribute");
+    return Status::ok();
+  };
+  int major = 0, minor = 0;
+  KILN_RETURN_IF_ERROR(
+      attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, major));
+  KILN_RETURN_IF_ERROR(
+      attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, minor));
+  info.sm = major * 10 + minor;
+  KILN_RETURN_IF_ERROR(attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                                 info.multiprocessors));
+  KILN_RETURN_IF_ERROR(attribute(CU_DEVICE_ATTRIBUTE_CLOCK_RATE, info.clockKHz));
+  KILN_RETURN_IF_ERROR(
+      attribute(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, info.memoryClockKHz));
+  KILN_RETURN_IF_ERROR(attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                                 info.maxThreadsPerBlock));
+  KILN_RETURN_IF_ERROR(
+      attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+                info.maxSharedBytesPerBlock));
+  char name[256] = {};
+  if (CUresult result = api.cuDeviceGetName(name, sizeof(name) - 1, handle))
+    return api.error(result, "cuDeviceGetName");
+  info.name = name;
+  size_t total = 0;
+  if (CUresult result = api.cuDeviceTotalMem_v2(&total, handle))
+    return api.error(result, "cuDeviceTotalMem");
+  info.totalMemoryBytes = total;
+  info.ordinal = ordinal;
+  info.driverVersion = api.version;
+  info.driverFallbacks = api.fallbacks;
   // The primary context: the one every CUDA library in the process shares.
   if (CUresult result = api.cuDevicePrimaryCtxRetain(&device->context_, handle))
     return api.error(result, "cuDevicePrimaryCtxRetain");

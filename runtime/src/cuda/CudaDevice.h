@@ -14,6 +14,8 @@
 
 #include "CudaDriver.h"
 
+#include "kiln/runtime/CudaExecutable.h"
+
 #include <memory>
 #include <mutex>
 
@@ -32,7 +34,9 @@ public:
   const CudaDriver &driver() const { return driver_; }
   int ordinal() const { return ordinal_; }
   /// Compute capability as major * 10 + minor (90 for an H100/H200).
-  int sm() const { return sm_; }
+  int sm() const { return info_.sm; }
+  /// Name, limits, clocks and the driver, read once at open.
+  const CudaDeviceInfo &info() const { return info_; }
 
   /// OK, or the device's first sticky error: check before every use.
   Status poisoned() const;
@@ -50,7 +54,7 @@ private:
 
   const CudaDriver &driver_;
   int ordinal_;
-  int sm_ = 0;
+  CudaDeviceInfo info_;
   CUcontext context_ = nullptr;
   mutable std::mutex mutex_;
   Status poison_;

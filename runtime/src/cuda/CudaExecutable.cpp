@@ -88,7 +88,7 @@ public:
         device_.check(api_.cuEventSynchronize(end_), "cuEventSynchronize"));
     float ms = 0;
     KILN_RETURN_IF_ERROR(device_.check(
-        api_.cuEventElapsedTime_v2(&ms, start_, end_), "cuEventElapsedTime"));
+        api_.eventElapsedTime(&ms, start_, end_), "cuEventElapsedTime"));
     return double(ms);
   }
 
@@ -119,6 +119,7 @@ struct CudaExecutable::State {
   CUgraphExec graph = nullptr;
   bool graphs = true;
   CudaRunCounters counters;
+  std::vector<std::string> warnings;
 
   const CudaDriver &api() const { return device->driver(); }
   Status check(CUresult result, const char *call) {
@@ -145,10 +146,15 @@ struct CudaExecutable::State {
   }
 
   Status loadModules(const std::vector<CudaModule> &images);
+  StatusOr<CUmodule> loadModule(const CudaModule &image);
+  Status checkLaunchLimits(const Step &step, CUfunction function);
   Status allocate(const std::vector<uint8_t> &constantBytes);
   Status prepareLaunches();
   Status launchAll();
   Status capture();
+  /// capture(), but a failure that left the device usable turns graphs
+  /// off with a warning instead of failing the run.
+  Status captureOrFallBack();
   Status copyInputs(const std::vector<TensorRef> &hostInputs);
   Status copyOutputsAndWait(const std::vector<TensorRef> &hostOutputs);
   Status runHooked(const std::vector<TensorRef> &hostInputs,
@@ -159,6 +165,26 @@ struct CudaExecutable::State {
   }
 };
 
+StatusOr<CUmodule>
+CudaExecutable::State::loadModule(const CudaModule &image) {
+  // The JIT's log says which PTX line it rejects.
+  char log[4096] = {};
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {log, reinterpret_cast<void *>(sizeof(log) - 1)};
+  CUmodule module = nullptr;
+  Status status = check(
+      api().cuModuleLoadDataEx(&module, image.image.data(), 2, options, values),
+      "cuModuleLoadDataEx");
+  if (!status.isOk()) {
+    std::string detail = log[0] ? std::string("\n") + log : "";
+    return Status(status.code(), "loading the " + describeCudaModule(image) +
+                                     " module: " + status.message() + detail);
+  }
+  modules.push_back(module);
+  return module;
+}
+
 Status
 CudaExecutable::State::loadModules(const std::vector<CudaModule> &images) {
   const DeviceProgram &code = program.devices[0];
@@ -166,39 +192,60 @@ CudaExecutable::State::loadModules(const std::vector<CudaModule> &images) {
   for (const Step &step : code.steps)
     if (std::find(kernels.begin(), kernels.end(), step.kernel) == kernels.end())
       kernels.push_back(step.kernel);
-  StatusOr<std::vector<size_t>> chosen =
-      chooseCudaModules(images, kernels, device->sm());
-  if (!chosen.isOk())
-    return chosen.status().withContext(name);
+  StatusOr<std::vector<std::vector<size_t>>> ranked =
+      rankCudaModules(images, kernels, device->sm());
+  if (!ranked.isOk())
+    return ranked.status().withContext(name);
 
   std::map<size_t, CUmodule> loaded;
+  std::map<size_t, Status> failed; // Modules that did not load, and why.
   std::map<std::string, CUfunction> functions;
   for (size_t k = 0; k < kernels.size(); ++k) {
-    size_t index = (*chosen)[k];
-    const CudaModule &image = images[index];
-    choices.push_back(kernels[k] + ": " + describeCudaModule(image));
-    if (!loaded.count(index)) {
-      // The JIT's log says which PTX line it rejects.
-      char log[4096] = {};
-      CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
-                                CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-      void *values[] = {log, reinterpret_cast<void *>(sizeof(log) - 1)};
-      CUmodule module = nullptr;
-      Status status =
-          check(api().cuModuleLoadDataEx(&module, image.image.data(), 2,
-                                         options, values),
-                "cuModuleLoadDataEx");
-      if (!status.isOk()) {
-        std::string detail = log[0] ? std::string("\n") + log : "";
-        return Status(status.code(),
-                      name + ": loading the " + describeCudaModule(image) +
-                          " module: " + status.message() + detail);
+    // The best candidate that loads. A CUBIN the driver rejects (built by
+    // a newer toolkit, say) leaves the PTX, which the driver JIT-compiles.
+    std::vector<std::string> reasons; // Of the candidates that failed.
+    size_t index = 0;
+    Status status;
+    for (size_t candidate : (*ranked)[k]) {
+      index = candidate;
+      if (!loaded.count(index) && !failed.count(index)) {
+        StatusOr<CUmodule> module = loadModule(images[index]);
+        if (module.isOk())
+          loaded[index] = *module;
+        else
+          failed.emplace(index, module.status());
       }
-      modules.push_back(module);
-      loaded[index] = module;
+      if (loaded.count(index))
+        break;
+      status = failed.at(index);
+      // Retrying cannot help on a dead context or without memory.
+      if (!device->poisoned().isOk() ||
+          status.code() == StatusCode::kResourceExhausted)
+        return status.withContext(name);
+      reasons.push_back("the " + describeCudaModule(images[index]) +
+                        " failed: " + status.message());
+    }
+    std::string fellBack;
+    for (const std::string &reason : reasons)
+      fellBack += (fellBack.empty() ? ", after " : "; ") + reason;
+    if (!loaded.count(index)) {
+      if (reasons.size() == 1)
+        return status.withContext(name);
+      return Status(status.code(), name + ": kernel '" + kernels[k] +
+                                       "': no module loaded" +
+                                       fellBack.substr(1));
+    }
+    const CudaModule &image = images[index];
+    choices.push_back(kernels[k] + ": " + describeCudaModule(image) +
+                      fellBack);
+    if (!fellBack.empty()) {
+      warnings.push_back(name + ": kernel '" + kernels[k] + "' runs the " +
+                         describeCudaModule(image) + fellBack);
+      if (image.format == CudaModule::Format::kPtx)
+        ++counters.cubinFallbacks;
     }
     CUfunction function = nullptr;
-    Status status = check(
+    status = check(
         api().cuModuleGetFunction(&function, loaded[index], kernels[k].c_str()),
         "cuModuleGetFunction");
     if (!status.isOk())
@@ -209,11 +256,62 @@ CudaExecutable::State::loadModules(const std::vector<CudaModule> &images) {
   for (const Step &step : code.steps) {
     Launch launch;
     launch.function = functions[step.kernel];
+    KILN_RETURN_IF_ERROR(checkLaunchLimits(step, launch.function));
     std::copy(step.grid, step.grid + 3, launch.grid);
     std::copy(step.block, step.block + 3, launch.block);
     launch.sharedBytes = step.sharedBytes;
     launches.push_back(std::move(launch));
   }
+  return Status::ok();
+}
+
+Status CudaExecutable::State::checkLaunchLimits(const Step &step,
+                                                CUfunction function) {
+  // Checked at load, so that a launch never fails for a reason known now:
+  // the driver would only say CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES.
+  const CudaDeviceInfo &info = device->info();
+  auto where = [&] { return name + ": kernel '" + step.kernel + "'"; };
+  uint64_t threads = uint64_t(step.block[0]) * step.block[1] * step.block[2];
+  int limit = 0, staticShared = 0, registers = 0;
+  KILN_RETURN_IF_ERROR(
+      check(api().cuFuncGetAttribute(
+                &limit, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function),
+            "cuFuncGetAttribute")
+          .withContext(where()));
+  KILN_RETURN_IF_ERROR(
+      check(api().cuFuncGetAttribute(&staticShared,
+                                     CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                                     function),
+            "cuFuncGetAttribute")
+          .withContext(where()));
+  KILN_RETURN_IF_ERROR(
+      check(api().cuFuncGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS,
+                                     function),
+            "cuFuncGetAttribute")
+          .withContext(where()));
+  if (limit > 0 && threads > uint64_t(limit))
+    return Status(StatusCode::kResourceExhausted,
+                  where() + " is launched with " + std::to_string(threads) +
+                      " threads per block, but with its " +
+                      std::to_string(registers) +
+                      " registers per thread this GPU runs at most " +
+                      std::to_string(limit));
+  uint64_t shared = uint64_t(staticShared) + step.sharedBytes;
+  if (info.maxSharedBytesPerBlock > 0 &&
+      shared > uint64_t(info.maxSharedBytesPerBlock))
+    return Status(StatusCode::kResourceExhausted,
+                  where() + " needs " + std::to_string(shared) +
+                      " bytes of shared memory per block; this GPU (sm_" +
+                      std::to_string(info.sm) + ") allows " +
+                      std::to_string(info.maxSharedBytesPerBlock));
+  // Above 48 KiB a kernel must opt in to its dynamic shared memory.
+  if (shared > kDefaultSharedMemoryLimit)
+    KILN_RETURN_IF_ERROR(
+        check(api().cuFuncSetAttribute(
+                  function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                  int(step.sharedBytes)),
+              "cuFuncSetAttribute")
+            .withContext(where()));
   return Status::ok();
 }
 
@@ -327,6 +425,18 @@ Status CudaExecutable::State::capture() {
   return status;
 }
 
+Status CudaExecutable::State::captureOrFallBack() {
+  Status status = capture();
+  if (status.isOk() || !device->poisoned().isOk())
+    return status;
+  // A graph is only faster, never needed: what cannot be captured (a
+  // driver that refuses, a library call on the stream) runs directly.
+  ++counters.graphCaptureFailures;
+  warnings.push_back(name + ": CUDA Graph capture failed, launching kernel " +
+                     "by kernel from now on: " + status.message());
+  return Status::ok();
+}
+
 CudaExecutable::CudaExecutable(std::unique_ptr<State> state)
     : state_(std::move(state)) {}
 CudaExecutable::~CudaExecutable() = default;
@@ -384,6 +494,21 @@ const std::vector<std::string> &CudaExecutable::moduleChoices() const {
 
 const CudaRunCounters &CudaExecutable::counters() const {
   return state_->counters;
+}
+
+const CudaDeviceInfo &CudaExecutable::deviceInfo() const {
+  return state_->device->info();
+}
+
+const std::vector<std::string> &CudaExecutable::warnings() const {
+  return state_->warnings;
+}
+
+StatusOr<CudaDeviceInfo> describeCudaDevice(int ordinal) {
+  StatusOr<std::shared_ptr<CudaDevice>> device = CudaDevice::open(ordinal);
+  if (!device.isOk())
+    return device.status();
+  return (*device)->info();
 }
 
 Status CudaExecutable::run(const std::vector<HostTensor> &inputs,
@@ -523,10 +648,15 @@ Status CudaExecutable::run(const std::vector<TensorRef> &inputs,
   } else if (s.graphs && s.counters.runs >= 1 && !s.launches.empty()) {
     // The first run stays direct: a model run once should not pay for a
     // capture, and its errors are easier to read.
-    KILN_RETURN_IF_ERROR(s.capture());
-    KILN_RETURN_IF_ERROR(
-        s.check(api.cuGraphLaunch(s.graph, s.stream), "cuGraphLaunch"));
-    ++s.counters.graphCaptures;
+    KILN_RETURN_IF_ERROR(s.captureOrFallBack());
+    if (s.graph) {
+      KILN_RETURN_IF_ERROR(
+          s.check(api.cuGraphLaunch(s.graph, s.stream), "cuGraphLaunch"));
+      ++s.counters.graphCaptures;
+    } else {
+      KILN_RETURN_IF_ERROR(s.launchAll());
+      ++s.counters.directRuns;
+    }
   } else {
     KILN_RETURN_IF_ERROR(s.launchAll());
     ++s.counters.directRuns;
@@ -553,8 +683,9 @@ StatusOr<double> CudaExecutable::timeLaunches(int iterations, bool graph) {
     return invalidArgument("timeLaunches needs at least one iteration");
   KILN_RETURN_IF_ERROR(s.device->makeCurrent());
   const CudaDriver &api = s.api();
-  if (graph && !s.graph && !s.launches.empty())
-    KILN_RETURN_IF_ERROR(s.capture());
+  if (graph && !s.graph && !s.launches.empty() &&
+      s.counters.graphCaptureFailures == 0)
+    KILN_RETURN_IF_ERROR(s.captureOrFallBack());
   auto once = [&]() -> Status {
     if (graph && s.graph)
       return s.check(api.cuGraphLaunch(s.graph, s.stream), "cuGraphLaunch");

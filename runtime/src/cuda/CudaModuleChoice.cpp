@@ -21,13 +21,12 @@ std::string describeCudaModule(const CudaModule &module) {
              : "compute_" + std::to_string(module.arch) + " PTX (JIT)";
 }
 
-StatusOr<std::vector<size_t>>
-chooseCudaModules(const std::vector<CudaModule> &modules,
-                  const std::vector<std::string> &kernels, int sm) {
-  std::vector<size_t> chosen;
+StatusOr<std::vector<std::vector<size_t>>>
+rankCudaModules(const std::vector<CudaModule> &modules,
+                const std::vector<std::string> &kernels, int sm) {
+  std::vector<std::vector<size_t>> ranked;
   for (const std::string &kernel : kernels) {
-    const size_t kNone = modules.size();
-    size_t cubin = kNone, ptx = kNone;
+    std::vector<size_t> cubins, ptxs;
     std::vector<std::string> available;
     for (size_t m = 0; m < modules.size(); ++m) {
       const CudaModule &module = modules[m];
@@ -36,14 +35,21 @@ chooseCudaModules(const std::vector<CudaModule> &modules,
         continue;
       available.push_back(describeCudaModule(module));
       bool isCubin = module.format == CudaModule::Format::kCubin;
-      if (isCubin && int(module.arch) == sm && cubin == kNone)
-        cubin = m;
-      if (!isCubin && int(module.arch) <= sm &&
-          (ptx == kNone || module.arch > modules[ptx].arch))
-        ptx = m;
+      if (isCubin && int(module.arch) == sm)
+        cubins.push_back(m);
+      if (!isCubin && int(module.arch) <= sm)
+        ptxs.push_back(m);
     }
-    if (cubin != kNone || ptx != kNone) {
-      chosen.push_back(cubin != kNone ? cubin : ptx);
+    // Newest PTX first; equal archs keep the artifact's order. (Not
+    // stable_sort: libstdc++ 12's uses a deprecated buffer API.)
+    std::sort(ptxs.begin(), ptxs.end(), [&](size_t a, size_t b) {
+      return modules[a].arch != modules[b].arch
+                 ? modules[a].arch > modules[b].arch
+                 : a < b;
+    });
+    cubins.insert(cubins.end(), ptxs.begin(), ptxs.end());
+    if (!cubins.empty()) {
+      ranked.push_back(std::move(cubins));
       continue;
     }
     std::string has;
@@ -53,8 +59,20 @@ chooseCudaModules(const std::vector<CudaModule> &modules,
         "kernel '" + kernel + "' has no code for this GPU (sm_" +
         std::to_string(sm) + "): the artifact has " +
         (has.empty() ? std::string("none") : has) +
-        "; recompile with --target cuda sm_" + std::to_string(sm));
+        "; recompile with --target cuda:sm_" + std::to_string(sm));
   }
+  return ranked;
+}
+
+StatusOr<std::vector<size_t>>
+chooseCudaModules(const std::vector<CudaModule> &modules,
+                  const std::vector<std::string> &kernels, int sm) {
+  auto ranked = rankCudaModules(modules, kernels, sm);
+  if (!ranked.isOk())
+    return ranked.status();
+  std::vector<size_t> chosen;
+  for (const std::vector<size_t> &candidates : *ranked)
+    chosen.push_back(candidates.front());
   return chosen;
 }
 

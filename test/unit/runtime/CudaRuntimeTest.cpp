@@ -10,8 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CudaTestArtifacts.h"
-#include "FakeCudaDriver.h"
+#include "CudaRuntimeFixture.h"
 
 #include "kiln/runtime/CudaExecutable.h"
 #include "kiln/runtime/CudaModuleChoice.h"
@@ -25,68 +24,9 @@
 #include <dlfcn.h>
 
 using namespace kiln::rt;
-using kiln::rt::test::cudaSampleArtifact;
+using namespace kiln::rt::test;
 
 namespace {
-
-FakeCudaState &fake() {
-  static FakeCudaState *state = [] {
-    void *library = dlopen(KILN_FAKE_CUDA_DRIVER, RTLD_NOW | RTLD_LOCAL);
-    EXPECT_NE(library, nullptr) << dlerror();
-    auto get = reinterpret_cast<FakeCudaState *(*)()>(
-        dlsym(library, "kilnFakeCudaState"));
-    return get();
-  }();
-  return *state;
-}
-
-float *floats(uint64_t pointer) { return reinterpret_cast<float *>(pointer); }
-
-/// Registers y = x * c + 1 as the sample's two kernels.
-void registerKernels() {
-  fake().kernels["scale"] = {3, [](const std::vector<uint64_t> &args) {
-                               for (int i = 0; i < 4; ++i)
-                                 floats(args[2])[i] =
-                                     floats(args[0])[i] * floats(args[1])[i];
-                             }};
-  fake().kernels["add_one"] = {2, [](const std::vector<uint64_t> &args) {
-                                 for (int i = 0; i < 4; ++i)
-                                   floats(args[1])[i] = floats(args[0])[i] + 1;
-                               }};
-}
-
-HostTensor tensor(std::vector<float> values) {
-  HostTensor t;
-  t.shape = {int64_t(values.size())};
-  t.data.resize(values.size() * 4);
-  std::memcpy(t.data.data(), values.data(), t.data.size());
-  return t;
-}
-
-std::vector<float> values(const HostTensor &t) {
-  std::vector<float> out(t.data.size() / 4);
-  std::memcpy(out.data(), t.data.data(), t.data.size());
-  return out;
-}
-
-class CudaRuntimeTest : public ::testing::Test {
-protected:
-  void SetUp() override {
-    setenv("KILN_CUDA_DRIVER", KILN_FAKE_CUDA_DRIVER, 1);
-    unsetenv("KILN_CUDA_GRAPHS");
-    fake().reset();
-    registerKernels();
-  }
-  void TearDown() override { unsetenv("KILN_CUDA_DRIVER"); }
-
-  std::unique_ptr<CudaExecutable> load(Artifact artifact = cudaSampleArtifact(),
-                                       CudaLoadOptions options = {}) {
-    auto executable =
-        CudaExecutable::load(std::move(artifact), "sample.kiln", options);
-    EXPECT_TRUE(executable.isOk()) << executable.status().toString();
-    return executable.isOk() ? std::move(*executable) : nullptr;
-  }
-};
 
 TEST(CudaDriverTest, RefusesStepsOtherThanLaunches) {
   // Valid format 2 (the decoder accepts a fill on a CUDA device), but this
@@ -175,8 +115,8 @@ TEST(CudaModuleChoiceTest, PrefersExactCubinThenNewestUsablePtx) {
   EXPECT_EQ(none.status().code(), StatusCode::kUnimplemented);
   EXPECT_EQ(none.status().message(),
             "kernel 'scale' has no code for this GPU (sm_75): the artifact has "
-            "compute_80 PTX (JIT), sm_90 CUBIN; recompile with --target cuda "
-            "sm_75");
+            "compute_80 PTX (JIT), sm_90 CUBIN; recompile with --target "
+            "cuda:sm_75");
 }
 
 TEST_F(CudaRuntimeTest, LoadsTheCubinForThisGpu) {
@@ -354,7 +294,7 @@ TEST_F(CudaRuntimeTest, NonStickyErrorsDoNotPoison) {
   fake().failResult = 2;
   auto executable = CudaExecutable::load(cudaSampleArtifact(), "big.kiln");
   ASSERT_FALSE(executable.isOk());
-  EXPECT_EQ(executable.status().code(), StatusCode::kUnavailable);
+  EXPECT_EQ(executable.status().code(), StatusCode::kResourceExhausted);
   EXPECT_NE(executable.status().message().find(
                 "big.kiln: allocating 2048 bytes of device memory: cuMemAlloc "
                 "failed: CUDA_ERROR_OUT_OF_MEMORY"),
@@ -397,11 +337,21 @@ TEST_F(CudaRuntimeTest, AFailedCaptureFallsBackToDirectLaunches) {
   ASSERT_TRUE(executable->run({tensor({1, 2, 3, 4})}, outputs).isOk());
   fake().failCall = "cuGraphInstantiateWithFlags";
   fake().failResult = 999;
-  EXPECT_FALSE(executable->run({tensor({1, 2, 3, 4})}, outputs).isOk());
+  // The run that tried to capture still runs, kernel by kernel.
+  Status status = executable->run({tensor({1, 2, 3, 4})}, outputs);
+  ASSERT_TRUE(status.isOk()) << status.toString();
+  EXPECT_EQ(values(outputs[0]), (std::vector<float>{3, 7, 13, 21}));
   EXPECT_EQ(fake().liveGraphs, 0);
   ASSERT_TRUE(executable->run({tensor({1, 2, 3, 4})}, outputs).isOk());
   EXPECT_EQ(values(outputs[0]), (std::vector<float>{3, 7, 13, 21}));
-  EXPECT_EQ(executable->counters().directRuns, 2u);
+  EXPECT_EQ(executable->counters().directRuns, 3u);
+  EXPECT_EQ(executable->counters().graphCaptureFailures, 1u);
+  EXPECT_EQ(fake().captures, 1); // Not tried again.
+  ASSERT_EQ(executable->warnings().size(), 1u);
+  EXPECT_EQ(executable->warnings()[0],
+            "sample.kiln: CUDA Graph capture failed, launching kernel by "
+            "kernel from now on: cuGraphInstantiateWithFlags failed: CUDA "
+            "error 999");
 }
 
 TEST_F(CudaRuntimeTest, NoDeviceIsUnavailable) {

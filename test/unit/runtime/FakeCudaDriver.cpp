@@ -16,12 +16,17 @@
 #include <cstring>
 #include <memory>
 
+#ifndef KILN_FAKE_CUDA_VERSION
+#define KILN_FAKE_CUDA_VERSION 13000
+#endif
+
 using namespace kiln::rt::cuda;
 
 // The opaque handle types, declared in kiln::rt::cuda by CudaApi.h.
 namespace kiln::rt::cuda {
 struct CUfunc_st {
   std::string name;
+  int sharedOptIn = 48 * 1024;
 };
 struct CUmod_st {
   std::string image;
@@ -85,7 +90,7 @@ CUresult cuInit(unsigned) {
   return CUDA_SUCCESS;
 }
 CUresult cuDriverGetVersion(int *version) {
-  *version = 13000;
+  *version = state.driverVersion ? state.driverVersion : KILN_FAKE_CUDA_VERSION;
   return CUDA_SUCCESS;
 }
 CUresult cuDeviceGetCount(int *count) {
@@ -103,9 +108,46 @@ CUresult cuDeviceGet(CUdevice *device, int ordinal) {
 CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attribute,
                               CUdevice) {
   ENTER("cuDeviceGetAttribute");
-  *value = attribute == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
-               ? state.major
-               : state.minor;
+  switch (attribute) {
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
+    *value = state.major;
+    break;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR:
+    *value = state.minor;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
+    *value = state.maxSharedOptin;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+    *value = 1024;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
+    *value = 132;
+    break;
+  case CU_DEVICE_ATTRIBUTE_CLOCK_RATE:
+    *value = 1980000;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE:
+    *value = 2619000;
+    break;
+  default:
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGetName(char *name, int length, CUdevice) {
+  ENTER("cuDeviceGetName");
+  std::strncpy(name, state.name.c_str(), size_t(length));
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice) {
+  ENTER("cuDeviceTotalMem_v2");
+  *bytes = size_t(state.totalMemory);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemGetInfo_v2(size_t *free, size_t *total) {
+  ENTER("cuMemGetInfo_v2");
+  *free = *total = size_t(state.totalMemory);
   return CUDA_SUCCESS;
 }
 CUresult cuDevicePrimaryCtxRetain(CUcontext *out, CUdevice) {
@@ -178,6 +220,34 @@ CUresult cuModuleGetFunction(CUfunction *function, CUmodule module,
   *function = module->functions.back().get();
   return CUDA_SUCCESS;
 }
+CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attribute,
+                            CUfunction) {
+  ENTER("cuFuncGetAttribute");
+  switch (attribute) {
+  case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+    *value = state.kernelMaxThreads;
+    break;
+  case CU_FUNC_ATTRIBUTE_NUM_REGS:
+    *value = state.kernelRegisters;
+    break;
+  case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES:
+    *value = state.kernelStaticShared;
+    break;
+  default:
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  return CUDA_SUCCESS;
+}
+CUresult cuFuncSetAttribute(CUfunction function,
+                            CUfunction_attribute attribute, int value) {
+  ENTER("cuFuncSetAttribute");
+  if (attribute != CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES ||
+      value > state.maxSharedOptin)
+    return CUDA_ERROR_INVALID_VALUE;
+  function->sharedOptIn = value;
+  state.sharedOptIns[function->name] = value;
+  return CUDA_SUCCESS;
+}
 CUresult cuModuleUnload(CUmodule module) {
   delete module;
   --state.liveModules;
@@ -227,6 +297,10 @@ CUresult cuLaunchKernel(CUfunction function, unsigned gridX, unsigned gridY,
                         unsigned blockZ, unsigned sharedBytes, CUstream stream,
                         void **parameters, void **) {
   ENTER("cuLaunchKernel");
+  // As on a GPU: more than 48 KiB only after opting in.
+  if (sharedBytes + unsigned(state.kernelStaticShared) >
+      unsigned(function->sharedOptIn))
+    return CUDA_ERROR_INVALID_VALUE;
   FakeLaunch launch{function->name,
                     {gridX, gridY, gridZ},
                     {blockX, blockY, blockZ},
@@ -302,11 +376,20 @@ CUresult cuEventSynchronize(CUevent) {
   ENTER("cuEventSynchronize");
   return CUDA_SUCCESS;
 }
-CUresult cuEventElapsedTime_v2(float *milliseconds, CUevent, CUevent) {
-  ENTER("cuEventElapsedTime_v2");
+CUresult cuEventElapsedTime(float *milliseconds, CUevent, CUevent) {
+  ENTER("cuEventElapsedTime");
+  ++state.elapsedTimeCalls;
   *milliseconds = 1.0f;
   return CUDA_SUCCESS;
 }
+#if KILN_FAKE_CUDA_VERSION >= 12080
+CUresult cuEventElapsedTime_v2(float *milliseconds, CUevent, CUevent) {
+  ENTER("cuEventElapsedTime_v2");
+  ++state.elapsedTimeV2Calls;
+  *milliseconds = 1.0f;
+  return CUDA_SUCCESS;
+}
+#endif
 CUresult cuEventDestroy_v2(CUevent event) {
   delete event;
   return CUDA_SUCCESS;
@@ -332,6 +415,11 @@ CUresult cuGetErrorName(CUresult error, const char **name) {
   static const std::map<CUresult, const char *> names = {
       {CUDA_SUCCESS, "CUDA_SUCCESS"},
       {CUDA_ERROR_OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY"},
+      {CUDA_ERROR_INVALID_VALUE, "CUDA_ERROR_INVALID_VALUE"},
+      {CUDA_ERROR_INVALID_IMAGE, "CUDA_ERROR_INVALID_IMAGE"},
+      {CUDA_ERROR_INSUFFICIENT_DRIVER, "CUDA_ERROR_INSUFFICIENT_DRIVER"},
+      {CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+       "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED"},
       {CUDA_ERROR_NO_DEVICE, "CUDA_ERROR_NO_DEVICE"},
       {CUDA_ERROR_INVALID_PTX, "CUDA_ERROR_INVALID_PTX"},
       {CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND"},

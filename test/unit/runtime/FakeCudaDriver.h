@@ -7,7 +7,9 @@
 // are host pointers, copies are memcpy, launches run a test-registered host
 // function and are recorded, stream capture records launches into a graph
 // that cuGraphLaunch replays. Tests point KILN_CUDA_DRIVER at it and read
-// and steer it through kilnFakeCudaState().
+// and steer it through kilnFakeCudaState(). libkiln_fake_cuda_12_4.so is
+// the same driver built as CUDA 12.4's: without the entry points added
+// since (cuEventElapsedTime_v2).
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,9 +39,17 @@ struct FakeKernel {
 };
 
 struct FakeCudaState {
-  // The device.
+  // The device and driver.
   int deviceCount = 1;
   int major = 9, minor = 0;
+  /// What cuDriverGetVersion reports; 0: the version the fake was built
+  /// as (13000, or 12040 for libkiln_fake_cuda_12_4.so).
+  int driverVersion = 0;
+  std::string name = "Fake GPU";
+  uint64_t totalMemory = 80ull << 30;
+  int maxSharedOptin = 227 * 1024;
+  /// What cuFuncGetAttribute reports for every kernel.
+  int kernelMaxThreads = 1024, kernelRegisters = 32, kernelStaticShared = 0;
 
   // What the runtime did.
   std::vector<std::string>
@@ -49,6 +59,9 @@ struct FakeCudaState {
   int liveAllocations = 0, liveModules = 0, liveStreams = 0, liveGraphs = 0;
   uint64_t allocatedBytes = 0; ///< Of the last cuMemAlloc.
   int primaryRetains = 0, primaryReleases = 0;
+  /// Dynamic shared memory each kernel opted in to (cuFuncSetAttribute).
+  std::map<std::string, int> sharedOptIns;
+  int elapsedTimeCalls = 0, elapsedTimeV2Calls = 0;
 
   /// Kernels by name; unknown kernels are recorded with no arguments.
   std::map<std::string, FakeKernel> kernels;

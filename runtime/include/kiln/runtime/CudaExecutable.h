@@ -14,6 +14,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace kiln::rt {
 
@@ -31,7 +33,33 @@ struct CudaRunCounters {
   uint64_t hookedRuns = 0;    ///< Direct runs that stopped after each step.
   uint64_t graphCaptures = 0; ///< Runs that captured (and then launched).
   uint64_t graphLaunches = 0; ///< Runs that replayed the graph.
+  /// Captures that failed; the run then launched directly, and so do the
+  /// later ones (see CudaExecutable::warnings()).
+  uint64_t graphCaptureFailures = 0;
+  /// Modules loaded from PTX because this GPU's CUBIN failed to load.
+  uint64_t cubinFallbacks = 0;
 };
+
+/// One GPU as the driver describes it.
+struct CudaDeviceInfo {
+  int ordinal = 0;
+  std::string name;     ///< "NVIDIA H200".
+  int sm = 0;           ///< Compute capability, major * 10 + minor.
+  int driverVersion = 0; ///< cuDriverGetVersion: 13000 is CUDA 13.0.
+  int multiprocessors = 0;
+  int clockKHz = 0;       ///< Peak SM clock.
+  int memoryClockKHz = 0; ///< Peak memory clock.
+  int maxThreadsPerBlock = 0;
+  /// Shared memory one block may use after opting in (227 KiB on sm_90).
+  int maxSharedBytesPerBlock = 0;
+  uint64_t totalMemoryBytes = 0;
+  /// Entry points this driver lacks and what stands in for them.
+  std::vector<std::string> driverFallbacks;
+};
+
+/// Opens device `ordinal` (loading the driver) and describes it.
+/// kUnavailable without a driver or GPU.
+StatusOr<CudaDeviceInfo> describeCudaDevice(int ordinal = 0);
 
 /// An artifact's CUDA program on one GPU. Owns its modules, one device
 /// allocation (constants, inputs, outputs and the arena), a stream and the
@@ -82,9 +110,14 @@ public:
 
   /// The GPU's compute capability (major * 10 + minor).
   int sm() const;
-  /// Per launched kernel (in first-launch order): "name: sm_90 CUBIN".
+  /// Per launched kernel (in first-launch order): "name: sm_90 CUBIN", or
+  /// "name: compute_90 PTX (JIT), after the sm_90 CUBIN failed: REASON".
   const std::vector<std::string> &moduleChoices() const;
   const CudaRunCounters &counters() const;
+  const CudaDeviceInfo &deviceInfo() const;
+  /// What went wrong but was worked around (a CUBIN that did not load, a
+  /// graph capture that failed), in order; tools print them.
+  const std::vector<std::string> &warnings() const;
 
   struct State;
 

@@ -5,7 +5,8 @@
 // A CUDA artifact carries each kernel as PTX (portable: the driver JIT-
 // compiles it for any newer GPU) and usually as CUBIN for the real
 // architectures the target names. The runtime takes, per kernel, the
-// CUBIN built for exactly this GPU, else the newest PTX it can JIT.
+// CUBIN built for exactly this GPU, else the newest PTX it can JIT; when
+// a module fails to load it tries the next candidate.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,11 +21,16 @@
 
 namespace kiln::rt {
 
-/// For each kernel of `kernels` (in order), the index into `modules` of the
-/// module to load on a GPU of compute capability `sm` (major * 10 + minor):
-/// a CUBIN with arch == sm, else the PTX with the highest arch <= sm.
-/// kUnimplemented naming the kernel, the GPU and what the artifact has when
-/// neither exists.
+/// For each kernel of `kernels` (in order), the indices into `modules` of
+/// the modules that can serve it on a GPU of compute capability `sm`
+/// (major * 10 + minor), best first: a CUBIN with arch == sm, then the
+/// PTX modules with arch <= sm, newest first. kUnimplemented naming the
+/// kernel, the GPU and what the artifact has when there is none.
+StatusOr<std::vector<std::vector<size_t>>>
+rankCudaModules(const std::vector<CudaModule> &modules,
+                const std::vector<std::string> &kernels, int sm);
+
+/// The first choice of rankCudaModules for each kernel.
 StatusOr<std::vector<size_t>>
 chooseCudaModules(const std::vector<CudaModule> &modules,
                   const std::vector<std::string> &kernels, int sm);

@@ -27,6 +27,7 @@ enum class StatusCode {
   kUnimplemented,     ///< Valid, but not supported (yet).
   kFailedPrecondition,///< The system is not in a state to do this.
   kUnavailable,       ///< A device or driver is missing.
+  kResourceExhausted, ///< Out of (device) memory or another hard limit.
   kInternal,          ///< A bug in Kiln.
 };
 
