@@ -428,7 +428,7 @@ DriverError compileToArtifact(ModuleOp module, const std::string &entry,
 DriverError generateCuda(ModuleOp module, const std::string &entry,
                          cuda::CudaProgram &program,
                          EntrySignature &signature, rt::MemoryPlan *plan,
-                         const PipelineOptions &options) {
+                         const PipelineOptions &options, unsigned oldestSm) {
   if (DriverError error =
           lowerAndDescribe(module, entry, signature, [&]() -> DriverError {
             if (DriverError error = lowerTo(module, Stage::kKiln, options))
@@ -451,7 +451,7 @@ DriverError generateCuda(ModuleOp module, const std::string &entry,
   }
   FailureOr<cuda::CudaProgram> printed =
       cuda::emitCudaProgram(function, unsigned(signature.inputs.size()),
-                            unsigned(signature.outputs.size()));
+                            unsigned(signature.outputs.size()), oldestSm);
   if (failed(printed))
     return {ErrorKind::kUnsupported, "CUDA code generation failed"};
   program = std::move(*printed);
@@ -480,7 +480,8 @@ DriverError compileToCudaArtifact(ModuleOp module, const std::string &entry,
   EntrySignature signature;
   rt::MemoryPlan plan;
   if (DriverError error =
-          generateCuda(module, entry, program, signature, &plan, options))
+          generateCuda(module, entry, program, signature, &plan, options,
+                       parsed->archs.front()))
     return error;
   CudaBuildStats stats;
   TimingScope nvrtc = nestedTiming(options, "NVRTC: PTX and CUBIN");

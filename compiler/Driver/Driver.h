@@ -163,10 +163,13 @@ DriverError compileToArtifact(mlir::ModuleOp module, const std::string &entry,
 /// Cleans up and lowers `module` (consumed) for the CUDA backend and prints
 /// its kernels (the CUDA C++ of --emit=cuda). `signature` gets the entry's
 /// inputs, outputs and arena size; `plan` (if given) its memory plan.
+/// `oldestSm` is the oldest architecture of the target (tensor cores need
+/// sm_80; older targets get SIMT contractions).
 DriverError generateCuda(mlir::ModuleOp module, const std::string &entry,
                          cuda::CudaProgram &program, EntrySignature &signature,
                          rt::MemoryPlan *plan = nullptr,
-                         const PipelineOptions &options = {});
+                         const PipelineOptions &options = {},
+                         unsigned oldestSm = 80);
 
 /// As compileToArtifact, for a CUDA target ("cuda", "cuda:sm_90", ...):
 /// kernels compiled by NVRTC to PTX and CUBIN.

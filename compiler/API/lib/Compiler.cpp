@@ -182,8 +182,8 @@ StatusOr<std::string> emitCuda(Session &session, ModuleOp module,
   compiler::cuda::CudaProgram program;
   compiler::EntrySignature signature;
   if (DriverError error =
-          compiler::generateCuda(module, options.entry, program,
-                                 signature, nullptr, pipeline))
+          compiler::generateCuda(module, options.entry, program, signature,
+                                 nullptr, pipeline, parsed->archs.front()))
     return session.fail(error);
   if (!ptx)
     return program.source() + program.launchSummary();

@@ -106,6 +106,8 @@ std::optional<ContractionLoops> KernelWriter::contractionLoops() const {
 }
 
 MmaKind KernelWriter::mmaKindOf(const ContractionLoops &loops) const {
+  if (!request_.tensorCores)
+    return MmaKind::kNone;
   Block &block = op_.getRegion().front();
   Type a = block.getArgument(loops.a).getType();
   Type b = block.getArgument(loops.b).getType();

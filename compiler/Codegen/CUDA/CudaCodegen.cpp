@@ -205,7 +205,7 @@ FailureOr<CudaProgram> emitCudaProgram(ModuleOp module) {
 }
 
 FailureOr<CudaProgram> emitCudaProgram(func::FuncOp entry, unsigned numInputs,
-                                       unsigned numOutputs) {
+                                       unsigned numOutputs, unsigned oldestSm) {
   FailureOr<SmallVector<PreparedKernel>> kernels = readPreparedKernels(entry);
   if (failed(kernels))
     return failure();
@@ -217,6 +217,7 @@ FailureOr<CudaProgram> emitCudaProgram(func::FuncOp entry, unsigned numInputs,
     request.name = "kiln_k" + std::to_string(program.kernels.size());
     request.provenance = provenanceOf(prepared.body, prepared.bodyStep);
     request.initValue = prepared.initValue;
+    request.tensorCores = oldestSm >= kOldestTensorCoreSm;
     request.epilogue = prepared.epilogue;
     if (prepared.epilogue)
       request.epilogueProvenance =

@@ -51,15 +51,21 @@ void buildCudaPreparationPipeline(mlir::OpPassManager &pm);
 
 /// Prints the kernels of `entry` (prepared; arguments: inputs, outputs,
 /// arena), one per `kiln.kernel` (KernelContract.h). Errors are emitted on
-/// the offending op.
+/// the offending op. `oldestSm` is the oldest GPU the kernels must run on
+/// (major * 10 + minor): below 80 contractions use no tensor cores.
 mlir::FailureOr<CudaProgram> emitCudaProgram(mlir::func::FuncOp entry,
                                              unsigned numInputs,
-                                             unsigned numOutputs);
+                                             unsigned numOutputs,
+                                             unsigned oldestSm = 80);
 
 /// The same for the one function of `module` with an `exec.interface`
 /// (what kiln-cuda-pipeline leaves): the replay of emission from a
 /// prepared .mlir file.
 mlir::FailureOr<CudaProgram> emitCudaProgram(mlir::ModuleOp module);
+
+/// mma.sync with tf32, f16 and bf16 operands (what the tensor-core
+/// contractions use) needs Ampere.
+constexpr unsigned kOldestTensorCoreSm = 80;
 
 void registerCudaCodegenPasses();
 

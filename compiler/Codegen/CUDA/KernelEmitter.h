@@ -80,6 +80,9 @@ struct KernelRequest {
   mlir::linalg::GenericOp epilogue;
   /// The source comment of the epilogue, when fused.
   std::string epilogueProvenance;
+  /// Whether contractions may use tensor cores (mma.sync needs sm_80): off
+  /// when the target names an older GPU, which then gets the SIMT kernels.
+  bool tensorCores = true;
 };
 
 /// Emits `op`; errors are reported on `op`.

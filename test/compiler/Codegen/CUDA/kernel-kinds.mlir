@@ -9,6 +9,10 @@
 // RUN: kilnc compile %s --entry half_tanh --target cuda --emit=cuda | FileCheck %s --check-prefix=HALF
 // RUN: kilnc compile %s --entry gemm_f16 --target cuda --emit=cuda | FileCheck %s --check-prefix=HGEMM
 // RUN: kilnc compile %s --entry gemm_f64 --target cuda --emit=cuda | FileCheck %s --check-prefix=DGEMM
+// Tensor cores need sm_80: a target that names an older GPU gets the SIMT
+// contraction for every architecture it lists, f32 and f16 alike.
+// RUN: kilnc compile %s --entry gemm_bias_relu --target cuda:sm_75,sm_90 --emit=cuda | FileCheck %s --check-prefix=SIMT75
+// RUN: kilnc compile %s --entry gemm_f16 --target cuda:sm_75 --emit=cuda | FileCheck %s --check-prefix=SIMT75
 // RUN: kilnc compile %s --entry conv_im2col --target cuda --emit=cuda | FileCheck %s --check-prefix=CONV
 // RUN: kilnc compile %s --entry epilogue_product_returned --target cuda --emit=cuda | FileCheck %s --check-prefix=KEEP
 // RUN: kilnc compile %s --entry epilogue_product_read_later --target cuda --emit=cuda | FileCheck %s --check-prefix=LATER
@@ -146,6 +150,9 @@ func.func @gemm_f16(%a: tensor<32x48xf16>, %b: tensor<48x40xf16>) -> tensor<32x4
 
 // f64 has no tensor-core path here: the SIMT tiles, 4x4 doubles per thread,
 // with the generic's own multiply-add.
+// SIMT75-NOT: wmma
+// SIMT75: // kiln_k0: contraction
+// SIMT75-NOT: wmma
 // DGEMM: // kiln_k0: contraction
 // DGEMM: __shared__ double As[16][68];
 // DGEMM: double acc[4][4];
