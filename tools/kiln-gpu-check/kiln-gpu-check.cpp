@@ -3,11 +3,13 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Reads the manifest scripts/gpu-prepare.sh wrote and runs it on the GPU:
-// numeric checks of CUDA artifacts against reference outputs, end-to-end
-// latency with and without CUDA Graphs and with fusion off, kernel
-// bandwidth against a device-to-device copy, GEMM throughput against
-// cuBLASLt. Everything goes into one JSON file. Runtime only: no MLIR,
-// no LLVM, no compiler on the GPU machine.
+// numeric checks of CUDA artifacts against independent reference outputs
+// (direct launches, replayed CUDA graphs and the step-by-step hooked path,
+// each compared), end-to-end latency with and without CUDA Graphs and with
+// fusion off, kernel bandwidth against a device-to-device copy, GEMM
+// throughput and results against cuBLASLt. Everything goes into one JSON
+// file that starts with the GPU, its driver and clocks. Runtime only: no
+// MLIR, no LLVM, no compiler on the GPU machine.
 //
 // Manifest lines (paths relative to the manifest's folder):
 //   check NAME ARTIFACT RTOL ATOL INPUT=FILE.npy... -- OUTPUT=FILE.npy...
@@ -15,12 +17,16 @@
 //   bandwidth NAME ARTIFACT
 //   gemm NAME ARTIFACT M N K
 //
-// Exit codes: 0 every check passed; 1 a numeric check failed; 2 bad
-// manifest or files; 5 no GPU or driver.
+// Exit codes: 0 every check passed; 1 a check failed; 2 bad manifest or
+// files; 3 the driver is too old for Kiln; 5 no GPU or driver (the JSON
+// then says "status": "no_gpu" and why).
 //
 //===----------------------------------------------------------------------===//
 
+#include "Compare.h"
 #include "CublasLt.h"
+#include "RandomInputs.h"
+#include "Record.h"
 
 #include "kiln/runtime/Artifact.h"
 #include "kiln/runtime/CudaExecutable.h"
@@ -29,58 +35,28 @@
 
 #include <algorithm>
 #include <chrono>
-#include <optional>
-#include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <vector>
 
 using namespace kiln;
+using gpucheck::Record;
 
 namespace {
 
-/// JSON text of one record, built by hand (no JSON library in the runtime).
-class Record {
-public:
-  Record &add(const std::string &key, const std::string &value) {
-    std::string escaped;
-    for (char c : value)
-      escaped += (c == '"' || c == '\\') ? std::string("\\") + c
-                 : (c == '\n')           ? std::string("\\n")
-                                         : std::string(1, c);
-    fields_.push_back("\"" + key + "\": \"" + escaped + "\"");
-    return *this;
-  }
-  Record &add(const std::string &key, double value) {
-    char text[64];
-    std::snprintf(text, sizeof text, std::isfinite(value) ? "%.6g" : "null",
-                  value);
-    fields_.push_back("\"" + key + "\": " + text);
-    return *this;
-  }
-  Record &flag(const std::string &key, bool value) {
-    fields_.push_back("\"" + key + "\": " + (value ? "true" : "false"));
-    return *this;
-  }
-  std::string text() const {
-    std::string out = "{";
-    for (size_t i = 0; i < fields_.size(); ++i)
-      out += (i ? ", " : "") + fields_[i];
-    return out + "}";
-  }
-
-private:
-  std::vector<std::string> fields_;
-};
+/// Seed of the inputs of timed workloads (GEMM, bandwidth).
+constexpr uint64_t kInputSeed = 20261202;
 
 struct Context {
   std::string folder;
   std::vector<std::string> records;
+  std::vector<std::string> warnings;
   int failures = 0;
+  /// Set when a check found no GPU or driver: the rest would fail alike.
   bool noGpu = false;
 };
 
@@ -123,39 +99,22 @@ rt::Status readTensors(const Context &context,
   return rt::Status::ok();
 }
 
-double elementAsDouble(const rt::HostTensor &tensor, int64_t i) {
-  const uint8_t *p = tensor.data.data();
-  switch (tensor.dtype) {
-  case rt::DType::kF32: {
-    float v;
-    std::memcpy(&v, p + 4 * i, 4);
-    return v;
-  }
-  case rt::DType::kF64: {
-    double v;
-    std::memcpy(&v, p + 8 * i, 8);
-    return v;
-  }
-  case rt::DType::kI32: {
-    int32_t v;
-    std::memcpy(&v, p + 4 * i, 4);
-    return v;
-  }
-  case rt::DType::kI64: {
-    int64_t v;
-    std::memcpy(&v, p + 8 * i, 8);
-    return double(v);
-  }
-  default:
-    return p[i];
-  }
+/// Keeps what the runtime worked around (CUBIN->PTX, failed captures).
+void collectWarnings(Context &context, const std::string &name,
+                     const rt::CudaExecutable &executable) {
+  for (const std::string &warning : executable.warnings())
+    context.warnings.push_back(name + ": " + warning);
 }
 
 void fail(Context &context, Record record, const rt::Status &status) {
+  // Only a missing GPU or driver stops the run; out of memory, a module the
+  // driver cannot load or a bad file fail this record alone.
   if (status.code() == rt::StatusCode::kUnavailable)
     context.noGpu = true;
   ++context.failures;
-  record.flag("ok", false).add("error", status.message());
+  record.flag("ok", false)
+      .add("error_class", rt::statusCodeName(status.code()))
+      .add("error", status.message());
   context.records.push_back(record.text());
   std::cerr << "FAIL: " << status.message() << "\n";
 }
@@ -174,63 +133,60 @@ void check(Context &context, std::istringstream &line) {
   auto executable = load(context, file, true);
   if (!executable.isOk())
     return fail(context, record, executable.status());
-  std::vector<rt::HostTensor> in, want, got;
-  rt::Status status =
-      readTensors(context, inputs, (*executable)->program().inputs, in);
+  rt::CudaExecutable &exe = **executable;
+  std::vector<rt::HostTensor> in, want, direct;
+  rt::Status status = readTensors(context, inputs, exe.program().inputs, in);
   if (status.isOk())
-    status =
-        readTensors(context, expected, (*executable)->program().outputs, want);
+    status = readTensors(context, expected, exe.program().outputs, want);
+  // The first run launches kernel by kernel; the second captures a graph
+  // and the third replays it: all three must give the same bytes.
   if (status.isOk())
-    status = (*executable)->run(in, got);
+    status = exe.run(in, direct);
+  std::vector<rt::HostTensor> captured, replayed;
+  if (status.isOk())
+    status = exe.run(in, captured).withContext("capturing run");
+  if (status.isOk())
+    status = exe.run(in, replayed).withContext("replayed run");
   if (!status.isOk())
     return fail(context, record, status);
-  double worst = 0, worstAbs = 0;
-  bool ok = true;
-  for (size_t o = 0; o < got.size(); ++o) {
-    if (got[o].numElements() != want[o].numElements()) {
-      ok = false;
-      continue;
-    }
-    for (int64_t i = 0; i < got[o].numElements(); ++i) {
-      double a = elementAsDouble(got[o], i), b = elementAsDouble(want[o], i);
-      if (std::isnan(a) && std::isnan(b))
-        continue;
-      double error = std::fabs(a - b);
-      worstAbs = std::max(worstAbs, error);
-      worst = std::max(worst, error / (atol + rtol * std::fabs(b)));
-      if (!(error <= atol + rtol * std::fabs(b)))
-        ok = false;
-    }
-  }
+  gpucheck::Comparison comparison =
+      gpucheck::compareOutputs(direct, want, rtol, atol);
+  bool replayed_ = exe.counters().graphLaunches > 0;
+  bool replayEqual = gpucheck::sameBytes(direct, captured) &&
+                     gpucheck::sameBytes(direct, replayed);
   // The hooked path (profiles, --check-numerics) launches step by step and
   // copies results back: it must compute the same bytes, and on a correct
-  // model find nothing non-finite that the direct run's outputs lack.
+  // model find nothing non-finite.
   rt::NumericsCheck numerics;
   rt::RunOptions hooked;
   hooked.hooks = &numerics;
   std::vector<rt::HostTensor> again;
-  status = (*executable)->run(in, again, hooked);
+  status = exe.run(in, again, hooked);
   if (!status.isOk())
     return fail(context, record, status.withContext("hooked run"));
-  bool hookedEqual = again.size() == got.size();
-  for (size_t o = 0; hookedEqual && o < got.size(); ++o)
-    hookedEqual = again[o].data == got[o].data;
-  ok = ok && hookedEqual;
+  bool hookedEqual = gpucheck::sameBytes(direct, again);
+  bool ok = comparison.ok && replayEqual && hookedEqual;
   if (!ok)
     ++context.failures;
   std::optional<rt::NumericsFinding> finding = numerics.first();
+  collectWarnings(context, name, exe);
   record.flag("ok", ok)
       .flag("hooked_run_equal", hookedEqual)
+      .flag("graph_replay_equal", replayEqual)
+      .flag("graph_replayed", replayed_)
       .add("numerics_checked_steps", double(numerics.checkedSteps()))
       .add("numerics_finding", finding ? finding->describe() : "")
-      .add("max_abs_error", worstAbs)
-      .add("error_over_tolerance", worst)
-      .add("module", (*executable)->moduleChoices().empty()
-                         ? ""
-                         : (*executable)->moduleChoices().front());
+      .add("max_abs_error", comparison.maxAbsError)
+      .add("error_over_tolerance", comparison.errorOverTolerance)
+      .add("mismatch", comparison.mismatch)
+      .list("modules", exe.moduleChoices());
   context.records.push_back(record.text());
   std::cout << (ok ? "PASS " : "FAIL ") << name << " (max abs error "
-            << worstAbs << ")\n";
+            << comparison.maxAbsError
+            << (replayEqual ? "" : "; graph replay differs")
+            << (hookedEqual ? "" : "; hooked run differs")
+            << (comparison.mismatch.empty() ? "" : "; " + comparison.mismatch)
+            << ")\n";
 }
 
 /// Median host-side latency (copies included) of `runs` runs.
@@ -279,16 +235,33 @@ void latency(Context &context, std::istringstream &line) {
     if (!ms.isOk())
       return fail(context, record, ms.status());
     record.add(variant.key, *ms);
-    if (variant.graphs && variant.file == fused) {
+    if (&variant == &variants[0]) { // Device time: the fused graph only.
       auto device = (*executable)->timeLaunches(50, true);
       if (device.isOk())
         record.add("device_ms", *device);
+      else
+        record.add("device_ms_error", device.status().message());
       record.add("kernels",
                  double((*executable)->program().devices[0].steps.size()));
     }
+    collectWarnings(context, name, **executable);
   }
   context.records.push_back(record.flag("ok", true).text());
   std::cout << "latency " << name << " done\n";
+}
+
+/// Loads `file` and runs it once on seeded inputs, so that timed launches
+/// read real values rather than a zeroed arena.
+rt::StatusOr<std::unique_ptr<rt::CudaExecutable>>
+loadWithSeededInputs(Context &context, const std::string &file,
+                     std::vector<rt::HostTensor> &in,
+                     std::vector<rt::HostTensor> &out) {
+  auto executable = load(context, file, true);
+  if (!executable.isOk())
+    return executable.status();
+  in = gpucheck::randomTensors((*executable)->program().inputs, kInputSeed);
+  KILN_RETURN_IF_ERROR((*executable)->run(in, out));
+  return executable;
 }
 
 void bandwidth(Context &context, std::istringstream &line) {
@@ -296,7 +269,8 @@ void bandwidth(Context &context, std::istringstream &line) {
   line >> name >> file;
   Record record;
   record.add("kind", "bandwidth").add("name", name);
-  auto executable = load(context, file, true);
+  std::vector<rt::HostTensor> in, out;
+  auto executable = loadWithSeededInputs(context, file, in, out);
   if (!executable.isOk())
     return fail(context, record, executable.status());
   auto kernelMs = (*executable)->timeLaunches(100, true);
@@ -309,6 +283,7 @@ void bandwidth(Context &context, std::istringstream &line) {
     return fail(context, record, copyMs.status());
   double kernelGBs = bytes / (*kernelMs * 1e6),
          copyGBs = bytes / (*copyMs * 1e6);
+  collectWarnings(context, name, **executable);
   record.flag("ok", true)
       .add("bytes", double(bytes))
       .add("kernel_ms", *kernelMs)
@@ -327,30 +302,95 @@ void gemm(Context &context, std::istringstream &line) {
   line >> name >> file >> m >> n >> k;
   Record record;
   record.add("kind", "gemm").add("name", name);
-  auto executable = load(context, file, true);
+  std::vector<rt::HostTensor> in, out;
+  auto executable = loadWithSeededInputs(context, file, in, out);
   if (!executable.isOk())
     return fail(context, record, executable.status());
+  const rt::Program &program = (*executable)->program();
+  bool shapesMatch = in.size() == 2 && out.size() == 1 &&
+                     in[0].dtype == rt::DType::kF32 &&
+                     in[1].dtype == rt::DType::kF32 &&
+                     in[0].shape == std::vector<int64_t>{m, k} &&
+                     in[1].shape == std::vector<int64_t>{k, n} &&
+                     out[0].shape == std::vector<int64_t>{m, n};
+  if (!shapesMatch)
+    return fail(context, record,
+                rt::invalidArgument(
+                    file + ": " + std::to_string(program.inputs.size()) +
+                    " inputs do not make an f32 " + std::to_string(m) + "x" +
+                    std::to_string(n) + "x" + std::to_string(k) + " GEMM"));
   auto kilnMs = (*executable)->timeLaunches(20, true);
   if (!kilnMs.isOk())
     return fail(context, record, kilnMs.status());
   double flops = 2.0 * m * n * k;
-  record.flag("ok", true)
-      .add("kiln_ms", *kilnMs)
-      .add("kiln_TFLOPs", flops / (*kilnMs * 1e9));
-  auto cublas = gpucheck::timeCublasLtSgemm(m, n, k, 20);
-  if (cublas.isOk())
-    record.add("cublaslt_ms", *cublas)
-        .add("cublaslt_TFLOPs", flops / (*cublas * 1e9))
-        .add("kiln_over_cublaslt", *kilnMs / *cublas);
-  else
-    record.add("cublaslt_error", cublas.status().message());
-  if (auto tf32 = gpucheck::timeCublasLtSgemm(m, n, k, 20, true); tf32.isOk())
-    record.add("cublaslt_tf32_ms", *tf32)
-        .add("cublaslt_tf32_TFLOPs", flops / (*tf32 * 1e9))
-        .add("kiln_over_cublaslt_tf32", *kilnMs / *tf32);
-  context.records.push_back(record.text());
-  std::cout << "gemm " << name << ": " << flops / (*kilnMs * 1e9)
-            << " TFLOP/s\n";
+  record.add("kiln_ms", *kilnMs).add("kiln_TFLOPs", flops / (*kilnMs * 1e9));
+  // cuBLASLt on the same operands: the time to beat and an independent
+  // result (fp32 accumulation both; Kiln's 3xTF32 keeps fp32 accuracy).
+  bool ok = true;
+  std::vector<float> a = gpucheck::asFloats(in[0]),
+                     b = gpucheck::asFloats(in[1]);
+  auto cublas = gpucheck::runCublasLtSgemm(m, n, k, a, b, 20);
+  if (cublas.isOk()) {
+    rt::HostTensor reference{rt::DType::kF32, {m, n}, {}};
+    reference.data.resize(cublas->c.size() * 4);
+    std::memcpy(reference.data.data(), cublas->c.data(), reference.data.size());
+    gpucheck::Comparison agree =
+        gpucheck::compareOutputs(out, {reference}, 1e-4, 1e-3);
+    ok = agree.ok;
+    record.add("cublaslt_ms", cublas->ms)
+        .add("cublaslt_TFLOPs", flops / (cublas->ms * 1e9))
+        .add("kiln_over_cublaslt", *kilnMs / cublas->ms)
+        .flag("agrees_with_cublaslt", agree.ok)
+        .add("max_abs_difference", agree.maxAbsError);
+  } else {
+    record
+        .add("cublaslt_error_class", rt::statusCodeName(cublas.status().code()))
+        .add("cublaslt_error", cublas.status().message());
+  }
+  if (auto tf32 = gpucheck::runCublasLtSgemm(m, n, k, a, b, 20, true);
+      tf32.isOk())
+    record.add("cublaslt_tf32_ms", tf32->ms)
+        .add("cublaslt_tf32_TFLOPs", flops / (tf32->ms * 1e9))
+        .add("kiln_over_cublaslt_tf32", *kilnMs / tf32->ms);
+  if (!ok)
+    ++context.failures;
+  collectWarnings(context, name, **executable);
+  context.records.push_back(record.flag("ok", ok).text());
+  std::cout << "gemm " << name << ": " << flops / (*kilnMs * 1e9) << " TFLOP/s"
+            << (ok ? "" : " (differs from cuBLASLt)") << "\n";
+}
+
+Record deviceRecord(const rt::CudaDeviceInfo &info) {
+  Record record;
+  record.add("name", info.name)
+      .add("sm", double(info.sm))
+      .add("driver_cuda_version",
+           std::to_string(info.driverVersion / 1000) + "." +
+               std::to_string(info.driverVersion % 1000 / 10))
+      .add("multiprocessors", double(info.multiprocessors))
+      .add("clock_MHz", info.clockKHz / 1000.0)
+      .add("memory_clock_MHz", info.memoryClockKHz / 1000.0)
+      .add("memory_GiB", double(info.totalMemoryBytes) / (1ull << 30))
+      .add("max_threads_per_block", double(info.maxThreadsPerBlock))
+      .add("max_shared_bytes_per_block", double(info.maxSharedBytesPerBlock))
+      .list("driver_fallbacks", info.driverFallbacks);
+  return record;
+}
+
+/// Writes the JSON: status, device, records, failures, warnings.
+bool writeJson(const std::string &path, const std::string &status,
+               const std::string &head, const Context &context) {
+  std::ofstream json(path);
+  json << "{\"status\": " << gpucheck::jsonString(status) << ", " << head
+       << "\"records\": [\n";
+  for (size_t i = 0; i < context.records.size(); ++i)
+    json << "  " << context.records[i]
+         << (i + 1 < context.records.size() ? ",\n" : "\n");
+  Record tail;
+  tail.list("warnings", context.warnings);
+  json << "], \"failures\": " << context.failures << ", "
+       << tail.text().substr(1) << "\n";
+  return bool(json);
 }
 
 } // namespace
@@ -360,7 +400,7 @@ int main(int argc, char **argv) {
     std::cerr << "usage: kiln-gpu-check MANIFEST --json OUT.json\n";
     return 2;
   }
-  std::string manifest = argv[1];
+  std::string manifest = argv[1], jsonPath = argv[3];
   std::ifstream input(manifest);
   if (!input) {
     std::cerr << "kiln-gpu-check: cannot read " << manifest << "\n";
@@ -369,6 +409,32 @@ int main(int argc, char **argv) {
   Context context;
   size_t slash = manifest.rfind('/');
   context.folder = slash == std::string::npos ? "." : manifest.substr(0, slash);
+
+  // The GPU first: without one (or with a driver too old) say so and stop.
+  auto device = rt::describeCudaDevice(0);
+  if (!device.isOk()) {
+    rt::StatusCode code = device.status().code();
+    const char *status = code == rt::StatusCode::kUnavailable ? "no_gpu"
+                         : code == rt::StatusCode::kUnimplemented
+                             ? "driver_unsupported"
+                             : "error";
+    Record why;
+    why.add("error_class", rt::statusCodeName(code))
+        .add("reason", device.status().message());
+    writeJson(jsonPath, status,
+              why.text().substr(1, why.text().size() - 2) + ", ", context);
+    std::cerr << "kiln-gpu-check: " << status << ": "
+              << device.status().message() << "\n";
+    return code == rt::StatusCode::kUnavailable     ? 5
+           : code == rt::StatusCode::kUnimplemented ? 3
+                                                    : 4;
+  }
+  std::cout << "GPU 0: " << device->name << " (sm_" << device->sm
+            << "), driver for CUDA " << device->driverVersion / 1000 << "."
+            << device->driverVersion % 1000 / 10 << "\n";
+  for (const std::string &fallback : device->driverFallbacks)
+    context.warnings.push_back("driver: " + fallback);
+
   std::string text;
   while (std::getline(input, text)) {
     std::istringstream line(text);
@@ -390,14 +456,14 @@ int main(int argc, char **argv) {
     if (context.noGpu)
       break; // Every other line would fail the same way.
   }
-  std::ofstream json(argv[3]);
-  json << "{\"records\": [\n";
-  for (size_t i = 0; i < context.records.size(); ++i)
-    json << "  " << context.records[i]
-         << (i + 1 < context.records.size() ? ",\n" : "\n");
-  json << "], \"failures\": " << context.failures << "}\n";
-  std::cout << "wrote " << argv[3] << ": " << context.records.size()
-            << " records, " << context.failures << " failures\n";
+  std::string status = context.noGpu      ? "no_gpu"
+                       : context.failures ? "failed"
+                                          : "passed";
+  writeJson(jsonPath, status,
+            "\"device\": " + deviceRecord(*device).text() + ", ", context);
+  std::cout << "wrote " << jsonPath << ": " << context.records.size()
+            << " records, " << context.failures << " failures, "
+            << context.warnings.size() << " warnings\n";
   if (context.noGpu)
     return 5;
   return context.failures ? 1 : 0;

@@ -19,7 +19,8 @@ seed, eval mode, opset 17):
             vectors, linear head on the last step
 
 Sizes are small so the test command stays fast; the architectures are the
-real ones. Usage: export_models.py OUT [--size test|bench]
+real ones. Usage: export_models.py OUT [--size test|bench] [--only NAME...]
+[--state-dicts]
 """
 import argparse
 import math
@@ -213,6 +214,9 @@ def main():
     parser.add_argument("out")
     parser.add_argument("--size", choices=["test", "bench"], default="test")
     parser.add_argument("--only", nargs="*")
+    parser.add_argument("--state-dicts", action="store_true",
+                        help="also write NAME.pt (PyTorch weights) for peers "
+                             "that rebuild the model, e.g. bench/gpu/torch_peers.py")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     for name, (model, example) in models(args.size).items():
@@ -227,6 +231,8 @@ def main():
                           do_constant_folding=True)
         np.save(os.path.join(args.out, name + ".input.npy"), example.numpy())
         np.save(os.path.join(args.out, name + ".expected.npy"), expected.numpy())
+        if args.state_dicts:
+            torch.save(model.state_dict(), os.path.join(args.out, name + ".pt"))
         print(f"exported {name}: input {tuple(example.shape)} -> output "
               f"{tuple(expected.shape)}")
 
