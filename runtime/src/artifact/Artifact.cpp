@@ -390,6 +390,88 @@ Status decodePlanBaselines(const uint8_t *bytes, size_t size,
   return Status::ok();
 }
 
+/// Kind 8: GEMM calls, each validated against the program.
+std::vector<uint8_t> encodeGemmCalls(const std::vector<GemmCall> &calls) {
+  ByteWriter w;
+  w.u32(uint32_t(calls.size()));
+  auto matrix = [&](const GemmCall::Matrix &m) {
+    w.u32(m.arg);
+    w.i64(m.offset);
+    w.i64(m.rowStride);
+    w.i64(m.colStride);
+    w.i64(m.batchStride);
+  };
+  for (const GemmCall &call : calls) {
+    w.u32(call.device);
+    w.u32(call.step);
+    w.u32(uint32_t(call.element));
+    for (int64_t extent : {call.batch, call.m, call.n, call.k})
+      w.i64(extent);
+    matrix(call.a);
+    matrix(call.b);
+    matrix(call.d);
+    w.u32(call.accumulate);
+    w.u32(call.bias.has_value());
+    if (call.bias)
+      matrix(*call.bias);
+    w.u32(uint32_t(call.activation));
+  }
+  return std::move(w.bytes());
+}
+
+StatusOr<std::vector<GemmCall>> decodeGemmCalls(const uint8_t *bytes,
+                                                size_t size,
+                                                const Program &program,
+                                                const std::string &name) {
+  auto corrupt = [&](const std::string &what) {
+    return dataLoss(name + ": corrupt GEMM call section: " + what);
+  };
+  ByteReader r(bytes, size);
+  uint32_t count = r.u32();
+  // Each call takes at least 150 bytes: a count beyond that is damage.
+  if (!r.ok() || count > size / 150)
+    return corrupt("bad count");
+  auto matrix = [&](GemmCall::Matrix &m) {
+    m.arg = r.u32();
+    m.offset = r.i64();
+    m.rowStride = r.i64();
+    m.colStride = r.i64();
+    m.batchStride = r.i64();
+  };
+  std::vector<GemmCall> calls;
+  std::set<std::pair<uint32_t, uint32_t>> steps;
+  for (uint32_t i = 0; i < count; ++i) {
+    GemmCall call;
+    call.device = r.u32();
+    call.step = r.u32();
+    call.element = DType(r.u32());
+    call.batch = r.i64();
+    call.m = r.i64();
+    call.n = r.i64();
+    call.k = r.i64();
+    matrix(call.a);
+    matrix(call.b);
+    matrix(call.d);
+    uint32_t accumulate = r.u32(), hasBias = r.u32();
+    if (accumulate > 1 || hasBias > 1)
+      return corrupt("bad flags of call #" + std::to_string(i));
+    call.accumulate = accumulate;
+    if (hasBias)
+      matrix(call.bias.emplace());
+    call.activation = GemmCall::Activation(r.u32());
+    if (!r.ok())
+      return corrupt("truncated call #" + std::to_string(i));
+    if (std::optional<std::string> why = checkGemmCall(call, program))
+      return corrupt("call #" + std::to_string(i) + ": " + *why);
+    if (!steps.insert({call.device, call.step}).second)
+      return corrupt("two calls for step #" + std::to_string(call.step));
+    calls.push_back(std::move(call));
+  }
+  if (r.remaining() != 0)
+    return corrupt("trailing bytes");
+  return calls;
+}
+
 struct SectionEntry {
   uint32_t kind;
   uint32_t flags;
@@ -399,7 +481,7 @@ struct SectionEntry {
 };
 
 /// Kinds this reader knows (see SectionKind).
-constexpr uint32_t kLastKnownKind = uint32_t(SectionKind::kMemoryPlanBaseline);
+constexpr uint32_t kLastKnownKind = uint32_t(SectionKind::kGemmCalls);
 bool isKnownKind(uint32_t kind) {
   switch (SectionKind(kind)) {
   case SectionKind::kTarget:
@@ -407,6 +489,7 @@ bool isKnownKind(uint32_t kind) {
   case SectionKind::kCpuKernels:
   case SectionKind::kMemoryPlan:
   case SectionKind::kMemoryPlanBaseline:
+  case SectionKind::kGemmCalls:
   case SectionKind::kCudaKernels:
   case SectionKind::kConstants:
     return true;
@@ -430,7 +513,8 @@ std::vector<uint8_t> encodeArtifact(const Artifact &artifact) {
   // The plan is optional: readers that do not know it may skip it.
   auto flagsOf = [](SectionKind kind) {
     return kind == SectionKind::kMemoryPlan ||
-                   kind == SectionKind::kMemoryPlanBaseline
+                   kind == SectionKind::kMemoryPlanBaseline ||
+                   kind == SectionKind::kGemmCalls
                ? kSectionOptional
                : 0u;
   };
@@ -453,6 +537,9 @@ std::vector<uint8_t> encodeArtifact(const Artifact &artifact) {
           [](const MemoryPlan &p) { return p.unplannedBytes.has_value(); }))
     sections.emplace_back(SectionKind::kMemoryPlanBaseline,
                           encodePlanBaselines(artifact.memoryPlans));
+  if (!artifact.gemmCalls.empty())
+    sections.emplace_back(SectionKind::kGemmCalls,
+                          encodeGemmCalls(artifact.gemmCalls));
 
   size_t tableEnd = kHeaderSize + sections.size() * kSectionEntrySize;
   ByteWriter body;
@@ -572,7 +659,7 @@ StatusOr<Artifact> decodeArtifact(const uint8_t *bytes, size_t size,
   Artifact artifact;
   const SectionEntry *program = nullptr, *memoryPlan = nullptr,
                      *cudaKernels = nullptr,
-                     *baseline = nullptr;
+                     *baseline = nullptr, *gemmCalls = nullptr;
   bool seen[kLastKnownKind + 1] = {};
   for (const SectionEntry &e : entries) {
     const uint8_t *data = bytes + e.offset;
@@ -611,6 +698,9 @@ StatusOr<Artifact> decodeArtifact(const uint8_t *bytes, size_t size,
     case SectionKind::kMemoryPlanBaseline:
       baseline = &e;
       break;
+    case SectionKind::kGemmCalls:
+      gemmCalls = &e;
+      break;
     default: // Not known: refused above.
       break;
     }
@@ -642,6 +732,14 @@ StatusOr<Artifact> decodeArtifact(const uint8_t *bytes, size_t size,
                                 artifact.memoryPlans, name);
         !status.isOk())
       return status;
+  if (gemmCalls) {
+    StatusOr<std::vector<GemmCall>> calls =
+        decodeGemmCalls(bytes + gemmCalls->offset, gemmCalls->size,
+                        artifact.program, name);
+    if (!calls.isOk())
+      return calls.status();
+    artifact.gemmCalls = std::move(*calls);
+  }
   for (const DeviceProgram &device : artifact.program.devices)
     if (device.kind == DeviceProgram::Kind::kCpu && artifact.cpuKernels.empty())
       return dataLoss(name + ": a CPU program without a kernels section");

@@ -19,9 +19,12 @@
 #include "kiln/runtime/Bindings.h"
 #include "kiln/runtime/CudaModuleChoice.h"
 
+#include "CudaBlasLt.h"
 #include "CudaDevice.h"
+#include "GemmTimingCache.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -58,6 +61,8 @@ struct Launch {
   unsigned sharedBytes = 0;
   std::vector<CUdeviceptr> values; ///< One device pointer per parameter.
   std::vector<void *> parameters;  ///< &values[i], as cuLaunchKernel wants.
+  /// Set when cuBLASLt runs this step instead of the kernel.
+  const BlasLtGemm *gemm = nullptr;
 };
 
 /// Two events around some stream work; the elapsed device time.
@@ -120,6 +125,12 @@ struct CudaExecutable::State {
   bool graphs = true;
   CudaRunCounters counters;
   std::vector<std::string> warnings;
+  // The GEMM paths (GemmCall.h).
+  void *blasLtHandle = nullptr;
+  const BlasLtApi *blasLt = nullptr;
+  CUdeviceptr workspace = 0;
+  std::vector<std::unique_ptr<BlasLtGemm>> gemms;
+  std::vector<std::string> gemmChoices;
 
   const CudaDriver &api() const { return device->driver(); }
   Status check(CUresult result, const char *call) {
@@ -135,6 +146,11 @@ struct CudaExecutable::State {
     // makeCurrent binds the context even when it reports a poisoned device.
     if (device->makeCurrent().isOk() && stream)
       d.cuStreamSynchronize(stream);
+    gemms.clear();
+    if (blasLtHandle)
+      blasLt->destroy(blasLtHandle);
+    if (workspace)
+      d.cuMemFree_v2(workspace);
     if (graph)
       d.cuGraphExecDestroy(graph);
     if (stream)
@@ -150,6 +166,10 @@ struct CudaExecutable::State {
   Status checkLaunchLimits(const Step &step, CUfunction function);
   Status allocate(const std::vector<uint8_t> &constantBytes);
   Status prepareLaunches();
+  Status planGemms(const std::vector<GemmCall> &calls);
+  /// kAuto: device time of `launch` as a kernel and through `gemm`.
+  StatusOr<GemmTiming> timeGemm(Launch &launch, const BlasLtGemm &gemm);
+  Status launchOne(Launch &launch);
   Status launchAll();
   Status capture();
   /// capture(), but a failure that left the device usable turns graphs
@@ -390,14 +410,125 @@ Status CudaExecutable::State::prepareLaunches() {
   return Status::ok();
 }
 
+Status CudaExecutable::State::launchOne(Launch &launch) {
+  if (launch.gemm)
+    return launch.gemm->run(stream);
+  return check(api().cuLaunchKernel(launch.function, launch.grid[0],
+                                    launch.grid[1], launch.grid[2],
+                                    launch.block[0], launch.block[1],
+                                    launch.block[2], launch.sharedBytes, stream,
+                                    launch.parameters.data(), nullptr),
+               "cuLaunchKernel");
+}
+
 Status CudaExecutable::State::launchAll() {
   for (Launch &launch : launches)
-    KILN_RETURN_IF_ERROR(check(
-        api().cuLaunchKernel(launch.function, launch.grid[0], launch.grid[1],
-                             launch.grid[2], launch.block[0], launch.block[1],
-                             launch.block[2], launch.sharedBytes, stream,
-                             launch.parameters.data(), nullptr),
-        "cuLaunchKernel"));
+    KILN_RETURN_IF_ERROR(launchOne(launch));
+  return Status::ok();
+}
+
+StatusOr<GemmTiming> CudaExecutable::State::timeGemm(Launch &launch,
+                                                     const BlasLtGemm &gemm) {
+  constexpr int kRepeats = 5;
+  EventTimer timer(api(), *device);
+  GemmTiming timing;
+  for (bool library : {false, true}) {
+    launch.gemm = library ? &gemm : nullptr;
+    KILN_RETURN_IF_ERROR(launchOne(launch)); // Warm: JIT, heuristics.
+    KILN_RETURN_IF_ERROR(timer.start(stream));
+    for (int i = 0; i < kRepeats; ++i)
+      KILN_RETURN_IF_ERROR(launchOne(launch));
+    StatusOr<double> ms = timer.stop(stream);
+    if (!ms.isOk())
+      return ms.status();
+    (library ? timing.blasLtMicroseconds : timing.kernelMicroseconds) =
+        *ms * 1e3 / kRepeats;
+  }
+  launch.gemm = nullptr;
+  timing.blasLt = timing.blasLtMicroseconds < timing.kernelMicroseconds;
+  return timing;
+}
+
+Status
+CudaExecutable::State::planGemms(const std::vector<GemmCall> &calls) {
+  if (options.gemm == GemmPath::kGenerated || calls.empty())
+    return Status::ok();
+  StatusOr<const BlasLtApi *> library = BlasLtApi::get();
+  if (!library.isOk()) {
+    // Asked for by name, cuBLASLt must be there; `auto` does without.
+    if (options.gemm == GemmPath::kCublasLt)
+      return library.status().withContext(name + ": --gemm cublaslt");
+    warnings.push_back(name + ": generated GEMM kernels only: " +
+                       library.status().message());
+    return Status::ok();
+  }
+  blasLt = *library;
+  if (int result = blasLt->create(&blasLtHandle)) {
+    blasLtHandle = nullptr;
+    Status failed = internalError("cublasLtCreate failed: cuBLAS status " +
+                                  std::to_string(result));
+    if (options.gemm == GemmPath::kCublasLt)
+      return failed.withContext(name);
+    warnings.push_back(name + ": generated GEMM kernels only: " +
+                       failed.message());
+    return Status::ok();
+  }
+  // 32 MiB: what NVIDIA advises for Hopper; shared by the calls, which run
+  // one after another on the stream.
+  constexpr size_t kWorkspaceBytes = 32 << 20;
+  KILN_RETURN_IF_ERROR(
+      check(api().cuMemAlloc_v2(&workspace, kWorkspaceBytes), "cuMemAlloc")
+          .withContext(name + ": cuBLASLt workspace"));
+  std::string cachePath = options.gemmTimingCache;
+  if (cachePath.empty())
+    if (const char *env = std::getenv("KILN_CUDA_GEMM_CACHE"))
+      cachePath = env;
+  GemmTimingCache cache = GemmTimingCache::read(cachePath);
+  const CudaDeviceInfo &info = device->info();
+  for (const GemmCall &call : calls) {
+    if (call.device != 0)
+      continue;
+    Launch &launch = launches[call.step];
+    std::string what = call.describe();
+    auto planned = BlasLtGemm::plan(*blasLt, blasLtHandle, call, launch.values,
+                                    workspace, kWorkspaceBytes);
+    if (!planned.isOk()) {
+      gemmChoices.push_back(what + ": generated kernel (" +
+                            planned.status().message() + ")");
+      continue;
+    }
+    bool useLibrary = true;
+    std::string why;
+    if (options.gemm == GemmPath::kAuto) {
+      std::string key = GemmTimingCache::key(info.name, info.driverVersion, call);
+      GemmTiming timing;
+      if (const GemmTiming *known = cache.find(key)) {
+        timing = *known;
+        why = ", from the timing cache";
+      } else {
+        StatusOr<GemmTiming> timed = timeGemm(launch, **planned);
+        if (!timed.isOk())
+          return timed.status().withContext(name + ": timing " + what);
+        timing = *timed;
+        ++counters.gemmTimings;
+        // A cache that cannot be written only costs the next load a timing.
+        if (Status saved = cache.append(key, timing); !saved.isOk())
+          warnings.push_back(name + ": " + saved.message());
+      }
+      useLibrary = timing.blasLt;
+      char text[96];
+      std::snprintf(text, sizeof text, " (kernel %.1f us, cuBLASLt %.1f us",
+                    timing.kernelMicroseconds, timing.blasLtMicroseconds);
+      why = text + why + ")";
+    }
+    gemmChoices.push_back(what + (useLibrary ? ": cuBLASLt" : ": generated kernel") +
+                          why);
+    if (useLibrary) {
+      launch.gemm = planned->get();
+      ++counters.blasLtSteps;
+    }
+    gemms.push_back(std::move(*planned));
+  }
   return Status::ok();
 }
 
@@ -476,6 +607,7 @@ CudaExecutable::load(Artifact artifact, const std::string &name,
                            .withContext(name));
   KILN_RETURN_IF_ERROR(state->allocate(artifact.constants));
   KILN_RETURN_IF_ERROR(state->prepareLaunches());
+  KILN_RETURN_IF_ERROR(state->planGemms(artifact.gemmCalls));
   return std::unique_ptr<CudaExecutable>(new CudaExecutable(std::move(state)));
 }
 
@@ -494,6 +626,20 @@ const std::vector<std::string> &CudaExecutable::moduleChoices() const {
 
 const CudaRunCounters &CudaExecutable::counters() const {
   return state_->counters;
+}
+
+const std::vector<std::string> &CudaExecutable::gemmChoices() const {
+  return state_->gemmChoices;
+}
+
+std::optional<GemmPath> parseGemmPath(const std::string &name) {
+  if (name == "generated")
+    return GemmPath::kGenerated;
+  if (name == "cublaslt")
+    return GemmPath::kCublasLt;
+  if (name == "auto")
+    return GemmPath::kAuto;
+  return std::nullopt;
 }
 
 const CudaDeviceInfo &CudaExecutable::deviceInfo() const {
@@ -588,14 +734,7 @@ Status CudaExecutable::State::runHooked(
              ")";
     };
     KILN_RETURN_IF_ERROR(timer.start(stream).withContext(where()));
-    KILN_RETURN_IF_ERROR(
-        check(d.cuLaunchKernel(launch.function, launch.grid[0], launch.grid[1],
-                               launch.grid[2], launch.block[0], launch.block[1],
-                               launch.block[2], launch.sharedBytes, stream,
-                               launch.parameters.data(),
-                               nullptr),
-              "cuLaunchKernel")
-            .withContext(where()));
+    KILN_RETURN_IF_ERROR(launchOne(launch).withContext(where()));
     // Waits for the step: its faults are reported as its own.
     StatusOr<double> ms = timer.stop(stream);
     if (!ms.isOk())

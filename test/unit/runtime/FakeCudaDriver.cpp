@@ -44,7 +44,9 @@ struct CUgraphExec_st {
   std::vector<FakeLaunch> launches;
 };
 struct CUctx_st {};
-struct CUevent_st {};
+struct CUevent_st {
+  double clockMs = 0; ///< The fake clock when recorded.
+};
 } // namespace kiln::rt::cuda
 
 namespace {
@@ -74,12 +76,29 @@ CUresult enter(const char *name) {
 
 void execute(FakeLaunch launch, bool fromGraph) {
   launch.fromGraph = fromGraph;
-  auto body = state.kernels.find(launch.kernel);
-  if (body != state.kernels.end() && body->second.body)
-    body->second.body(launch.args);
+  if (launch.hostWork) {
+    launch.hostWork();
+    state.clockMs += state.blasLtMs;
+  } else {
+    auto body = state.kernels.find(launch.kernel);
+    if (body != state.kernels.end() && body->second.body)
+      body->second.body(launch.args);
+    auto cost = state.kernelMs.find(launch.kernel);
+    state.clockMs += cost == state.kernelMs.end() ? 1.0 : cost->second;
+  }
   state.launches.push_back(std::move(launch));
 }
 } // namespace
+
+void fakeEnqueue(void *stream, const std::string &name,
+                 std::function<void()> work) {
+  FakeLaunch launch{name, {1, 1, 1}, {1, 1, 1}, 0, {}, false, std::move(work)};
+  auto *s = static_cast<CUstream_st *>(stream);
+  if (s && s->capturing)
+    s->captured.push_back(std::move(launch));
+  else
+    execute(std::move(launch), false);
+}
 
 extern "C" {
 
@@ -368,25 +387,29 @@ CUresult cuEventCreate(CUevent *event, unsigned) {
   *event = new CUevent_st;
   return CUDA_SUCCESS;
 }
-CUresult cuEventRecord(CUevent, CUstream) {
+CUresult cuEventRecord(CUevent event, CUstream) {
   ENTER("cuEventRecord");
+  event->clockMs = state.clockMs;
   return CUDA_SUCCESS;
 }
 CUresult cuEventSynchronize(CUevent) {
   ENTER("cuEventSynchronize");
   return CUDA_SUCCESS;
 }
-CUresult cuEventElapsedTime(float *milliseconds, CUevent, CUevent) {
+CUresult cuEventElapsedTime(float *milliseconds, CUevent start, CUevent end) {
   ENTER("cuEventElapsedTime");
   ++state.elapsedTimeCalls;
-  *milliseconds = 1.0f;
+  *milliseconds =
+      state.timedEvents ? float(end->clockMs - start->clockMs) : 1.0f;
   return CUDA_SUCCESS;
 }
 #if KILN_FAKE_CUDA_VERSION >= 12080
-CUresult cuEventElapsedTime_v2(float *milliseconds, CUevent, CUevent) {
+CUresult cuEventElapsedTime_v2(float *milliseconds, CUevent start,
+                               CUevent end) {
   ENTER("cuEventElapsedTime_v2");
   ++state.elapsedTimeV2Calls;
-  *milliseconds = 1.0f;
+  *milliseconds =
+      state.timedEvents ? float(end->clockMs - start->clockMs) : 1.0f;
   return CUDA_SUCCESS;
 }
 #endif

@@ -29,6 +29,8 @@ struct FakeLaunch {
   unsigned sharedBytes;
   std::vector<uint64_t> args; ///< The pointer parameters.
   bool fromGraph;             ///< Replayed by cuGraphLaunch.
+  /// Library work (the fake cuBLASLt's GEMMs) instead of a kernel body.
+  std::function<void()> hostWork = nullptr;
 };
 
 /// A kernel the fake can run: its parameter count (the driver API does not
@@ -66,6 +68,20 @@ struct FakeCudaState {
   /// Kernels by name; unknown kernels are recorded with no arguments.
   std::map<std::string, FakeKernel> kernels;
 
+  /// With `timedEvents`, events read a clock that each executed launch
+  /// advances by `kernelMs` (per kernel name; 1 ms otherwise) and each
+  /// cuBLASLt call by `blasLtMs`; without, every elapsed time is 1 ms.
+  bool timedEvents = false;
+  std::map<std::string, double> kernelMs;
+  double blasLtMs = 1.0;
+  double clockMs = 0;
+
+  // The fake cuBLASLt (exported by the same library; FakeCublasLt.cpp).
+  int blasLtMatmuls = 0;  ///< Executed GEMMs.
+  int liveBlasLtHandles = 0, liveBlasLtDescriptors = 0;
+  /// cublasLtCreate fails with this status when non-zero.
+  int blasLtCreateStatus = 0;
+
   /// Failure injection: the `failSkip`+1-th call of `failCall` from now
   /// returns `failResult` (once); with `failSticky`, every later call of
   /// any function returns it too, like a real sticky error.
@@ -81,5 +97,11 @@ struct FakeCudaState {
 };
 
 extern "C" FakeCudaState *kilnFakeCudaState();
+
+/// Queues `work` on `stream` as a launch named `name`: run now, or recorded
+/// into the graph a capture is building (what a library call on a stream
+/// does on a GPU).
+void fakeEnqueue(void *stream, const std::string &name,
+                 std::function<void()> work);
 
 #endif // KILN_TEST_UNIT_RUNTIME_FAKECUDADRIVER_H

@@ -23,6 +23,7 @@
 #define KILN_RUNTIME_ARTIFACT_H
 
 #include "kiln/runtime/DType.h"
+#include "kiln/runtime/GemmCall.h"
 #include "kiln/runtime/Status.h"
 
 #include <cstdint>
@@ -49,6 +50,8 @@ enum class SectionKind : uint32_t {
   /// The unplanned baseline of each memory plan (optional; next to kind 4
   /// so that readers that predate it still read the plans).
   kMemoryPlanBaseline = 7,
+  /// Launches a BLAS library may run instead (optional; GemmCall.h).
+  kGemmCalls = 8,
 };
 
 /// Section flags (the table entry's second word). Readers skip optional
@@ -212,6 +215,8 @@ struct Artifact {
   std::vector<uint8_t> constants;
   /// At most one per device; empty for artifacts written without one.
   std::vector<MemoryPlan> memoryPlans;
+  /// At most one per launch step; empty when the compiler recorded none.
+  std::vector<GemmCall> gemmCalls;
 };
 
 /// Serialises `artifact` into the container format.

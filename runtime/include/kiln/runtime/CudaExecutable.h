@@ -14,16 +14,34 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace kiln::rt {
+
+/// Which code runs the contractions the compiler recorded as GEMM calls
+/// (GemmCall.h); every other step is a generated kernel regardless.
+enum class GemmPath {
+  kGenerated, ///< The compiler's kernels (always present).
+  kCublasLt,  ///< cuBLASLt where it can express the GEMM (kUnavailable
+              ///< when cuBLASLt cannot be loaded).
+  kAuto,      ///< Both timed on the device at load; the faster is kept,
+              ///< and remembered in the timing cache.
+};
+
+/// "generated", "cublaslt", "auto"; nothing for other names.
+std::optional<GemmPath> parseGemmPath(const std::string &name);
 
 struct CudaLoadOptions {
   int device = 0; ///< CUDA device ordinal.
   /// Capture the launches into a CUDA Graph on the second run and replay it
   /// from then on. KILN_CUDA_GRAPHS=0 in the environment also turns it off.
   bool graphs = true;
+  GemmPath gemm = GemmPath::kGenerated;
+  /// kAuto's timing cache (a text file, created if absent); empty: the
+  /// KILN_CUDA_GEMM_CACHE environment variable, else none (time each load).
+  std::string gemmTimingCache;
 };
 
 /// What the executable did so far (for tests, benchmarks and tools).
@@ -38,6 +56,10 @@ struct CudaRunCounters {
   uint64_t graphCaptureFailures = 0;
   /// Modules loaded from PTX because this GPU's CUBIN failed to load.
   uint64_t cubinFallbacks = 0;
+  /// Steps that run through cuBLASLt instead of their kernel.
+  uint64_t blasLtSteps = 0;
+  /// GEMM calls whose paths kAuto timed on the device (not from the cache).
+  uint64_t gemmTimings = 0;
 };
 
 /// One GPU as the driver describes it.
@@ -114,6 +136,9 @@ public:
   /// "name: compute_90 PTX (JIT), after the sm_90 CUBIN failed: REASON".
   const std::vector<std::string> &moduleChoices() const;
   const CudaRunCounters &counters() const;
+  /// Per GEMM call, the path taken and why: "step #3: f32 GEMM 64x96x128:
+  /// cuBLASLt (12.1 us, kernel 20.3 us)".
+  const std::vector<std::string> &gemmChoices() const;
   const CudaDeviceInfo &deviceInfo() const;
   /// What went wrong but was worked around (a CUBIN that did not load, a
   /// graph capture that failed), in order; tools print them.
