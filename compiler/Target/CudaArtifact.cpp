@@ -182,6 +182,16 @@ rt::StatusOr<rt::Artifact> buildCudaArtifact(const cuda::CudaProgram &program,
   device.arenaBytes = signature.arenaBytes;
   artifact.program.devices.push_back(std::move(device));
   artifact.constants = program.constants;
+  // Step i launches kernel i with its parameters as arguments.
+  for (size_t k = 0; k < program.kernels.size(); ++k)
+    if (std::optional<rt::GemmCall> call = program.kernels[k].gemm) {
+      call->step = uint32_t(k);
+      if (std::optional<std::string> why =
+              rt::checkGemmCall(*call, artifact.program))
+        return rt::internalError("kernel " + program.kernels[k].name +
+                                 " has an invalid GEMM call: " + *why);
+      artifact.gemmCalls.push_back(*call);
+    }
   return artifact;
 }
 

@@ -65,12 +65,14 @@ std::string pathOf(const Context &context, const std::string &file) {
 }
 
 rt::StatusOr<std::unique_ptr<rt::CudaExecutable>>
-load(const Context &context, const std::string &file, bool graphs) {
+load(const Context &context, const std::string &file, bool graphs,
+     rt::GemmPath gemm = rt::GemmPath::kGenerated) {
   auto artifact = rt::readArtifactFile(pathOf(context, file));
   if (!artifact.isOk())
     return artifact.status();
   rt::CudaLoadOptions options;
   options.graphs = graphs;
+  options.gemm = gemm;
   return rt::CudaExecutable::load(std::move(*artifact), file, options);
 }
 
@@ -165,7 +167,24 @@ void check(Context &context, std::istringstream &line) {
   if (!status.isOk())
     return fail(context, record, status.withContext("hooked run"));
   bool hookedEqual = gpucheck::sameBytes(direct, again);
-  bool ok = comparison.ok && replayEqual && hookedEqual;
+  // The same model with its GEMM calls on cuBLASLt where auto finds it
+  // faster: the reference must hold on that path too.
+  std::optional<gpucheck::Comparison> autoGemm;
+  std::vector<std::string> gemmChoices;
+  auto automatic = load(context, file, true, rt::GemmPath::kAuto);
+  if (!automatic.isOk())
+    return fail(context, record, automatic.status().withContext("--gemm auto"));
+  if (!(*automatic)->gemmChoices().empty()) {
+    std::vector<rt::HostTensor> viaAuto;
+    status = (*automatic)->run(in, viaAuto);
+    if (!status.isOk())
+      return fail(context, record, status.withContext("--gemm auto"));
+    autoGemm = gpucheck::compareOutputs(viaAuto, want, rtol, atol);
+    gemmChoices = (*automatic)->gemmChoices();
+    collectWarnings(context, name + " (--gemm auto)", **automatic);
+  }
+  bool ok = comparison.ok && replayEqual && hookedEqual &&
+            (!autoGemm || autoGemm->ok);
   if (!ok)
     ++context.failures;
   std::optional<rt::NumericsFinding> finding = numerics.first();
@@ -180,6 +199,10 @@ void check(Context &context, std::istringstream &line) {
       .add("error_over_tolerance", comparison.errorOverTolerance)
       .add("mismatch", comparison.mismatch)
       .list("modules", exe.moduleChoices());
+  if (autoGemm)
+    record.flag("auto_gemm_ok", autoGemm->ok)
+        .add("auto_gemm_max_abs_error", autoGemm->maxAbsError)
+        .list("gemm_choices", gemmChoices);
   context.records.push_back(record.text());
   std::cout << (ok ? "PASS " : "FAIL ") << name << " (max abs error "
             << comparison.maxAbsError
@@ -346,6 +369,27 @@ void gemm(Context &context, std::istringstream &line) {
     record
         .add("cublaslt_error_class", rt::statusCodeName(cublas.status().code()))
         .add("cublaslt_error", cublas.status().message());
+  }
+  // Kiln's own cuBLASLt path (--gemm cublaslt) on the same artifact.
+  auto viaLibrary = load(context, file, true, rt::GemmPath::kCublasLt);
+  if (viaLibrary.isOk() && (*viaLibrary)->counters().blasLtSteps > 0) {
+    std::vector<rt::HostTensor> libraryOut;
+    rt::Status ran = (*viaLibrary)->run(in, libraryOut);
+    auto libraryMs = ran.isOk() ? (*viaLibrary)->timeLaunches(20, true)
+                                : rt::StatusOr<double>(ran);
+    if (libraryMs.isOk()) {
+      gpucheck::Comparison same =
+          gpucheck::compareOutputs(libraryOut, out, 1e-4, 1e-3);
+      ok = ok && same.ok;
+      record.add("kiln_cublaslt_path_ms", *libraryMs)
+          .flag("cublaslt_path_agrees", same.ok);
+    } else {
+      record.add("kiln_cublaslt_path_error", libraryMs.status().message());
+    }
+  } else {
+    record.add("kiln_cublaslt_path_error",
+               viaLibrary.isOk() ? "no GEMM call ran on cuBLASLt"
+                                 : viaLibrary.status().message());
   }
   if (auto tf32 = gpucheck::runCublasLtSgemm(m, n, k, a, b, 20, true);
       tf32.isOk())

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/runtime/Artifact.h"
+#include "kiln/runtime/CudaExecutable.h"
 #include "kiln/runtime/DeviceExecutable.h"
 #include "kiln/runtime/ModelIO.h"
 #include "kiln/runtime/NumericsCheck.h"
@@ -30,7 +31,8 @@ namespace {
 constexpr const char *kUsage =
     "usage: kiln-run MODEL.kiln [--input NAME=FILE.npy]... [--output-dir DIR]\n"
     "                [--iterations N] [--warmup N] [--threads N]\n"
-    "                [--check-numerics]\n"
+    "                [--check-numerics] [--gemm generated|cublaslt|auto]\n"
+    "                [--gemm-cache FILE]\n"
     "\n"
     "Runs a compiled Kiln artifact on .npy inputs with the runtime alone,\n"
     "on the CPU or on CUDA device 0, as the artifact says.\n"
@@ -41,6 +43,10 @@ constexpr const char *kUsage =
     "--check-numerics looks for NaN and infinities in what every step\n"
     "computed and reports the first step that made one, with its source\n"
     "ops (exit 2); slow (on a GPU it goes launch by launch).\n"
+    "--gemm picks what runs a CUDA artifact's GEMMs: its generated kernels\n"
+    "(default), cuBLASLt, or auto: both timed on the GPU at load and the\n"
+    "faster kept, remembered in --gemm-cache FILE (default:\n"
+    "$KILN_CUDA_GEMM_CACHE); the choices are printed to stderr.\n"
     "\n"
     "Exit codes: 0 success, 1 usage error, 2 invalid artifact or inputs,\n"
     "3 unsupported (newer format, other target), 4 internal error,\n"
@@ -84,6 +90,7 @@ int main(int argc, char **argv) {
   std::vector<InputFile> inputs;
   unsigned iterations = 1, warmup = 0, threads = 0;
   bool checkNumerics = false;
+  ExecutableOptions loadOptions;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](const char *flag) -> const char * {
@@ -117,6 +124,18 @@ int main(int argc, char **argv) {
       if (!count || !parseCount(count, threads) || threads == 0 ||
           threads > 1024)
         return fail(1, "--threads expects a count from 1 to 1024");
+    } else if (arg == "--gemm") {
+      const char *path = value("--gemm");
+      std::optional<GemmPath> parsed =
+          path ? parseGemmPath(path) : std::nullopt;
+      if (!parsed)
+        return fail(1, "--gemm expects generated, cublaslt or auto");
+      loadOptions.gemm = *parsed;
+    } else if (arg == "--gemm-cache") {
+      const char *file = value("--gemm-cache");
+      if (!file)
+        return 1;
+      loadOptions.gemmTimingCache = file;
     } else if (arg == "--iterations" || arg == "--warmup") {
       const char *count = value(arg.c_str());
       if (!count || !parseCount(count, arg == "--warmup" ? warmup : iterations))
@@ -135,12 +154,19 @@ int main(int argc, char **argv) {
   StatusOr<Artifact> artifact = readArtifactFile(model);
   if (!artifact.isOk())
     return fail(exitCodeFor(artifact.status()), artifact.status().message());
+  loadOptions.threads = threads;
   StatusOr<std::unique_ptr<DeviceExecutable>> executable =
-      loadExecutable(std::move(*artifact), model, ExecutableOptions{threads});
+      loadExecutable(std::move(*artifact), model, loadOptions);
   if (!executable.isOk())
     return fail(exitCodeFor(executable.status()),
                 executable.status().message());
   DeviceExecutable &program = **executable;
+  if (auto *cuda = dynamic_cast<CudaExecutable *>(&program)) {
+    for (const std::string &warning : cuda->warnings())
+      std::fprintf(stderr, "kiln-run: warning: %s\n", warning.c_str());
+    for (const std::string &choice : cuda->gemmChoices())
+      std::fprintf(stderr, "kiln-run: gemm: %s\n", choice.c_str());
+  }
 
   StatusOr<std::vector<HostTensor>> tensors =
       loadInputs(inputs, program.program().inputs, /*synthesizeMissing=*/false);

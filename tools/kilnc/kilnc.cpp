@@ -998,6 +998,8 @@ int inspectModel() {
     llvm::outs() << "  cuda module: " << rt::describeCudaModule(module)
                  << ", " << module.image.size() << " bytes, kernels "
                  << llvm::join(module.kernels, ", ") << "\n";
+  for (const rt::GemmCall &call : artifact->gemmCalls)
+    llvm::outs() << "  gemm call: " << call.describe() << "\n";
   if (!artifact->constants.empty())
     llvm::outs() << "  constants: " << artifact->constants.size()
                  << " bytes\n";

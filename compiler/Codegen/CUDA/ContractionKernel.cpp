@@ -105,9 +105,7 @@ std::optional<ContractionLoops> KernelWriter::contractionLoops() const {
   return loops;
 }
 
-MmaKind KernelWriter::mmaKindOf(const ContractionLoops &loops) const {
-  if (!request_.tensorCores)
-    return MmaKind::kNone;
+Type KernelWriter::mulAddOperandType(const ContractionLoops &loops) const {
   Block &block = op_.getRegion().front();
   Type a = block.getArgument(loops.a).getType();
   Type b = block.getArgument(loops.b).getType();
@@ -115,12 +113,19 @@ MmaKind KernelWriter::mmaKindOf(const ContractionLoops &loops) const {
   auto add =
       block.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
   if (!add || a != b || !isa<FloatType>(out))
-    return MmaKind::kNone;
+    return nullptr;
   Value acc = block.getArgument(2), lhs = block.getArgument(0),
         rhs = block.getArgument(1);
   bool mulAdd = (add.getLhs() == acc && isProductOf(add.getRhs(), lhs, rhs)) ||
                 (add.getRhs() == acc && isProductOf(add.getLhs(), lhs, rhs));
-  if (!mulAdd)
+  return mulAdd ? a : nullptr;
+}
+
+MmaKind KernelWriter::mmaKindOf(const ContractionLoops &loops) const {
+  if (!request_.tensorCores)
+    return MmaKind::kNone;
+  Type a = mulAddOperandType(loops);
+  if (!a)
     return MmaKind::kNone;
   if (a.isF32())
     return MmaKind::kTf32x3;

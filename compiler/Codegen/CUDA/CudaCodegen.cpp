@@ -217,6 +217,7 @@ FailureOr<CudaProgram> emitCudaProgram(func::FuncOp entry, unsigned numInputs,
     request.name = "kiln_k" + std::to_string(program.kernels.size());
     request.provenance = provenanceOf(prepared.body, prepared.bodyStep);
     request.initValue = prepared.initValue;
+    request.initIsZero = prepared.initIsZero;
     request.tensorCores = oldestSm >= kOldestTensorCoreSm;
     request.epilogue = prepared.epilogue;
     if (prepared.epilogue)

@@ -60,6 +60,8 @@ FailureOr<PreparedKernel> readKernel(ArrayRef<Numbered> ops, int64_t number) {
                << "CUDA code generation: the initial value of kernel " << number
                << " has no CUDA literal";
       kernel.initValue = std::move(text);
+      kernel.initIsZero = matchPattern(fill->value, m_AnyZeroFloat()) ||
+                          matchPattern(fill->value, m_Zero());
       next = 1;
     }
   kernel.body = ops[next].op;

@@ -33,6 +33,7 @@ namespace kiln::compiler::cuda {
 struct PreparedKernel {
   /// The fill's constant as CUDA source, when the kernel starts with one.
   std::optional<std::string> initValue;
+  bool initIsZero = false;
   mlir::linalg::GenericOp body;
   mlir::linalg::GenericOp epilogue;
   /// Positions of `body` and `epilogue` in the entry (for provenance).

@@ -484,6 +484,8 @@ FailureOr<EmittedKernel> KernelWriter::emit() {
       MmaKind mma = mmaKindOf(*loops);
       emitted = mma == MmaKind::kNone ? emitContraction(*loops)
                                       : emitTensorCoreContraction(*loops, mma);
+      if (succeeded(emitted))
+        kernel_.gemm = gemmCallOf(*loops);
     } else if (findCombiner() && product(reduction_) >= 32)
       emitted = emitLaneReduction(product(parallel_) < 1024 &&
                                   product(reduction_) >= 4096);

@@ -22,6 +22,7 @@
 #define KILN_COMPILER_CODEGEN_CUDA_KERNELEMITTER_H
 
 #include "compiler/Codegen/CUDA/BufferAccess.h"
+#include "kiln/runtime/GemmCall.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 #include <optional>
@@ -58,6 +59,9 @@ struct EmittedKernel {
   bool fusedEpilogue = false;
   /// Needs <mma.h> and the program's tensor-core helpers.
   bool usesTensorCores = false;
+  /// The kernel as a GEMM a BLAS library may run instead (its `step` is
+  /// set when the schedule is built; `arg`s index `params`).
+  std::optional<rt::GemmCall> gemm;
 
   // Debug information for the launch (see StepDebugInfo.h), filled in by
   // emitCudaProgram: its ops' location, arithmetic, and the whole buffers
@@ -74,6 +78,8 @@ struct KernelRequest {
   std::string name;
   std::string provenance;
   std::optional<std::string> initValue;
+  /// initValue is zero (the contraction overwrites its output).
+  bool initIsZero = false;
   /// The elementwise generic that comes next, if any: a contraction
   /// applies it as it stores its tiles when that is legal (see
   /// ContractionKernel.cpp), instead of writing a buffer it then re-reads.

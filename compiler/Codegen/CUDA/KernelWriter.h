@@ -86,8 +86,16 @@ private:
   LogicalResult storeResult(llvm::raw_ostream &os, const std::string &indent,
                             const std::string &value,
                             ArrayRef<std::string> names);
+  /// The type of a and b when the body is `out + a * b` on floats (a and
+  /// b alike), else null.
+  mlir::Type mulAddOperandType(const ContractionLoops &loops) const;
   /// Tensor cores apply when the body is `out + a * b` on like floats.
   MmaKind mmaKindOf(const ContractionLoops &loops) const;
+  /// The contraction as a (batched) GEMM a BLAS library can run instead
+  /// (GemmCallOf.cpp): every operand's loops collapse to one stride per
+  /// GEMM dimension, a, b and out share an f32/f16/bf16 type, and no
+  /// epilogue was fused. Argument indices are the kernel's parameters.
+  std::optional<rt::GemmCall> gemmCallOf(const ContractionLoops &loops) const;
   /// Declarations of `loops`' indices (named as in `names`) from `flat`,
   /// their row-major linearisation; sets `names` for them.
   std::string unflatten(const std::string &indent, const std::string &flat,

@@ -30,12 +30,25 @@ Status DeviceExecutable::run(const std::vector<HostTensor> &inputs,
   return run(inputs, outputs);
 }
 
+std::optional<GemmPath> parseGemmPath(const std::string &name) {
+  if (name == "generated")
+    return GemmPath::kGenerated;
+  if (name == "cublaslt")
+    return GemmPath::kCublasLt;
+  if (name == "auto")
+    return GemmPath::kAuto;
+  return std::nullopt;
+}
+
 StatusOr<std::unique_ptr<DeviceExecutable>>
 loadExecutable(Artifact artifact, const std::string &name,
                const ExecutableOptions &options) {
   if (artifact.program.devices.size() == 1 &&
       artifact.program.devices[0].kind == DeviceProgram::Kind::kCuda) {
-    auto cuda = CudaExecutable::load(std::move(artifact), name);
+    CudaLoadOptions cudaOptions;
+    cudaOptions.gemm = options.gemm;
+    cudaOptions.gemmTimingCache = options.gemmTimingCache;
+    auto cuda = CudaExecutable::load(std::move(artifact), name, cudaOptions);
     if (!cuda.isOk())
       return cuda.status();
     return std::unique_ptr<DeviceExecutable>(std::move(*cuda));

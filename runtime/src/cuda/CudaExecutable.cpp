@@ -632,16 +632,6 @@ const std::vector<std::string> &CudaExecutable::gemmChoices() const {
   return state_->gemmChoices;
 }
 
-std::optional<GemmPath> parseGemmPath(const std::string &name) {
-  if (name == "generated")
-    return GemmPath::kGenerated;
-  if (name == "cublaslt")
-    return GemmPath::kCublasLt;
-  if (name == "auto")
-    return GemmPath::kAuto;
-  return std::nullopt;
-}
-
 const CudaDeviceInfo &CudaExecutable::deviceInfo() const {
   return state_->device->info();
 }

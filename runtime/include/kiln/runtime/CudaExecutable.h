@@ -20,19 +20,6 @@
 
 namespace kiln::rt {
 
-/// Which code runs the contractions the compiler recorded as GEMM calls
-/// (GemmCall.h); every other step is a generated kernel regardless.
-enum class GemmPath {
-  kGenerated, ///< The compiler's kernels (always present).
-  kCublasLt,  ///< cuBLASLt where it can express the GEMM (kUnavailable
-              ///< when cuBLASLt cannot be loaded).
-  kAuto,      ///< Both timed on the device at load; the faster is kept,
-              ///< and remembered in the timing cache.
-};
-
-/// "generated", "cublaslt", "auto"; nothing for other names.
-std::optional<GemmPath> parseGemmPath(const std::string &name);
-
 struct CudaLoadOptions {
   int device = 0; ///< CUDA device ordinal.
   /// Capture the launches into a CUDA Graph on the second run and replay it

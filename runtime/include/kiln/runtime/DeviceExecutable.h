@@ -16,17 +16,34 @@
 #include "kiln/runtime/StepHooks.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace kiln::rt {
 
 /// How a loaded executable runs.
+/// Which code runs the contractions the compiler recorded as GEMM calls
+/// (GemmCall.h; CUDA programs); every other step is a generated kernel.
+enum class GemmPath {
+  kGenerated, ///< The compiler's kernels (always present).
+  kCublasLt,  ///< cuBLASLt where it can express the GEMM (kUnavailable
+              ///< when cuBLASLt cannot be loaded).
+  kAuto,      ///< Both timed on the device at load; the faster is kept,
+              ///< and remembered in the timing cache.
+};
+
+/// "generated", "cublaslt", "auto"; nothing for other names.
+std::optional<GemmPath> parseGemmPath(const std::string &name);
+
 struct ExecutableOptions {
   /// Threads that run a CPU program's steps, the calling thread included;
   /// 0 is every core the process may use (ThreadPool::availableThreads()).
   /// With 1 steps run in order on the calling thread.
   unsigned threads = 0;
+  /// CUDA programs: see CudaLoadOptions.
+  GemmPath gemm = GemmPath::kGenerated;
+  std::string gemmTimingCache;
 };
 
 /// An artifact's program, loaded and ready to run. Inputs and outputs are
