@@ -22,3 +22,11 @@ extern "C" __global__ void __launch_bounds__(64) barrier_in_branch(
     __syncthreads();
   data[threadIdx.x] = tile[63 - threadIdx.x];
 }
+
+// Half a warp returns before a shuffle that the other half waits in.
+extern "C" __global__ void __launch_bounds__(32) shuffle_after_return(
+    float *data) {
+  if (threadIdx.x >= 16)
+    return;
+  data[threadIdx.x] = __shfl_xor_sync(0xffffffffu, data[threadIdx.x], 1);
+}
