@@ -7,12 +7,19 @@
 // covers what Kiln's CUDA emitter prints (compiler/Codegen/CUDA), nothing
 // more:
 //   - qualifiers (__global__, __device__, ...) as plain C++;
-//   - threadIdx/blockIdx/blockDim/gridDim as thread_locals, set by the
-//     per-kernel entry points the tool appends (kiln_emu_enter);
-//   - __shared__ as `static`: the tool runs blocks one at a time, so every
-//     thread of the running block sees the same array, as on a GPU;
+//   - threadIdx/blockIdx/blockDim/gridDim as globals, set by the tool
+//     (kiln_emu_enter) whenever it resumes a CUDA thread: the threads of a
+//     block are fibers on one OS thread;
+//   - __shared__ as `static` in the section kiln_shared, which the tool
+//     fills with 0xff bytes before each block (blocks run one at a time, so
+//     every thread of the running block sees the same array, as on a GPU);
+//   - every load and store reported through -fsanitize-coverage=trace-loads,
+//     trace-stores callbacks: those that hit kiln_shared go to the tool's
+//     race and uninitialised-read checks and are where threads switch;
+//   - __launch_bounds__ erased here: the tool reads it from the source and
+//     enforces it at launch;
 //   - __syncthreads() and __shfl_xor_sync() as calls back into the tool,
-//     which owns the threads (BlockRunner.h);
+//     which owns the threads (BlockRunner.h), with the caller's line;
 //   - float4, the bit casts, __half/__nv_bfloat16 with round-to-nearest-
 //     even conversions; the math functions come from <math.h>;
 //   - the WMMA fragments and operations the tensor-core contractions use,
@@ -37,7 +44,9 @@
 #define __host__
 #define __forceinline__ inline
 #define __launch_bounds__(...)
-#define __shared__ static
+// `used` keeps the optimiser from folding reads of a variable it can prove
+// was never written (a static is zero-initialised; shared memory is not).
+#define __shared__ static __attribute__((section("kiln_shared"), used))
 #define __restrict__ __restrict
 #define __align__(n) __attribute__((aligned(n)))
 
@@ -45,42 +54,82 @@ struct dim3 {
   unsigned x = 1, y = 1, z = 1;
 };
 
-inline thread_local dim3 threadIdx, blockIdx, blockDim, gridDim;
+inline dim3 threadIdx, blockIdx, blockDim, gridDim;
 
 /// What the tool provides (kiln_emu_init).
 struct KilnEmuHooks {
-  void (*syncthreads)();
+  void (*syncthreads)(int line);
   /// The value of lane `lane ^ laneMask` of the caller's warp.
-  uint64_t (*shuffleXor)(uint64_t value, int laneMask, int width);
+  uint64_t (*shuffleXor)(uint64_t value, int laneMask, int width, int line);
+  /// A load or store of __shared__ memory.
+  void (*sharedAccess)(void *address, unsigned size, int isWrite);
 };
 inline KilnEmuHooks kiln_emu_hooks;
 
-extern "C" void kiln_emu_init(const KilnEmuHooks *hooks) {
+// The section holds at least this, so that its bounds always exist.
+__attribute__((section("kiln_shared"), used)) static char kiln_emu_anchor[16];
+extern "C" char __start_kiln_shared[], __stop_kiln_shared[];
+inline char *kiln_emu_shared_begin, *kiln_emu_shared_end;
+
+extern "C" void kiln_emu_init(const KilnEmuHooks *hooks, char **sharedBegin,
+                              char **sharedEnd) {
   kiln_emu_hooks = *hooks;
+  kiln_emu_shared_begin = *sharedBegin = __start_kiln_shared;
+  kiln_emu_shared_end = *sharedEnd = __stop_kiln_shared;
 }
 
-/// Sets the calling thread's indices: threadIdx, blockIdx, blockDim,
+/// Sets the running thread's indices: threadIdx, blockIdx, blockDim,
 /// gridDim as 12 numbers.
-inline void kiln_emu_enter(const unsigned *ids) {
+extern "C" void kiln_emu_enter(const unsigned *ids) {
   threadIdx = {ids[0], ids[1], ids[2]};
   blockIdx = {ids[3], ids[4], ids[5]};
   blockDim = {ids[6], ids[7], ids[8]};
   gridDim = {ids[9], ids[10], ids[11]};
 }
 
-inline void __syncthreads() { kiln_emu_hooks.syncthreads(); }
+// Called before every load and store of the instrumented code; only those
+// in kiln_shared go further. Hidden, so that a sanitizer runtime in the
+// tool does not take them; not instrumented themselves.
+#define KILN_EMU_ACCESS(name, bytes, write)                                    \
+  extern "C"                                                                   \
+      __attribute__((visibility("hidden"), no_sanitize("coverage"))) void      \
+      name(void *p) {                                                          \
+    if ((char *)p >= kiln_emu_shared_begin && (char *)p < kiln_emu_shared_end) \
+      kiln_emu_hooks.sharedAccess(p, bytes, write);                            \
+  }
+KILN_EMU_ACCESS(__sanitizer_cov_load1, 1, 0)
+KILN_EMU_ACCESS(__sanitizer_cov_load2, 2, 0)
+KILN_EMU_ACCESS(__sanitizer_cov_load4, 4, 0)
+KILN_EMU_ACCESS(__sanitizer_cov_load8, 8, 0)
+KILN_EMU_ACCESS(__sanitizer_cov_load16, 16, 0)
+KILN_EMU_ACCESS(__sanitizer_cov_store1, 1, 1)
+KILN_EMU_ACCESS(__sanitizer_cov_store2, 2, 1)
+KILN_EMU_ACCESS(__sanitizer_cov_store4, 4, 1)
+KILN_EMU_ACCESS(__sanitizer_cov_store8, 8, 1)
+KILN_EMU_ACCESS(__sanitizer_cov_store16, 16, 1)
+#undef KILN_EMU_ACCESS
+
+/// A kernel argument from the tool's untyped array: converts to whatever
+/// pointer the kernel takes.
+struct KilnEmuArg {
+  void *p;
+  template <typename T> operator T *() const { return static_cast<T *>(p); }
+};
+
+#define __syncthreads() kiln_emu_hooks.syncthreads(__LINE__)
 
 template <typename T>
-inline T __shfl_xor_sync(unsigned /*mask*/, T value, int laneMask,
-                         int width = 32) {
+inline T kiln_emu_shfl_xor(int line, unsigned /*mask*/, T value, int laneMask,
+                           int width = 32) {
   static_assert(sizeof(T) <= 8, "shuffles move at most 8 bytes");
   uint64_t bits = 0;
   memcpy(&bits, &value, sizeof(T));
-  bits = kiln_emu_hooks.shuffleXor(bits, laneMask, width);
+  bits = kiln_emu_hooks.shuffleXor(bits, laneMask, width, line);
   T result;
   memcpy(&result, &bits, sizeof(T));
   return result;
 }
+#define __shfl_xor_sync(...) kiln_emu_shfl_xor(__LINE__, __VA_ARGS__)
 
 //===----------------------------------------------------------------------===//
 // Scalars
@@ -209,11 +258,15 @@ inline void fill_fragment(fragment<accumulator, M, N, K, T> &f, T value) {
     f.x[i] = value;
 }
 
+/// Fragments are registers on a GPU, never shared memory: not instrumented
+/// (and not inlined into code that is), as each lane multiplies the whole
+/// tile and the hooks would dominate the run.
 template <int M, int N, int K, typename A, typename B, typename LA, typename LB>
-inline void mma_sync(fragment<accumulator, M, N, K, float> &d,
-                     const fragment<matrix_a, M, N, K, A, LA> &a,
-                     const fragment<matrix_b, M, N, K, B, LB> &b,
-                     const fragment<accumulator, M, N, K, float> &c) {
+__attribute__((noinline, no_sanitize("coverage"))) void
+mma_sync(fragment<accumulator, M, N, K, float> &d,
+         const fragment<matrix_a, M, N, K, A, LA> &a,
+         const fragment<matrix_b, M, N, K, B, LB> &b,
+         const fragment<accumulator, M, N, K, float> &c) {
   float result[M * N];
   for (int i = 0; i < M; ++i)
     for (int j = 0; j < N; ++j) {
