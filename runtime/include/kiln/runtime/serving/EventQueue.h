@@ -12,6 +12,7 @@
 #define KILN_RUNTIME_SERVING_EVENTQUEUE_H
 
 #include "kiln/runtime/serving/Clock.h"
+#include "kiln/runtime/serving/Timer.h"
 
 #include <cstdint>
 #include <functional>
@@ -22,7 +23,7 @@ namespace kiln::rt::serving {
 
 /// A time-ordered queue of callbacks that drives a VirtualClock.
 /// Thread-compatible.
-class EventQueue {
+class EventQueue final : public Timer {
 public:
   using Action = std::function<void()>;
 
@@ -30,6 +31,9 @@ public:
 
   /// Runs `action` at `time` (clamped to now: nothing runs in the past).
   void scheduleAt(Micros time, Action action);
+  void callAt(Micros time, std::function<void()> action) override {
+    scheduleAt(time, std::move(action));
+  }
   /// Runs `action` `delay` after now.
   void scheduleAfter(Micros delay, Action action) {
     scheduleAt(clock_.now() + delay, std::move(action));

@@ -35,6 +35,12 @@ struct ModelSpec {
   Micros coldLoadTime = 0;
   /// Time to bring a replica back from host memory after an eviction.
   Micros reloadTime = 0;
+  /// Longest schedule step (one kernel, or a group launched together) of
+  /// an execution: work on the high-priority stream waits at most this
+  /// long for a running batch of this model to let it in, because streams
+  /// interleave between kernels but never preempt one. 0: the execution is
+  /// a single step.
+  Micros stepTime = 0;
   LatencyProfile profile;
 };
 
