@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 using namespace kiln::rt;
 using namespace kiln::rt::serving;
@@ -21,16 +22,18 @@ namespace {
 
 constexpr const char *kUsage =
     "usage: kiln-sim CONFIG.json [--policy kiln|fifo|round-robin] [--load X]\n"
-    "                [--seed N]\n"
+    "                [--seed N] [--set PATH=VALUE]...\n"
     "\n"
     "Simulates several models sharing a pool of devices, in virtual time,\n"
     "and prints the report (SLO attainment, p50/p99 latency per model and\n"
     "priority, rejections by reason, device utilisation) as JSON on stdout.\n"
     "--policy, --load (fraction of batch-1 capacity) and --seed override\n"
-    "the config. The config format is in docs/resource-manager.md.\n"
+    "the config; --set edits any config field first (e.g.\n"
+    "--set pool.batching=false --set arrivals.cv=1). The config format is\n"
+    "in docs/resource-manager.md.\n"
     "\n"
-    "Exit codes: 0 success, 1 usage error, 2 bad config (or trace), 4\n"
-    "internal error.\n";
+    "Exit codes: 0 success, 1 usage error, 2 bad config (or trace, or\n"
+    "--set edit), 4 internal error.\n";
 
 int usageError(const std::string &message) {
   std::fprintf(stderr, "kiln-sim: error: %s\n%s", message.c_str(), kUsage);
@@ -41,6 +44,7 @@ int usageError(const std::string &message) {
 
 int main(int argc, char **argv) {
   std::string configPath, policy, load, seed;
+  std::vector<std::string> overrides;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](std::string &out) {
@@ -59,6 +63,11 @@ int main(int argc, char **argv) {
     } else if (arg == "--load") {
       if (!value(load))
         return usageError("--load needs a value");
+    } else if (arg == "--set") {
+      std::string edit;
+      if (!value(edit))
+        return usageError("--set needs PATH=VALUE");
+      overrides.push_back(edit);
     } else if (arg == "--seed") {
       if (!value(seed))
         return usageError("--seed needs a value");
@@ -73,7 +82,7 @@ int main(int argc, char **argv) {
   if (configPath.empty())
     return usageError("no config given");
 
-  StatusOr<SimConfig> config = readSimConfig(configPath);
+  StatusOr<SimConfig> config = readSimConfig(configPath, overrides);
   if (!config.isOk()) {
     std::fprintf(stderr, "kiln-sim: error: %s\n",
                  config.status().message().c_str());

@@ -20,6 +20,20 @@ const Value *Value::find(const std::string &key) const {
   return nullptr;
 }
 
+Value *Value::find(const std::string &key) {
+  for (auto &[name, value] : members_)
+    if (name == key)
+      return &value;
+  return nullptr;
+}
+
+void Value::set(const std::string &key, Value value) {
+  if (Value *existing = find(key))
+    *existing = std::move(value);
+  else
+    members_.emplace_back(key, std::move(value));
+}
+
 Value Value::boolean(bool value) {
   Value v;
   v.kind_ = Kind::kBool;

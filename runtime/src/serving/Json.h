@@ -42,6 +42,9 @@ public:
   }
   /// The member named `key`, or null when absent (objects only).
   const Value *find(const std::string &key) const;
+  Value *find(const std::string &key);
+  /// Replaces member `key`, or appends it (objects only).
+  void set(const std::string &key, Value value);
 
   static Value null() { return Value(); }
   static Value boolean(bool value);

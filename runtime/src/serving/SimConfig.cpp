@@ -272,13 +272,44 @@ Status readPool(const json::Value &value, const std::string &path,
   return Status::ok();
 }
 
+Status applyOverride(json::Value &root, const std::string &edit) {
+  auto equals = edit.find('=');
+  if (equals == std::string::npos || equals == 0)
+    return invalidArgument("override '" + edit + "' is not PATH=VALUE");
+  std::string path = edit.substr(0, equals);
+  std::string text = edit.substr(equals + 1);
+  StatusOr<json::Value> value = json::parse(text);
+  // A bare word is a string: `policy=fifo` needs no quotes.
+  json::Value parsed = value.isOk() ? *value : json::Value::string(text);
+  json::Value *node = &root;
+  std::size_t start = 0;
+  while (true) {
+    auto dot = path.find('.', start);
+    std::string key = path.substr(start, dot - start);
+    if (key.empty() || !node->isObject())
+      return invalidArgument("override '" + edit +
+                             "': path must name object members");
+    if (dot == std::string::npos) {
+      node->set(key, std::move(parsed));
+      return Status::ok();
+    }
+    if (!node->find(key))
+      node->set(key, json::Value::object({}));
+    node = node->find(key);
+    start = dot + 1;
+  }
+}
+
 } // namespace
 
 StatusOr<SimConfig> parseSimConfig(const std::string &text,
-                                   const std::string &baseDir) {
+                                   const std::string &baseDir,
+                                   const std::vector<std::string> &overrides) {
   StatusOr<json::Value> document = json::parse(text);
   if (!document.isOk())
     return document.status();
+  for (const std::string &edit : overrides)
+    KILN_RETURN_IF_ERROR(applyOverride(*document, edit));
   SimConfig config;
   ObjectReader root(*document, "$");
   KILN_RETURN_IF_ERROR(root.expectObject());
@@ -323,7 +354,8 @@ StatusOr<SimConfig> parseSimConfig(const std::string &text,
   return config;
 }
 
-StatusOr<SimConfig> readSimConfig(const std::string &path) {
+StatusOr<SimConfig> readSimConfig(const std::string &path,
+                                  const std::vector<std::string> &overrides) {
   std::ifstream file(path, std::ios::binary);
   if (!file)
     return notFound("cannot open config '" + path + "'");
@@ -332,7 +364,7 @@ StatusOr<SimConfig> readSimConfig(const std::string &path) {
   auto slash = path.find_last_of('/');
   std::string baseDir =
       slash == std::string::npos ? "." : path.substr(0, slash);
-  StatusOr<SimConfig> config = parseSimConfig(text.str(), baseDir);
+  StatusOr<SimConfig> config = parseSimConfig(text.str(), baseDir, overrides);
   if (!config.isOk())
     return config.status().withContext(path);
   return config;

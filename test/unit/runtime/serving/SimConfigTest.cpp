@@ -91,6 +91,32 @@ TEST(SimConfigTest, ErrorsNameTheJsonPath) {
   }
 }
 
+TEST(SimConfigTest, OverridesEditTheJsonBeforeItIsRead) {
+  StatusOr<SimConfig> config = parseSimConfig(
+      kMinimal, ".",
+      {"policy=fifo", "pool.batching=false", "arrivals.process=gamma",
+       "arrivals.cv=2", "devices.0=1"});
+  // "devices.0" names a member of an array: refused with its path.
+  ASSERT_FALSE(config.isOk());
+  EXPECT_NE(config.status().message().find("'devices.0=1'"), std::string::npos)
+      << config.status().message();
+
+  config = parseSimConfig(kMinimal, ".",
+                          {"policy=fifo", "pool.batching=false",
+                           "arrivals.process=gamma", "arrivals.cv=2"});
+  ASSERT_TRUE(config.isOk()) << config.status().toString();
+  EXPECT_EQ(config->pool.policy, PolicyKind::kFifo);
+  EXPECT_FALSE(config->pool.batching);
+  EXPECT_EQ(config->arrivals, ArrivalSource::kGamma);
+  EXPECT_DOUBLE_EQ(config->cv, 2);
+
+  config = parseSimConfig(kMinimal, ".", {"pool.batching=maybe"});
+  ASSERT_FALSE(config.isOk());
+  EXPECT_NE(config.status().message().find("$.pool.batching"),
+            std::string::npos);
+  EXPECT_FALSE(parseSimConfig(kMinimal, ".", {"novalue"}).isOk());
+}
+
 TEST(SimConfigTest, TopLevelAndNestedErrors) {
   struct Case {
     std::string text;

@@ -62,10 +62,16 @@ struct SimConfig {
 /// INVALID_ARGUMENT and name the JSON path of the bad field, e.g.
 /// `$.models[1].latency_ms["4"]: must be a positive number`. A relative
 /// trace path is taken relative to `baseDir`.
-StatusOr<SimConfig> parseSimConfig(const std::string &text,
-                                   const std::string &baseDir);
+/// `overrides` are `path=value` edits applied before reading, e.g.
+/// `pool.batching=false` or `arrivals.cv=1`: the path names object members
+/// (created when absent), the value is JSON (a bare word is a string).
+StatusOr<SimConfig>
+parseSimConfig(const std::string &text, const std::string &baseDir,
+               const std::vector<std::string> &overrides = {});
 /// Reads a config file; NOT_FOUND when it cannot be opened.
-StatusOr<SimConfig> readSimConfig(const std::string &path);
+StatusOr<SimConfig>
+readSimConfig(const std::string &path,
+              const std::vector<std::string> &overrides = {});
 
 /// Requests per second of each model for the config's load.
 std::vector<double> modelRates(const SimConfig &config);
