@@ -126,6 +126,20 @@ double DevicePool::arrivalRate(int model) const {
   return double(arrivals.end() - first) * 1e6 / double(options_.rateWindow);
 }
 
+double DevicePool::measuredUtilisation(int model) const {
+  Micros since = now() - options_.rateWindow;
+  double busy = 0;
+  for (const auto &[start, duration] : models_[model].recentBatches) {
+    // Count only the part inside the window, and nothing not yet run.
+    Micros from = std::max(start, since);
+    Micros to = std::min(start + duration, now());
+    if (to > from)
+      busy += double(to - from);
+  }
+  std::size_t replicas = std::max<std::size_t>(1, servingDevices(model).size());
+  return busy / double(options_.rateWindow) / double(replicas);
+}
+
 void DevicePool::notePlacementChange(int model, bool isMove) {
   models_[model].lastPlacementChange = now();
   if (isMove)
@@ -510,6 +524,11 @@ void DevicePool::startBatch(int device, int lane, Batch batch) {
     target.busyUntil = now() + latency;
   }
   slot.replicas[batch.model].lastUsed = now();
+  auto &recent = models_[batch.model].recentBatches;
+  recent.emplace_back(now(), latency);
+  while (!recent.empty() && recent.front().first + recent.front().second <
+                                now() - options_.rateWindow)
+    recent.pop_front();
   ++counters_.batches;
   counters_.batchedRequests += requests;
   const ModelSpec &spec = models_[batch.model].spec;

@@ -90,12 +90,14 @@ private:
   int chooseBatchSize(const DevicePool &pool, int device, int model,
                       const std::vector<Request> &taken, Micros cap) const;
 
-  /// Predicted utilisation of each replica of `model` over the rate window,
-  /// with `replicas` replicas (unbatched: a conservative bound).
+  /// Utilisation of each replica of `model` if it had `replicas` replicas:
+  /// the device time it measurably used over the rate window (batching
+  /// included) spread over that many.
   double utilisation(const DevicePool &pool, int model, int replicas) const {
-    double demand =
-        pool.arrivalRate(model) * double(pool.unloadedLatency(model)) / 1e6;
-    return demand / std::max(1, replicas);
+    double busy =
+        pool.measuredUtilisation(model) *
+        double(std::max<std::size_t>(1, pool.servingDevices(model).size()));
+    return busy / std::max(1, replicas);
   }
   bool coolingDown(const DevicePool &pool, int model) const {
     return pool.now() - pool.lastPlacementChange(model) < options_.cooldown;

@@ -195,6 +195,9 @@ public:
   Micros unloadedLatency(int model) const;
   /// Arrivals per second of `model` over the last rateWindow.
   double arrivalRate(int model) const;
+  /// Device time `model` ran over the last rateWindow, per replica: its
+  /// measured utilisation (batching included; 1 = saturated).
+  double measuredUtilisation(int model) const;
   /// When a high-priority (level 0) request of `model` last arrived.
   Micros lastHighPriorityArrival(int model) const {
     return models_[model].lastHighPriority;
@@ -244,6 +247,8 @@ private:
     ModelSpec spec;
     bool onHost = false; ///< Weights cached in host memory.
     std::deque<Micros> recentArrivals;
+    /// (start, duration) of its recent batches, for measuredUtilisation.
+    std::deque<std::pair<Micros, Micros>> recentBatches;
     Micros lastHighPriority = -1'000'000'000;
     Micros lastArrival = -1'000'000'000;
     Micros lastPlacementChange = -1'000'000'000;
