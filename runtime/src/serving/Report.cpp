@@ -17,6 +17,16 @@ namespace kiln::rt::serving {
 
 void MetricsCollector::record(const Response &response) {
   ++responses_;
+  if (timelineInterval_ > 0 && response.arrival >= timelineStart_) {
+    std::size_t window =
+        std::size_t((response.arrival - timelineStart_) / timelineInterval_);
+    if (windows_.size() <= window)
+      windows_.resize(window + 1);
+    if (response.outcome != Outcome::kCancelled) {
+      ++windows_[window].first;
+      windows_[window].second += response.metDeadline();
+    }
+  }
   Samples &s = samples_[{response.model, response.priority}];
   ++s.arrivals;
   switch (response.outcome) {
@@ -77,6 +87,14 @@ MetricsCollector::summarise(const std::string &model, int priority,
                      : *std::max_element(latencies.begin(), latencies.end());
   report.p99OverUnloaded = percentile(normalised, 0.99);
   return report;
+}
+
+std::vector<TimelinePoint> MetricsCollector::timeline() const {
+  std::vector<TimelinePoint> points;
+  for (std::size_t i = 0; i < windows_.size(); ++i)
+    points.push_back({microsToMillis(Micros(i) * timelineInterval_),
+                      windows_[i].first, windows_[i].second});
+  return points;
 }
 
 GroupReport MetricsCollector::overall() const {
@@ -171,6 +189,19 @@ std::string reportToJson(const Report &report) {
         << ", \"capacity_bytes\": " << d.capacityBytes << "}";
   }
   out << (report.devices.empty() ? "]" : "\n  ]");
+  if (!report.timeline.empty()) {
+    out << ",\n  \"timeline\": [";
+    for (std::size_t i = 0; i < report.timeline.size(); ++i) {
+      const TimelinePoint &p = report.timeline[i];
+      double attainment =
+          p.arrivals ? double(p.metSlo) / double(p.arrivals) : 1;
+      out << (i ? ",\n    " : "\n    ")
+          << "{\"start_ms\": " << json::number(p.startMs)
+          << ", \"arrivals\": " << p.arrivals << ", \"met_slo\": " << p.metSlo
+          << ", \"slo_attainment\": " << json::number(attainment) << "}";
+    }
+    out << "\n  ]";
+  }
   out << ",\n  \"counters\": {";
   bool first = true;
   for (const auto &[name, value] : report.counters) {

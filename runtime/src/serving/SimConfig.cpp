@@ -11,6 +11,7 @@
 
 #include "Json.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -272,6 +273,49 @@ Status readPool(const json::Value &value, const std::string &path,
   return Status::ok();
 }
 
+Status readPhases(const json::Value &list, const std::string &path,
+                  SimConfig &config) {
+  if (!list.isArray())
+    return ObjectReader::error(path, "must be an array");
+  std::vector<double> shares;
+  for (const SimModel &model : config.models)
+    shares.push_back(model.rateShare);
+  Micros previous = 0;
+  for (std::size_t i = 0; i < list.items().size(); ++i) {
+    ObjectReader phase(list.items()[i], path + "[" + std::to_string(i) + "]");
+    KILN_RETURN_IF_ERROR(phase.expectObject());
+    double atS = 0;
+    KILN_RETURN_IF_ERROR(phase.number("at_s", atS, 0, 1e6, true));
+    Micros start = millisToMicros(atS * 1000);
+    if (start <= previous || start >= config.duration)
+      return ObjectReader::error(phase.pathOf("at_s"),
+                                 "must increase and lie inside duration_s");
+    previous = start;
+    const json::Value *table = phase.get("rate_share");
+    if (!table || !table->isObject())
+      return ObjectReader::error(phase.pathOf("rate_share"),
+                                 "must map model names to shares");
+    // Models not named keep the share they had.
+    for (const auto &member : table->members()) {
+      const std::string &name = member.first;
+      const json::Value &value = member.second;
+      std::string where =
+          phase.pathOf("rate_share") + "[" + json::quote(name) + "]";
+      auto model =
+          std::find_if(config.models.begin(), config.models.end(),
+                       [&](const SimModel &m) { return m.spec.name == name; });
+      if (model == config.models.end())
+        return ObjectReader::error(where, "no model named \"" + name + "\"");
+      if (!value.isNumber() || value.asNumber() < 0)
+        return ObjectReader::error(where, "must be a non-negative number");
+      shares[model - config.models.begin()] = value.asNumber();
+    }
+    KILN_RETURN_IF_ERROR(phase.noUnknownKeys());
+    config.phases.push_back({start, shares});
+  }
+  return Status::ok();
+}
+
 Status applyOverride(json::Value &root, const std::string &edit) {
   auto equals = edit.find('=');
   if (equals == std::string::npos || equals == 0)
@@ -347,6 +391,14 @@ StatusOr<SimConfig> parseSimConfig(const std::string &text,
   if (const json::Value *arrivals = root.get("arrivals"))
     KILN_RETURN_IF_ERROR(
         readArrivals(*arrivals, root.pathOf("arrivals"), baseDir, config));
+  KILN_RETURN_IF_ERROR(
+      root.millis("timeline_ms", config.timelineInterval, 0, 1e9));
+  if (const json::Value *phases = root.get("phases")) {
+    if (config.arrivals == ArrivalSource::kTrace)
+      return ObjectReader::error(root.pathOf("phases"),
+                                 "does not apply to a trace");
+    KILN_RETURN_IF_ERROR(readPhases(*phases, root.pathOf("phases"), config));
+  }
   if (const json::Value *pool = root.get("pool"))
     KILN_RETURN_IF_ERROR(readPool(*pool, root.pathOf("pool"), config));
   KILN_RETURN_IF_ERROR(root.noUnknownKeys());

@@ -17,23 +17,32 @@
 namespace kiln::rt::serving {
 
 std::vector<double> modelRates(const SimConfig &config) {
+  std::vector<double> shares;
+  for (const SimModel &model : config.models)
+    shares.push_back(model.rateShare);
+  return modelRates(config, shares);
+}
+
+std::vector<double> modelRates(const SimConfig &config,
+                               const std::vector<double> &modelShares) {
   // Total rate that keeps the devices `load` busy at batch size 1:
   // sum_m rate_m * latency_m = load * sum_d speed_d.
   double capacity = 0;
   for (const DeviceSpec &device : config.devices)
     capacity += device.speed;
   double shares = 0, workPerRequest = 0;
-  for (const SimModel &model : config.models)
-    shares += model.rateShare;
+  for (double share : modelShares)
+    shares += share;
   std::vector<double> rates(config.models.size(), 0.0);
   if (shares <= 0)
     return rates;
-  for (const SimModel &model : config.models)
-    workPerRequest += model.rateShare / shares *
-                      double(model.spec.profile.unloadedLatency()) / 1e6;
+  for (std::size_t m = 0; m < config.models.size(); ++m)
+    workPerRequest += modelShares[m] / shares *
+                      double(config.models[m].spec.profile.unloadedLatency()) /
+                      1e6;
   double total = config.load * capacity / workPerRequest;
   for (std::size_t m = 0; m < config.models.size(); ++m)
-    rates[m] = total * config.models[m].rateShare / shares;
+    rates[m] = total * modelShares[m] / shares;
   return rates;
 }
 
@@ -118,6 +127,8 @@ StatusOr<SimulationResult> Simulation::run() {
   // Cold loads finish before the first request: the run measures serving.
   events_.runAll();
   Micros start = clock_.now();
+  if (config_.timelineInterval > 0)
+    metrics_.enableTimeline(start, config_.timelineInterval);
 
   std::vector<Arrival> arrivals;
   if (config_.arrivals == ArrivalSource::kTrace) {
@@ -126,20 +137,37 @@ StatusOr<SimulationResult> Simulation::run() {
       return trace.status();
     arrivals = std::move(*trace);
   } else {
-    std::vector<ArrivalStream> streams;
-    std::vector<double> shares;
+    std::vector<double> levelShares;
     for (const PrioritySpec &level : config_.priorities)
-      shares.push_back(level.share);
-    for (std::size_t m = 0; m < config_.models.size(); ++m)
-      streams.push_back({config_.models[m].spec.name, rates[m], shares});
-    ArrivalOptions options;
-    options.process = config_.arrivals == ArrivalSource::kGamma
-                          ? ArrivalProcess::kGamma
-                          : ArrivalProcess::kPoisson;
-    options.cv = config_.cv;
-    options.seed = config_.seed;
-    options.duration = config_.duration;
-    arrivals = generateArrivals(streams, options);
+      levelShares.push_back(level.share);
+    // One segment per load phase, each drawn with its own seed.
+    std::vector<LoadPhase> segments = {{0, {}}};
+    for (const SimModel &model : config_.models)
+      segments[0].rateShares.push_back(model.rateShare);
+    for (const LoadPhase &phase : config_.phases)
+      segments.push_back(phase);
+    for (std::size_t i = 0; i < segments.size(); ++i) {
+      Micros from = segments[i].start;
+      Micros to =
+          i + 1 < segments.size() ? segments[i + 1].start : config_.duration;
+      std::vector<double> segmentRates =
+          modelRates(config_, segments[i].rateShares);
+      std::vector<ArrivalStream> streams;
+      for (std::size_t m = 0; m < config_.models.size(); ++m)
+        streams.push_back(
+            {config_.models[m].spec.name, segmentRates[m], levelShares});
+      ArrivalOptions options;
+      options.process = config_.arrivals == ArrivalSource::kGamma
+                            ? ArrivalProcess::kGamma
+                            : ArrivalProcess::kPoisson;
+      options.cv = config_.cv;
+      options.seed = config_.seed + 0x9E3779B9ULL * i;
+      options.duration = to - from;
+      for (Arrival &arrival : generateArrivals(streams, options)) {
+        arrival.time += from;
+        arrivals.push_back(std::move(arrival));
+      }
+    }
   }
   Micros lastArrival = arrivals.empty() ? 0 : arrivals.back().time;
   end_ = start + std::max(config_.duration, lastArrival);
@@ -183,6 +211,7 @@ StatusOr<SimulationResult> Simulation::run() {
   report.overall = metrics_.overall();
   report.byPriority = metrics_.byPriority();
   report.byModelAndPriority = metrics_.byModelAndPriority();
+  report.timeline = metrics_.timeline();
   for (int d = 0; d < pool_.deviceCount(); ++d) {
     DeviceReport device;
     device.name = config_.devices[d].name;

@@ -117,6 +117,39 @@ TEST(SimConfigTest, OverridesEditTheJsonBeforeItIsRead) {
   EXPECT_FALSE(parseSimConfig(kMinimal, ".", {"novalue"}).isOk());
 }
 
+TEST(SimConfigTest, LoadPhases) {
+  StatusOr<SimConfig> shift =
+      readSimConfig(KILN_SERVING_EXAMPLES_DIR "/load-shift.json");
+  ASSERT_TRUE(shift.isOk()) << shift.status().toString();
+  ASSERT_EQ(shift->phases.size(), 1u);
+  EXPECT_EQ(shift->phases[0].start, 40'000'000);
+  EXPECT_EQ(shift->phases[0].rateShares,
+            (std::vector<double>{0.05, 0.05, 0.9}));
+  EXPECT_EQ(shift->timelineInterval, 5'000'000);
+
+  struct Case {
+    const char *phases;
+    const char *expected;
+  } cases[] = {
+      {R"([{"at_s": 70, "rate_share": {}}])",
+       "$.phases[0].at_s: must increase and lie inside duration_s"},
+      {R"([{"at_s": 5, "rate_share": {"m": 1}}, {"at_s": 5, "rate_share": {}}])",
+       "$.phases[1].at_s: must increase"},
+      {R"([{"at_s": 5, "rate_share": {"x": 1}}])",
+       "$.phases[0].rate_share[\"x\"]: no model named \"x\""},
+      {R"([{"at_s": 5, "rate_share": {"m": -1}}])",
+       "$.phases[0].rate_share[\"m\"]: must be a non-negative number"},
+      {R"([{"at_s": 5}])", "$.phases[0].rate_share: must map model names"},
+  };
+  for (const Case &c : cases) {
+    StatusOr<SimConfig> config =
+        parseSimConfig(kMinimal, ".", {std::string("phases=") + c.phases});
+    ASSERT_FALSE(config.isOk()) << c.phases;
+    EXPECT_NE(config.status().message().find(c.expected), std::string::npos)
+        << config.status().message();
+  }
+}
+
 TEST(SimConfigTest, TopLevelAndNestedErrors) {
   struct Case {
     std::string text;

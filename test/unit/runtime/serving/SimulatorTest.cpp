@@ -90,6 +90,37 @@ TEST(SimulatorTest, AcceptanceScenario) {
   EXPECT_GE(high.sloAttainment, 0.99);
 }
 
+/// examples/serving/load-shift.json: vit-large goes from 5% to 90% of the
+/// requests at 40 s. Kiln re-places and beats itself without adaptation;
+/// placement changes stay within what the cooldown allows.
+TEST(SimulatorTest, PlacementFollowsALoadShift) {
+  StatusOr<SimConfig> config =
+      readSimConfig(KILN_SERVING_EXAMPLES_DIR "/load-shift.json");
+  ASSERT_TRUE(config.isOk()) << config.status().toString();
+  SimulationResult adaptive = run(*config);
+  SimConfig fixed = *config;
+  fixed.pool.hotUtilisation = 1e9;
+  SimulationResult staticPlacement = run(fixed);
+
+  const Report &a = adaptive.report;
+  EXPECT_EQ(adaptive.responses, adaptive.submitted);
+  EXPECT_EQ(adaptive.duplicateResponses, 0u);
+  EXPECT_GE(a.counters.at("moves") + a.counters.at("replications"), 1u);
+  // No model changes twice within a cooldown: at most one change per model
+  // and cooldown over the run (with one tick of slack).
+  std::uint64_t bound =
+      config->models.size() *
+      std::uint64_t(config->duration / config->pool.cooldown + 1);
+  EXPECT_LE(a.counters.at("moves") + a.counters.at("replications"), bound);
+  EXPECT_EQ(staticPlacement.report.counters.at("moves"), 0u);
+  EXPECT_GT(a.overall.sloAttainment,
+            staticPlacement.report.overall.sloAttainment);
+  // The timeline covers the run in 5 s windows.
+  EXPECT_EQ(a.timeline.size(), 24u);
+  for (const TimelinePoint &point : a.timeline)
+    EXPECT_LE(point.metSlo, point.arrivals);
+}
+
 TEST(SimulatorTest, ReplaysATrace) {
   std::string path = ::testing::TempDir() + "/kiln-sim-trace.csv";
   {

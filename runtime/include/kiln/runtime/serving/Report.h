@@ -45,6 +45,14 @@ struct DeviceReport {
   std::uint64_t capacityBytes = 0;
 };
 
+/// Requests that arrived in one window of the run, and how many of them
+/// met their SLO.
+struct TimelinePoint {
+  double startMs = 0;
+  std::uint64_t arrivals = 0;
+  std::uint64_t metSlo = 0;
+};
+
 struct Report {
   std::string policy;
   /// Load asked for: arrival rate x unloaded latency over device capacity.
@@ -58,6 +66,7 @@ struct Report {
   std::vector<GroupReport> byModelAndPriority;
   std::vector<DeviceReport> devices;
   std::map<std::string, std::uint64_t> counters; ///< Loads, moves, batches...
+  std::vector<TimelinePoint> timeline;           ///< When asked for.
 };
 
 /// Collects responses; turns them into GroupReports. Thread-compatible.
@@ -68,6 +77,12 @@ public:
     unloaded_[model] = latency;
   }
   void record(const Response &response);
+  /// Also count arrivals and met SLOs per `interval` from `start`.
+  void enableTimeline(Micros start, Micros interval) {
+    timelineStart_ = start;
+    timelineInterval_ = interval;
+  }
+  std::vector<TimelinePoint> timeline() const;
 
   std::uint64_t responses() const { return responses_; }
   GroupReport overall() const;
@@ -87,6 +102,8 @@ private:
   std::map<std::pair<std::string, int>, Samples> samples_;
   std::map<std::string, Micros> unloaded_;
   std::uint64_t responses_ = 0;
+  Micros timelineStart_ = 0, timelineInterval_ = 0;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> windows_;
 };
 
 /// Nearest-rank percentile (0 < p <= 1) of `values`; 0 when empty.

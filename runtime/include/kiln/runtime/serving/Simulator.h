@@ -40,6 +40,14 @@ struct PrioritySpec {
 
 enum class ArrivalSource { kPoisson, kGamma, kTrace };
 
+/// From `start` on, the models' rate shares change (the offered load does
+/// not): the hot model shifts and placement has to follow.
+struct LoadPhase {
+  Micros start = 0;
+  /// One share per model (same order as SimConfig::models).
+  std::vector<double> rateShares;
+};
+
 struct SimConfig {
   std::vector<DeviceSpec> devices;
   std::vector<SimModel> models;
@@ -53,6 +61,10 @@ struct SimConfig {
   Micros duration = 60'000'000;
   Micros tickInterval = 100'000;
   int maxReplicas = 0;
+  /// Load shifts during the run (synthetic arrivals only), by start time.
+  std::vector<LoadPhase> phases;
+  /// Report SLO attainment per window of this length; 0: no timeline.
+  Micros timelineInterval = 0;
   PoolOptions pool;
   /// Keep every response in the result (tests, diagnostics).
   bool keepResponses = false;
@@ -73,8 +85,11 @@ StatusOr<SimConfig>
 readSimConfig(const std::string &path,
               const std::vector<std::string> &overrides = {});
 
-/// Requests per second of each model for the config's load.
+/// Requests per second of each model for the config's load, with the
+/// models' own rate shares or with `shares` (one per model).
 std::vector<double> modelRates(const SimConfig &config);
+std::vector<double> modelRates(const SimConfig &config,
+                               const std::vector<double> &shares);
 
 /// A run's report, plus what the tests check beyond it.
 struct SimulationResult {
