@@ -517,8 +517,9 @@ void DevicePool::startBatch(int device, int lane, Batch batch) {
   if (lane == 1) {
     Micros delay = slot.device->highStreamDelay();
     target.busyUntil = now() + delay + latency;
-    // The normal stream's batch pauses while this one runs.
-    if (slot.lanes[0].busy)
+    // The normal stream's batch pauses while this one runs, unless it ends
+    // at the step boundary the high stream waits for.
+    if (slot.lanes[0].busy && slot.lanes[0].busyUntil > now() + delay)
       slot.lanes[0].busyUntil += latency;
   } else {
     target.busyUntil = now() + latency;

@@ -37,7 +37,9 @@ void SimulatedDevice::beginBatch(const ModelSpec &model, int batchSize,
   // The high stream gets the device at the running batch's next step
   // boundary and holds it for its whole latency; the normal batch pauses.
   Micros delay = highStreamDelay();
-  if (normal_.active)
+  // A batch whose last step is running finishes before the high stream
+  // gets in: nothing of it is left to pause.
+  if (normal_.active && !normalEndsWithin(delay))
     normal_.paused += latency;
   events_.scheduleAfter(delay + latency, std::move(done));
 }
@@ -52,6 +54,11 @@ Micros SimulatedDevice::highStreamDelay() const {
     boundary = std::min(boundary, (progress + normal_.step - 1) / normal_.step *
                                       normal_.step);
   return std::max<Micros>(0, boundary - progress);
+}
+
+bool SimulatedDevice::normalEndsWithin(Micros delay) const {
+  Micros progress = events_.clock().now() - normal_.start - normal_.paused;
+  return progress + delay >= normal_.latency;
 }
 
 void SimulatedDevice::finishNormal() {

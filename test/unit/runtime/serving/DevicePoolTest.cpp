@@ -570,3 +570,23 @@ TEST(PlacementTest, EveryModelOnceThenReplicasForTheBusiestWithinMemory) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(DevicePoolTest, HighPriorityStreamDoesNotDelayABatchOnItsLastStep) {
+  PoolHarness h(kilnOptions());
+  h.addDevice(1000);
+  h.addModel("slow", 100, {{1, 20.0}}, 1, 0.5, /*stepMs=*/5.0);
+  h.addModel("fast", 100, {{1, 2.0}});
+  h.pool.start();
+  h.loadNow("slow", 0);
+  h.loadNow("fast", 0);
+  double t = microsToMillis(h.clock.now());
+  h.submitAt(t, 1, "slow", 1);
+  h.submitAt(t + 16, 2, "fast", 0); // The last step (15..20 ms) is running.
+  h.events.runAll();
+  EXPECT_EQ(h.responseFor(1)->latency(), millisToMicros(20));
+  EXPECT_EQ(h.responseFor(2)->latency(), millisToMicros(4 + 2));
+}
+
+} // namespace

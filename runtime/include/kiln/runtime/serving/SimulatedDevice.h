@@ -45,6 +45,8 @@ private:
     Done done;
   };
   void finishNormal();
+  /// The normal batch completes within `delay` from now.
+  bool normalEndsWithin(Micros delay) const;
 
   DeviceSpec spec_;
   EventQueue &events_;
