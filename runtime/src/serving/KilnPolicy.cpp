@@ -11,11 +11,17 @@
 //    earliest deadline) and batches as many of its requests as the
 //    artifact's batch variants allow while every one still meets its
 //    deadline, choosing the variant with the best throughput;
-//  - while high-priority traffic is about, low-priority batches are kept
-//    short, because a running batch cannot be preempted;
-//  - on tick: evict idle replicas, replicate a hot model onto free memory,
-//    or re-place (shrink or move a cooler model) with a cooldown and a
-//    minimum gain.
+//  - high-priority batches are sized for latency instead: split over the
+//    model's replicas, lower levels only in the padding, and run on a busy
+//    device's high-priority stream (at the next step boundary) when no
+//    idle device holds the model;
+//  - a short batching window lets a burst arrive before it is split;
+//  - while high-priority traffic of a model is about, its low-priority
+//    batches are kept short: they share its one arena and cannot be
+//    preempted;
+//  - on tick: evict idle replicas, replicate a hot model (by measured
+//    device time) onto free memory, or re-place (shrink or move a cooler
+//    model) with a cooldown and a minimum gain.
 //
 //===----------------------------------------------------------------------===//
 

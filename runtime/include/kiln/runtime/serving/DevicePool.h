@@ -60,10 +60,11 @@ struct PoolOptions {
   /// so a high-priority arrival never waits behind a long batch.
   double lowPriorityBatchCap = 1.5;
 
-  /// Kiln adaptation, run by tick(). Window over which arrival rates are
-  /// measured.
+  /// Kiln adaptation, run by tick(). Window over which arrival rates and
+  /// device time are measured.
   Micros rateWindow = 10'000'000;
-  /// A model whose predicted utilisation per replica exceeds this is hot.
+  /// A model whose measured device time per replica (busy fraction over
+  /// the window) exceeds this is hot.
   double hotUtilisation = 0.6;
   /// A move must lower the hottest affected utilisation by at least this.
   double minGain = 0.1;
