@@ -21,10 +21,12 @@ if grep -rEl '#include *[<"](mlir|llvm)/' "$root/runtime"; then
   echo "error: runtime/ includes MLIR or LLVM headers (listed above)" >&2
   exit 1
 fi
-# The runtime-only runner must not pull in the compiler's libraries.
-if ldd "$build/bin/kiln-run" | grep -E 'libMLIR|libLLVM'; then
-  echo "error: kiln-run links MLIR or LLVM (listed above)" >&2
-  exit 1
-fi
+# The runtime-only tools must not pull in the compiler's libraries.
+for tool in kiln-run kiln-sim; do
+  if ldd "$build/bin/$tool" | grep -E 'libMLIR|libLLVM'; then
+    echo "error: $tool links MLIR or LLVM (listed above)" >&2
+    exit 1
+  fi
+done
 ctest --test-dir "$build" --output-on-failure
 echo "runtime: stand-alone build and tests OK"

@@ -19,7 +19,7 @@ config.excludes = ["Inputs", "CMakeLists.txt", "README.md", "lit.cfg.py",
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(
-    ["kiln-opt", "kiln-translate", "kilnc", "kiln-run", "kiln-cuda-emulate"], [config.kiln_tools_dir, config.llvm_tools_dir])
+    ["kiln-opt", "kiln-translate", "kilnc", "kiln-run", "kiln-sim", "kiln-cuda-emulate"], [config.kiln_tools_dir, config.llvm_tools_dir])
 config.substitutions.append(("%kiln_src_root", config.kiln_src_root))
 config.substitutions.append(("%kiln_obj_root", config.kiln_obj_root))
 
