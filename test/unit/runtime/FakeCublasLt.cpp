@@ -2,17 +2,20 @@
 //
 // SPDX-License-Identifier: Apache-2.0
 //
-// The cuBLASLt entry points the runtime uses (runtime/src/cuda/CudaBlasLt.h),
-// exported by libkiln_fake_cuda.so next to the fake driver, so that device
-// pointers are the same host pointers. cublasLtMatmul computes what the
-// documentation says, column-major with op(A), op(B), alpha, beta, strided
-// batches, bias and ReLU/GELU epilogues, queued on the stream like a kernel
-// (recorded when the stream captures a graph). Tests point KILN_CUBLASLT at
-// the library.
+// The cuBLASLt entry points the runtime uses (runtime/src/cuda/CudaBlasLt.h;
+// the signatures match its types exactly, as UBSan checks calls through
+// function pointers), exported by libkiln_fake_cuda.so next to the fake
+// driver, so that device pointers are the same host pointers.
+// cublasLtMatmul computes what the documentation says, column-major with
+// op(A), op(B), alpha, beta, strided batches, bias and ReLU/GELU epilogues,
+// queued on the stream like a kernel (recorded when the stream captures a
+// graph). Tests point KILN_CUBLASLT at the library.
 //
 //===----------------------------------------------------------------------===//
 
 #include "FakeCudaDriver.h"
+
+#include "CudaApi.h"
 
 #include <cmath>
 #include <cstdint>
@@ -160,7 +163,8 @@ int cublasLtMatrixLayoutSetAttribute(void *layout, int attribute,
 int cublasLtMatmul(void *handle, void *desc, const void *alpha, const void *a,
                    void *aDesc, const void *b, void *bDesc, const void *beta,
                    const void *c, void *cDesc, void *d, void *dDesc,
-                   const void *, void *, size_t, void *stream) {
+                   const void *, void *, size_t,
+                   kiln::rt::cuda::CUstream stream) {
   if (!handle)
     return kNotInitialized;
   const Desc &op = *static_cast<Desc *>(desc);
