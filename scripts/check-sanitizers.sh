@@ -47,6 +47,7 @@ heavy='frontend/onnx/conformance\.test|e2e/models/|e2e/cuda/|bench/|frontend/onn
 # Reports abort, so that no test passes on the exit code of one (`not` or
 # `test $? -eq N` would take 99 for an expected failure).
 ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:allow_user_poisoning=0" \
+  LSAN_OPTIONS="suppressions=$root/scripts/lsan-suppressions.txt" \
   UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:abort_on_error=1" \
   /usr/lib/llvm-22/bin/lit -sv --filter-out "$heavy" "$build/test" \
   "$build/test/unit"
