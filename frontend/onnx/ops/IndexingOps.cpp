@@ -664,7 +664,11 @@ LogicalResult convertReverseSequence(ImportContext &ctx) {
     return ctx.error() << "sequence_lens must hold one integer per batch "
                           "entry ("
                        << batch << ")";
-  if (batch * steps * steps > (int64_t(1) << 28))
+  // One-hot over time: batch * steps^2 elements (checked without overflow:
+  // a dimension of 2^31 - 1 is a valid ONNX shape).
+  int64_t work = 0;
+  if (batch < 0 || steps < 0 || __builtin_mul_overflow(batch, steps, &work) ||
+      __builtin_mul_overflow(work, steps, &work) || work > (int64_t(1) << 28))
     return ctx.error() << "the sequences are implausibly long";
   // [rank + 1] layout: batch and time on their axes, the source index on a
   // new last axis.

@@ -21,6 +21,11 @@ def gen_shape_ops(w):
     def i64(name, values):
         return const(name, np.array(values, np.int64))
 
+    one("reverse_sequence_overflowing_length.onnx", "ReverseSequence",
+        ["x", "lens"], [], "the sequences are implausibly long",
+        "ReverseSequence over 2^31 - 1 steps (batch * steps^2 overflows)",
+        inputs=[vi("x", T.FLOAT, [2147483647, 4]),
+                vi("lens", T.INT64, [4])], opset=10)
     one("reshape_two_minus_one.onnx", "Reshape", ["x", "s"],
         [i64("s", [-1, -1])], "shape has more than one -1",
         "Reshape shape [-1, -1]")
