@@ -153,7 +153,7 @@ void check(Context &context, std::istringstream &line) {
     return fail(context, record, status);
   gpucheck::Comparison comparison =
       gpucheck::compareOutputs(direct, want, rtol, atol);
-  bool replayed_ = exe.counters().graphLaunches > 0;
+  bool graphReplayed = exe.counters().graphLaunches > 0;
   bool replayEqual = gpucheck::sameBytes(direct, captured) &&
                      gpucheck::sameBytes(direct, replayed);
   // The hooked path (profiles, --check-numerics) launches step by step and
@@ -192,7 +192,7 @@ void check(Context &context, std::istringstream &line) {
   record.flag("ok", ok)
       .flag("hooked_run_equal", hookedEqual)
       .flag("graph_replay_equal", replayEqual)
-      .flag("graph_replayed", replayed_)
+      .flag("graph_replayed", graphReplayed)
       .add("numerics_checked_steps", double(numerics.checkedSteps()))
       .add("numerics_finding", finding ? finding->describe() : "")
       .add("max_abs_error", comparison.maxAbsError)

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Codegen/CUDA/KernelWriter.h"
+#include "compiler/MemoryPlanning/EntrySignature.h"
 
 namespace kiln::compiler::cuda {
 
@@ -21,8 +22,7 @@ namespace {
 /// operand does not depend on it); nothing when an index is not a single
 /// loop (a convolution window, say).
 std::optional<SmallVector<int64_t>> loopStrides(const BufferAccess &access,
-                                                AffineMap map,
-                                                unsigned loops) {
+                                                AffineMap map, unsigned loops) {
   SmallVector<int64_t> strides(loops, 0);
   for (auto [i, result] : llvm::enumerate(map.getResults())) {
     if (access.shape[i] == 1)
@@ -35,15 +35,6 @@ std::optional<SmallVector<int64_t>> loopStrides(const BufferAccess &access,
   return strides;
 }
 
-std::optional<rt::DType> gemmElement(Type type) {
-  if (type.isF32())
-    return rt::DType::kF32;
-  if (type.isF16())
-    return rt::DType::kF16;
-  if (type.isBF16())
-    return rt::DType::kBF16;
-  return std::nullopt;
-}
 } // namespace
 
 std::optional<rt::GemmCall>
@@ -55,8 +46,9 @@ KernelWriter::gemmCallOf(const ContractionLoops &loops) const {
   Type outType = op_.getRegion().front().getArgument(2).getType();
   if (!operandType || operandType != outType)
     return std::nullopt;
-  std::optional<rt::DType> element = gemmElement(operandType);
-  if (!element)
+  std::optional<rt::DType> element = toDType(operandType);
+  if (element != rt::DType::kF32 && element != rt::DType::kF16 &&
+      element != rt::DType::kBF16)
     return std::nullopt;
   auto maps = op_.getIndexingMapsArray();
   // Several loops of one role collapse into one GEMM dimension when each
@@ -76,8 +68,9 @@ KernelWriter::gemmCallOf(const ContractionLoops &loops) const {
     }
     return stride;
   };
-  auto matrix = [&](unsigned operand, ArrayRef<unsigned> rows,
-                    ArrayRef<unsigned> cols) -> std::optional<rt::GemmCall::Matrix> {
+  auto matrix =
+      [&](unsigned operand, ArrayRef<unsigned> rows,
+          ArrayRef<unsigned> cols) -> std::optional<rt::GemmCall::Matrix> {
     const BufferAccess &access = operands_[operand].access;
     std::optional<SmallVector<int64_t>> strides =
         loopStrides(access, maps[operand], unsigned(ranges_.size()));

@@ -96,6 +96,20 @@ std::optional<Formulation> formulate(const GemmCall &call) {
   }
   return std::nullopt;
 }
+
+/// The formulation of `call`, or why it has none.
+std::optional<Formulation> formulateOrExplain(const GemmCall &call,
+                                              std::string &why) {
+  if (call.bias && call.bias->colStride != 1 && call.n != 1) {
+    why = "its bias is not contiguous";
+    return std::nullopt;
+  }
+  std::optional<Formulation> f = formulate(call);
+  if (!f)
+    why = "an operand is neither row- nor column-major, or its bias runs "
+          "along a column-major output's rows";
+  return f;
+}
 } // namespace
 
 namespace {
@@ -157,22 +171,15 @@ StatusOr<const BlasLtApi *> BlasLtApi::get() {
   return found->second->get();
 }
 
-std::optional<std::string> blasLtUnsupported(const GemmCall &call) {
-  if (call.bias && call.bias->colStride != 1 && call.n != 1)
-    return std::string("its bias is not contiguous");
-  if (!formulate(call))
-    return std::string("an operand is neither row- nor column-major, or its "
-                       "bias runs along a column-major output's rows");
-  return std::nullopt;
-}
-
 StatusOr<std::unique_ptr<BlasLtGemm>>
 BlasLtGemm::plan(const BlasLtApi &api, void *handle, const GemmCall &call,
                  const std::vector<CUdeviceptr> &pointers,
                  CUdeviceptr workspace, size_t workspaceBytes) {
-  if (std::optional<std::string> why = blasLtUnsupported(call))
-    return unimplemented(call.describe() + ": no cuBLASLt form: " + *why);
-  Formulation f = *formulate(call);
+  std::string why;
+  std::optional<Formulation> formulated = formulateOrExplain(call, why);
+  if (!formulated)
+    return unimplemented(call.describe() + ": no cuBLASLt form: " + why);
+  const Formulation &f = *formulated;
   std::unique_ptr<BlasLtGemm> gemm(new BlasLtGemm(api, call));
   gemm->handle_ = handle;
   gemm->workspace_ = workspace;

@@ -47,10 +47,6 @@ struct BlasLtApi {
   static StatusOr<const BlasLtApi *> get();
 };
 
-/// Why `call` has no cuBLASLt form (a matrix neither row- nor column-major,
-/// a bias along the wrong dimension), or nothing when it has one.
-std::optional<std::string> blasLtUnsupported(const GemmCall &call);
-
 class BlasLtGemm {
 public:
   /// Plans `call` with its operands at `pointers` (the launch's argument
