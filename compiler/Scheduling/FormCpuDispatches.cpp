@@ -118,7 +118,6 @@ linalg::LinalgOp splittableOp(Operation *op) {
   return linalgOp;
 }
 
-
 /// Cuts `extent` into about `wanted` chunks that are multiples of `align`,
 /// preferring a chunk that divides the extent (no remainder variant).
 void chooseChunks(int64_t extent, int64_t wanted, int64_t align, Split &split) {
@@ -344,7 +343,9 @@ SmallVector<Kernel> mergeSmallKernels(SmallVector<Kernel> kernels,
   for (Kernel &kernel : kernels) {
     int64_t work = workOf(kernel, minWork);
     if (!merged.empty() && merged.back().split.workgroups == 1 &&
-        kernel.split.workgroups == 1 && lastWork + work < minWork) {
+        kernel.split.workgroups == 1 && lastWork + work < minWork &&
+        !isa<CommunicateOp>(kernel.ops.front()) &&
+        !isa<CommunicateOp>(merged.back().ops.front())) {
       merged.back().ops.append(kernel.ops);
       merged.back().split.dims.clear();
       lastWork += work;
@@ -362,7 +363,8 @@ SmallVector<Kernel> formKernels(ArrayRef<Operation *> ops,
   SmallVector<Kernel> kernels;
   for (size_t i = 0; i < ops.size();) {
     size_t end = i + 1;
-    while (end < ops.size() && belongsWith(ops[end - 1], ops[end]))
+    while (end < ops.size() && !isa<CommunicateOp>(ops[i]) &&
+           !isa<CommunicateOp>(ops[end]) && belongsWith(ops[end - 1], ops[end]))
       ++end;
     ArrayRef<Operation *> candidate = ops.slice(i, end - i);
     FailureOr<Split> shared = candidate.size() > 1
@@ -487,6 +489,17 @@ FailureOr<SmallVector<BindingAttr>> bindingsOf(const Kernel &kernel,
       bindings.push_back(**binding);
   }
   return bindings;
+}
+
+/// A collective's send (read) and recv (written) buffers, kept apart even
+/// when they are the same bytes (an all-reduce in place).
+FailureOr<SmallVector<BindingAttr>>
+collectiveBindings(CommunicateOp op, const Interface &interface) {
+  auto send = bindingOf(op.getInput(), Access::read, interface);
+  auto recv = bindingOf(op.getInit(), Access::write, interface);
+  if (failed(send) || failed(recv) || !*send || !*recv)
+    return failure();
+  return SmallVector<BindingAttr>{**send, **recv};
 }
 
 //===----------------------------------------------------------------------===//
@@ -654,8 +667,19 @@ struct FormCpuDispatchesPass
     SmallVector<Kernel> kernels = formKernels(ops, splitter);
     SmallVector<SmallVector<BindingAttr>> bindings;
     for (const Kernel &kernel : kernels) {
-      auto bound = bindingsOf(kernel, interface);
+      auto communicate = dyn_cast<CommunicateOp>(kernel.ops.front());
+      auto bound = communicate ? collectiveBindings(communicate, interface)
+                               : bindingsOf(kernel, interface);
+      if (failed(bound) && communicate)
+        return communicate.emitError(
+            "cannot schedule a collective whose buffers are not inputs, "
+            "outputs or arena views of static shape");
       if (failed(bound)) {
+        if (llvm::any_of(ops, llvm::IsaPred<CommunicateOp>))
+          return entry.emitError("cannot schedule '")
+                 << entry.getName()
+                 << "': a buffer has no place in the arena, and a program "
+                    "with collectives cannot run as one dispatch";
         // A buffer we cannot place: one dispatch that binds everything.
         kernels = {Kernel{ops, Split()}};
         bindings = {wholeInterface(entry, interface)};
@@ -668,14 +692,28 @@ struct FormCpuDispatchesPass
     DispatchBuilder builder{entry, interface};
     SmallVector<func::FuncOp> functions;
     for (auto [index, kernel] : llvm::enumerate(kernels)) {
+      if (isa<CommunicateOp>(kernel.ops.front())) {
+        functions.push_back(nullptr);
+        continue;
+      }
       std::string name = (entry.getName() + "_d" + Twine(index)).str();
       functions.push_back(builder.build(moduleBuilder, kernel, name));
     }
     SmallVector<kiln::compiler::DispatchSpec> dispatches;
     for (auto [index, kernel] : llvm::enumerate(kernels)) {
-      kiln::compiler::DispatchSpec spec{
-          kiln::compiler::stepSourceLoc(&getContext(), kernel.ops),
-                                        functions[index].getName().str()};
+      Location loc = kiln::compiler::stepSourceLoc(&getContext(), kernel.ops);
+      if (auto communicate = dyn_cast<CommunicateOp>(kernel.ops.front())) {
+        kiln::compiler::DispatchSpec spec{loc, ""};
+        spec.bindings = bindings[index];
+        spec.collective = kiln::compiler::CollectiveSpec{
+            communicate.getKind(), communicate.getReduction(),
+            int32_t(communicate.getRanks()),
+            cast<ShapedType>(communicate.getInput().getType())
+                .getElementType()};
+        dispatches.push_back(std::move(spec));
+        continue;
+      }
+      kiln::compiler::DispatchSpec spec{loc, functions[index].getName().str()};
       spec.grid[0] = int32_t(kernel.split.workgroups);
       spec.bindings = bindings[index];
       addResults(kernel, interface, spec);
@@ -705,17 +743,16 @@ struct FormCpuDispatchesPass
         Value whole = init;
         while (isa_and_present<memref::CollapseShapeOp, memref::ExpandShapeOp>(
             whole.getDefiningOp()))
-          whole = cast<ViewLikeOpInterface>(whole.getDefiningOp())
-                      .getViewSource();
+          whole =
+              cast<ViewLikeOpInterface>(whole.getDefiningOp()).getViewSource();
         if (!isa<BlockArgument>(whole) &&
             !isa_and_present<memref::ViewOp>(whole.getDefiningOp()))
           continue;
         auto type = dyn_cast<MemRefType>(init.getType());
         FailureOr<std::optional<BindingAttr>> binding =
             bindingOf(init, Access::write, interface);
-        if (!type || !type.getElementType().isIntOrFloat() ||
-            failed(binding) || !*binding ||
-            llvm::is_contained(spec.results, **binding))
+        if (!type || !type.getElementType().isIntOrFloat() || failed(binding) ||
+            !*binding || llvm::is_contained(spec.results, **binding))
           continue;
         spec.results.push_back(**binding);
         spec.resultElements.push_back(type.getElementType());

@@ -59,6 +59,15 @@ void populateDispatches(ProgramOp program,
     llvm::SmallVector<mlir::Value> waits;
     for (unsigned dependency : after[index])
       waits.push_back(tokens[dependency]);
+    if (spec.collective) {
+      const CollectiveSpec &c = *spec.collective;
+      auto collective =
+          CollectiveOp::create(b, spec.loc, token, c.kind, c.reduction, c.ranks,
+                               /*peer=*/mlir::IntegerAttr(), c.element,
+                               spec.bindings[0], spec.bindings[1], waits);
+      tokens.push_back(collective.getDone());
+      continue;
+    }
     llvm::SmallVector<mlir::Attribute> bound(spec.bindings.begin(),
                                              spec.bindings.end());
     llvm::SmallVector<mlir::Attribute> results(spec.results.begin(),

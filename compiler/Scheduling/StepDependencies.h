@@ -30,7 +30,15 @@ namespace kiln::compiler {
 llvm::SmallVector<llvm::SmallVector<unsigned>> computeStepDependencies(
     llvm::ArrayRef<llvm::SmallVector<exec::BindingAttr>> bindings);
 
-/// One dispatch to schedule.
+/// A collective step instead of a dispatch: bindings are [send, recv].
+struct CollectiveSpec {
+  exec::CollectiveKind kind;
+  exec::ReductionKind reduction;
+  int32_t ranks = 1;
+  mlir::Type element;
+};
+
+/// One dispatch (or collective) to schedule.
 struct DispatchSpec {
   mlir::Location loc;
   std::string callee;
@@ -43,9 +51,12 @@ struct DispatchSpec {
   std::vector<mlir::Type> resultElements;
   /// Arithmetic operations of the whole dispatch, when known.
   std::optional<int64_t> flops;
+  /// Set for a collective step (no callee).
+  std::optional<CollectiveSpec> collective;
 };
 
-/// Fills the (empty) body of `program` with one exec.dispatch per spec, in
+/// Fills the (empty) body of `program` with one exec.dispatch (or
+/// exec.collective) per spec, in
 /// order, each after the earlier ones computeStepDependencies says it
 /// must wait for. What both backends' schedules are made of.
 void populateDispatches(exec::ProgramOp program,

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Codegen/CPU/CpuCodegen.h"
+#include "compiler/MemoryPlanning/CommunicateBufferization.h"
 
 #include "compiler/Codegen/CPU/Passes.h"
 #include "compiler/MemoryPlanning/Passes.h"
@@ -64,6 +65,7 @@ void kiln::compiler::registerCpuCodegenDialects(DialectRegistry &registry) {
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
       registry);
+  registerCommunicateBufferization(registry);
   // convert-to-llvm and the translation to LLVM IR.
   registerConvertFuncToLLVMInterface(registry);
   arith::registerConvertArithToLLVMInterface(registry);

@@ -10,6 +10,7 @@
 
 #include "compiler/Conversion/GraphToLinalg/Passes.h"
 
+#include "dialects/Exec/IR/ExecOps.h"
 #include "dialects/Graph/IR/GraphDialect.h"
 #include "dialects/Graph/IR/GraphOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -40,7 +41,7 @@ struct ConvertGraphToLinalgPass
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
                            math::MathDialect, tensor::TensorDialect,
                            func::FuncDialect>();
-    target.addLegalOp<ModuleOp>();
+    target.addLegalOp<ModuleOp, kiln::exec::CommunicateOp>();
     // Fusion groups keep their bodies together through the conversion;
     // kiln-fuse-group-loops then fuses each group's loops and dissolves it.
     target.addLegalOp<kiln::FusionOp, kiln::YieldOp>();
@@ -61,6 +62,7 @@ struct ConvertGraphToLinalgPass
     kiln::compiler::populateNNToLinalgPatterns(patterns);
     kiln::compiler::populateReductionToLinalgPatterns(patterns);
     kiln::compiler::populateShapeToLinalgPatterns(patterns);
+    kiln::compiler::populateCollectiveToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

@@ -7,6 +7,7 @@
 #ifndef KILN_COMPILER_CONVERSION_GRAPHTOLINALG_PASSES_H
 #define KILN_COMPILER_CONVERSION_GRAPHTOLINALG_PASSES_H
 
+#include "dialects/Exec/IR/ExecDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -36,6 +37,8 @@ void populateContractionToLinalgPatterns(
 void populateNNToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateReductionToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateShapeToLinalgPatterns(mlir::RewritePatternSet &patterns);
+/// all_reduce and all_gather as exec.communicate (CollectiveToLinalg.cpp).
+void populateCollectiveToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
 /// The largest statically shaped tensor an op of `function` computes
 /// (constants excluded): every memory plan holds it at some step.

@@ -31,6 +31,7 @@ def ConvertGraphToLinalgPass
            "large GEMM)">,
   ];
   let dependentDialects = [
+    "::kiln::exec::KilnExecDialect",
     "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect",

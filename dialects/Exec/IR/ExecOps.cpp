@@ -230,6 +230,66 @@ LogicalResult FillOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// Communicate (a collective before scheduling)
+//===----------------------------------------------------------------------===//
+
+LogicalResult CommunicateOp::verify() {
+  CollectiveKind kind = getKind();
+  StringRef name = stringifyCollectiveKind(kind);
+  if (kind != CollectiveKind::all_reduce &&
+      kind != CollectiveKind::all_gather &&
+      kind != CollectiveKind::reduce_scatter)
+    return emitOpError() << name
+                         << " is not a group collective (all_reduce, "
+                            "all_gather or reduce_scatter)";
+  if (int32_t(getRanks()) < 1)
+    return emitOpError("needs at least one rank");
+  bool reducing = kind != CollectiveKind::all_gather;
+  if (reducing != (getReduction() != ReductionKind::none))
+    return emitOpError() << name
+                         << (reducing ? " needs a reduction"
+                                      : " takes no reduction");
+  auto input = cast<ShapedType>(getInput().getType());
+  auto init = cast<ShapedType>(getInit().getType());
+  if (isa<TensorType>(input) != isa<TensorType>(init))
+    return emitOpError("takes tensors or buffers, not both");
+  bool onTensors = isa<TensorType>(init);
+  if (onTensors != (getNumResults() == 1) || getNumResults() > 1 ||
+      (onTensors && getResult()[0].getType() != init))
+    return emitOpError(onTensors ? "on tensors returns the type of its init"
+                                 : "on buffers returns nothing");
+  if (!input.hasStaticShape() || !init.hasStaticShape())
+    return emitOpError("needs static shapes");
+  if (input.getElementType() != init.getElementType())
+    return emitOpError("sends ") << input.getElementType() << " but receives "
+                                 << init.getElementType();
+  int64_t ranks = getRanks();
+  int64_t sent = input.getNumElements(), received = init.getNumElements();
+  bool sizesMatch =
+      kind == CollectiveKind::all_gather       ? received == sent * ranks
+      : kind == CollectiveKind::reduce_scatter ? sent == received * ranks
+                                               : sent == received;
+  if (!sizesMatch)
+    return emitOpError() << name << " over " << ranks << " ranks sends " << sent
+                         << " elements but receives " << received;
+  return success();
+}
+
+void CommunicateOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  // Communication itself: never dropped, merged or reordered.
+  effects.emplace_back(MemoryEffects::Read::get());
+  effects.emplace_back(MemoryEffects::Write::get());
+  if (isa<MemRefType>(getInput().getType()))
+    effects.emplace_back(MemoryEffects::Read::get(), &getInputMutable(),
+                         SideEffects::DefaultResource::get());
+  if (isa<MemRefType>(getInit().getType()))
+    effects.emplace_back(MemoryEffects::Write::get(), &getInitMutable(),
+                         SideEffects::DefaultResource::get());
+}
+
+//===----------------------------------------------------------------------===//
 // CollectiveOp
 //===----------------------------------------------------------------------===//
 

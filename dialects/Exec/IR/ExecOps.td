@@ -10,6 +10,7 @@
 include "dialects/Exec/IR/ExecBase.td"
 include "mlir/IR/OpBase.td"
 include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 //===----------------------------------------------------------------------===//
@@ -257,6 +258,47 @@ def KilnExec_CollectiveOp : KilnExec_StepOp<"collective"> {
       if (auto recv = getRecvAttr())
         bindings.push_back(recv);
       return bindings;
+    }
+  }];
+}
+
+def KilnExec_CommunicateOp : KilnExec_Op<"communicate", [
+    DestinationStyleOpInterface,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "a collective inside a function, before scheduling";
+  let description = [{
+    What `kiln.all_reduce` and `kiln.all_gather` lower to, in destination
+    style so that bufferisation and the memory plan treat it like a loop
+    nest: on tensors it returns the new value of `init`; on buffers it has
+    no result and writes `init`. `kiln-form-cpu-dispatches` turns each one
+    into an `exec.collective` step binding `input` as send and `init` as
+    recv. Sizes follow `exec.collective`: all_gather's `init` holds
+    `ranks` times `input`'s elements (rank after rank), reduce_scatter's
+    `input` `ranks` times `init`'s; element types match.
+
+    ```mlir
+    %r = exec.communicate all_reduce sum ranks(2)
+           ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+    exec.communicate all_gather ranks(2)
+           ins(%a : memref<4x8xf32>) outs(%b : memref<8x8xf32>)
+    ```
+  }];
+  let arguments = (ins KilnExec_CollectiveKind:$kind,
+                       DefaultValuedAttr<KilnExec_ReductionKind,
+                           "::kiln::exec::ReductionKind::none">:$reduction,
+                       I32Attr:$ranks,
+                       AnyTypeOf<[AnyRankedTensor, AnyMemRef]>:$input,
+                       AnyTypeOf<[AnyRankedTensor, AnyMemRef]>:$init);
+  let results = (outs Variadic<AnyRankedTensor>:$result);
+  let assemblyFormat = [{
+    $kind ($reduction^)? `ranks` `(` $ranks `)`
+    `ins` `(` $input `:` type($input) `)`
+    `outs` `(` $init `:` type($init) `)` attr-dict (`->` type($result)^)?
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return getInitMutable();
     }
   }];
 }

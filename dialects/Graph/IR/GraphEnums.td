@@ -29,4 +29,11 @@ def Kiln_PadMode : I32EnumAttr<"PadMode", "how padding values are chosen", [
   let cppNamespace = "::kiln";
 }
 
+def Kiln_CollectiveReduction : I32EnumAttr<"CollectiveReduction",
+    "how an all-reduce combines the ranks' elements", [
+      I32EnumAttrCase<"sum", 1>, I32EnumAttrCase<"max", 2>,
+      I32EnumAttrCase<"min", 3>, I32EnumAttrCase<"prod", 4>]> {
+  let cppNamespace = "::kiln";
+}
+
 #endif // KILN_DIALECTS_GRAPH_IR_GRAPHENUMS_TD

@@ -58,8 +58,7 @@ LogicalResult ReshapeOp::verify() {
   std::optional<int64_t> to = checkedElementCount(result.getShape());
   if (!from || !to || *from != *to)
     return emitOpError("cannot reshape ")
-           << input << " into " << result
-           << ": the element counts differ";
+           << input << " into " << result << ": the element counts differ";
   return success();
 }
 
@@ -110,13 +109,42 @@ LogicalResult SplitOp::verify() {
         return emitOpError("result #")
                << index << " differs from the input in dimension " << d;
     if (llvm::AddOverflow(total, piece.getDimSize(*axis), total))
-      return emitOpError("result sizes along axis ")
-             << *axis << " overflow";
+      return emitOpError("result sizes along axis ") << *axis << " overflow";
   }
   if (total != input.getDimSize(*axis))
     return emitOpError("result sizes along axis ")
            << *axis << " add up to " << total << ", the input has "
            << input.getDimSize(*axis);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Collectives
+//===----------------------------------------------------------------------===//
+
+LogicalResult AllReduceOp::verify() {
+  if (int32_t(getRanks()) < 1)
+    return emitOpError("needs at least one rank, got ") << int32_t(getRanks());
+  return success();
+}
+
+LogicalResult AllGatherOp::verify() {
+  if (int32_t(getRanks()) < 1)
+    return emitOpError("needs at least one rank, got ") << int32_t(getRanks());
+  auto input = cast<RankedTensorType>(getInput().getType());
+  auto result = cast<RankedTensorType>(getResult().getType());
+  int64_t axis = getAxis();
+  if (axis < 0 || axis >= input.getRank())
+    return emitOpError("axis ")
+           << axis << " is out of range for rank " << input.getRank();
+  SmallVector<int64_t> expected(input.getShape());
+  expected[axis] *= int64_t(getRanks());
+  if (result.getElementType() != input.getElementType() ||
+      result.getShape() != ArrayRef<int64_t>(expected))
+    return emitOpError("result must be ")
+           << RankedTensorType::get(expected, input.getElementType())
+           << " (dimension " << axis << " times " << getRanks()
+           << " ranks), got " << result;
   return success();
 }
 
@@ -146,8 +174,8 @@ LogicalResult FusionOp::verify() {
                        "types, got (")
            << block.getArgumentTypes() << ") for inputs ("
            << getInputs().getTypes() << ")";
-  auto yield = dyn_cast_if_present<YieldOp>(
-      block.empty() ? nullptr : &block.back());
+  auto yield =
+      dyn_cast_if_present<YieldOp>(block.empty() ? nullptr : &block.back());
   if (!yield)
     return emitOpError("expects the body to end with 'kiln.yield'");
   if (yield.getValues().getTypes() != getResultTypes())

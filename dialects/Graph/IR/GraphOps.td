@@ -16,5 +16,6 @@ include "dialects/Graph/IR/GraphNNOps.td"
 include "dialects/Graph/IR/GraphReductionOps.td"
 include "dialects/Graph/IR/GraphShapeOps.td"
 include "dialects/Graph/IR/GraphStructureOps.td"
+include "dialects/Graph/IR/GraphCollectiveOps.td"
 
 #endif // KILN_DIALECTS_GRAPH_IR_GRAPHOPS_TD

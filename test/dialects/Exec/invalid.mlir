@@ -406,3 +406,91 @@ exec.program @result_outside device(cpu) inputs(1) outputs(1) arena(64) {
   // expected-error @+1 {{result #0 is not inside a binding the dispatch writes}}
   %0 = exec.dispatch @d grid [1, 1, 1] bindings [#exec.binding<input 0[0 : 16] read>, #exec.binding<arena[0 : 32] write>] results [#exec.binding<input 0[0 : 16] write>] types [f32]
 }
+
+// -----
+
+func.func @communicate_kind(%a: memref<4xf32>, %b: memref<4xf32>) {
+  // expected-error @+1 {{send is not a group collective (all_reduce, all_gather or reduce_scatter)}}
+  exec.communicate send ranks(2) ins(%a : memref<4xf32>) outs(%b : memref<4xf32>)
+  return
+}
+
+// -----
+
+func.func @communicate_ranks(%a: memref<4xf32>, %b: memref<4xf32>) {
+  // expected-error @+1 {{needs at least one rank}}
+  exec.communicate all_reduce sum ranks(0) ins(%a : memref<4xf32>) outs(%b : memref<4xf32>)
+  return
+}
+
+// -----
+
+func.func @communicate_reduction(%a: memref<4xf32>, %b: memref<4xf32>) {
+  // expected-error @+1 {{all_reduce needs a reduction}}
+  exec.communicate all_reduce ranks(2) ins(%a : memref<4xf32>) outs(%b : memref<4xf32>)
+  return
+}
+
+// -----
+
+func.func @communicate_gather_reduction(%a: memref<4xf32>, %b: memref<8xf32>) {
+  // expected-error @+1 {{all_gather takes no reduction}}
+  exec.communicate all_gather sum ranks(2) ins(%a : memref<4xf32>) outs(%b : memref<8xf32>)
+  return
+}
+
+// -----
+
+func.func @communicate_mixed(%a: tensor<4xf32>, %b: memref<4xf32>) {
+  // expected-error @+1 {{takes tensors or buffers, not both}}
+  exec.communicate all_reduce sum ranks(2) ins(%a : tensor<4xf32>) outs(%b : memref<4xf32>)
+  return
+}
+
+// -----
+
+func.func @communicate_tensor_result(%a: tensor<4xf32>, %b: tensor<4xf32>) {
+  // expected-error @+1 {{on tensors returns the type of its init}}
+  exec.communicate all_reduce sum ranks(2) ins(%a : tensor<4xf32>) outs(%b : tensor<4xf32>)
+  return
+}
+
+// -----
+
+func.func @communicate_buffer_result(%a: memref<4xf32>, %b: memref<4xf32>) {
+  // expected-error @+1 {{on buffers returns nothing}}
+  %r = exec.communicate all_reduce sum ranks(2) ins(%a : memref<4xf32>) outs(%b : memref<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @communicate_dynamic(%a: memref<?xf32>, %b: memref<4xf32>) {
+  // expected-error @+1 {{needs static shapes}}
+  exec.communicate all_reduce sum ranks(2) ins(%a : memref<?xf32>) outs(%b : memref<4xf32>)
+  return
+}
+
+// -----
+
+func.func @communicate_element(%a: memref<4xf32>, %b: memref<4xf16>) {
+  // expected-error @+1 {{sends 'f32' but receives 'f16'}}
+  exec.communicate all_reduce sum ranks(2) ins(%a : memref<4xf32>) outs(%b : memref<4xf16>)
+  return
+}
+
+// -----
+
+func.func @communicate_gather_size(%a: memref<4xf32>, %b: memref<4xf32>) {
+  // expected-error @+1 {{all_gather over 2 ranks sends 4 elements but receives 4}}
+  exec.communicate all_gather ranks(2) ins(%a : memref<4xf32>) outs(%b : memref<4xf32>)
+  return
+}
+
+// -----
+
+func.func @communicate_scatter_size(%a: memref<4xf32>, %b: memref<4xf32>) {
+  // expected-error @+1 {{reduce_scatter over 2 ranks sends 4 elements but receives 4}}
+  exec.communicate reduce_scatter sum ranks(2) ins(%a : memref<4xf32>) outs(%b : memref<4xf32>)
+  return
+}

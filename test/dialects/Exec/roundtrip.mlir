@@ -50,3 +50,14 @@ exec.program @gpu device(cuda) inputs(1) outputs(1) arena(64) constants(512) {
          bindings [#exec.binding<constants[0 : 512] read>,
                    #exec.binding<output 0[0 : 64] write>]
 }
+
+// CHECK-LABEL: func.func @communicate
+// CHECK: exec.communicate all_reduce sum ranks(2) ins(%{{.*}} : tensor<4x8xf32>) outs(%{{.*}} : tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK: exec.communicate all_gather ranks(2) ins(%{{.*}} : memref<4x8xf32>) outs(%{{.*}} : memref<8x8xf32>)
+// CHECK: exec.communicate reduce_scatter max ranks(4) ins(%{{.*}} : memref<8x8xf32>) outs(%{{.*}} : memref<2x8xf32>)
+func.func @communicate(%x: tensor<4x8xf32>, %e: tensor<4x8xf32>, %a: memref<4x8xf32>, %b: memref<8x8xf32>, %c: memref<2x8xf32>) -> tensor<4x8xf32> {
+  %r = exec.communicate all_reduce sum ranks(2) ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  exec.communicate all_gather ranks(2) ins(%a : memref<4x8xf32>) outs(%b : memref<8x8xf32>)
+  exec.communicate reduce_scatter max ranks(4) ins(%b : memref<8x8xf32>) outs(%c : memref<2x8xf32>)
+  return %r : tensor<4x8xf32>
+}

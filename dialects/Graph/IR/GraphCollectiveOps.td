@@ -1,0 +1,72 @@
+//===- GraphCollectiveOps.td - Communication between ranks --*- tablegen -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// What the sharding pass inserts into each rank's program
+// (docs/sharding.md). Every rank of the group runs the same collective at
+// the same point of its program.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_DIALECTS_GRAPH_IR_GRAPHCOLLECTIVEOPS_TD
+#define KILN_DIALECTS_GRAPH_IR_GRAPHCOLLECTIVEOPS_TD
+
+include "dialects/Graph/IR/GraphBase.td"
+include "dialects/Graph/IR/GraphEnums.td"
+
+// Not Kiln_Op (pure): communication is an effect. A collective must never be
+// removed, merged with another or moved past one, or ranks would wait for
+// each other forever.
+class Kiln_CollectiveOp<string mnemonic, list<Trait> traits = []>
+    : Op<Kiln_Dialect, mnemonic,
+         !listconcat(traits, [MemoryEffects<[MemRead, MemWrite]>])> {
+  let hasVerifier = 1;
+}
+
+def Kiln_AllReduceOp : Kiln_CollectiveOp<"all_reduce",
+    [AllTypesMatch<["input", "result"]>]> {
+  let summary = "combine a tensor elementwise across the ranks of a group";
+  let description = [{
+    Every one of the `ranks` ranks contributes `input`; every rank gets the
+    elementwise `reduction` (sum, max, min, prod) of all contributions.
+    Tensor parallelism uses it to finish a contraction whose reduction
+    dimension was split (a partial sum).
+
+    Example:
+
+    ```mlir
+    %y = kiln.all_reduce sum %x ranks(2) : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Kiln_NumericTensor:$input,
+                   Kiln_CollectiveReduction:$reduction, I32Attr:$ranks);
+  let results = (outs Kiln_NumericTensor:$result);
+  let assemblyFormat = [{
+    $reduction $input `ranks` `(` $ranks `)` attr-dict `:` type($input)
+  }];
+}
+
+def Kiln_AllGatherOp : Kiln_CollectiveOp<"all_gather"> {
+  let summary = "concatenate the ranks' tensors along one axis";
+  let description = [{
+    Every one of the `ranks` ranks contributes `input`; every rank gets the
+    contributions concatenated along `axis` in rank order, so the result is
+    `input`'s shape with dimension `axis` multiplied by `ranks`. It turns a
+    value split over the ranks back into a replicated one.
+
+    Example:
+
+    ```mlir
+    %y = kiln.all_gather %x axis(1) ranks(2)
+        : tensor<4x8xf32> -> tensor<4x16xf32>
+    ```
+  }];
+  let arguments = (ins Kiln_Tensor:$input, I64Attr:$axis, I32Attr:$ranks);
+  let results = (outs Kiln_Tensor:$result);
+  let assemblyFormat = [{
+    $input `axis` `(` $axis `)` `ranks` `(` $ranks `)` attr-dict `:`
+    type($input) `->` type($result)
+  }];
+}
+
+#endif // KILN_DIALECTS_GRAPH_IR_GRAPHCOLLECTIVEOPS_TD
