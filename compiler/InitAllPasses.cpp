@@ -11,6 +11,7 @@
 #include "compiler/Contracts/Passes.h"
 #include "compiler/Fusion/Passes.h"
 #include "compiler/GraphTransforms/Passes.h"
+#include "compiler/Sharding/Passes.h"
 #include "compiler/Conversion/GraphToLinalg/Passes.h"
 #include "compiler/Pipelines/Pipelines.h"
 #include "compiler/Scheduling/Passes.h"
@@ -22,6 +23,7 @@ void kiln::registerAllPasses() {
   kiln::compiler::registerContractsPasses();
   kiln::compiler::registerFusionPasses();
   kiln::compiler::registerGraphTransformsPasses();
+  kiln::compiler::registerShardingPasses();
   kiln::compiler::registerGraphToLinalgPasses();
   kiln::compiler::registerPipelines();
   kiln::compiler::registerSchedulingPasses();

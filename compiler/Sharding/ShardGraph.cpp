@@ -1,0 +1,249 @@
+//===- ShardGraph.cpp - One rank's program from a whole graph -------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Walks each function in order, decides every op's layout with the rules
+// and rebuilds it with local shapes. Layout changes (reshards) are made on
+// demand and shared between the ops that need the same one:
+//   partial    -> replicated  all_reduce sum
+//   split(d)   -> replicated  all_gather along d
+//   replicated -> split(d)    this rank's slice (no communication; on a
+//                             constant it folds into a smaller constant)
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Sharding/ShardGraph.h"
+#include "compiler/Sharding/Passes.h"
+#include "compiler/Sharding/ShardingRules.h"
+
+#include "dialects/Graph/IR/GraphOps.h"
+#include "mlir/IR/Builders.h"
+
+#include <map>
+#include <tuple>
+
+namespace kiln::compiler {
+#define GEN_PASS_DEF_SHARDGRAPHPASS
+#include "compiler/Sharding/Passes.h.inc"
+} // namespace kiln::compiler
+
+using namespace mlir;
+using namespace kiln;
+using namespace kiln::compiler::sharding;
+
+namespace {
+
+RankedTensorType typeOf(Value value) {
+  return cast<RankedTensorType>(value.getType());
+}
+
+struct Partitioner {
+  RuleContext context;
+  int64_t rank = 0;
+  OpBuilder builder;
+  /// Original value -> its value on this rank and how it is laid out.
+  DenseMap<Value, std::pair<Value, Sharding>> local;
+  /// (original value, layout kind, dimension) -> resharded value.
+  std::map<std::tuple<void *, int, int64_t>, Value> resharded;
+  int64_t allReduces = 0, allGathers = 0;
+
+  explicit Partitioner(MLIRContext *mlirContext) : builder(mlirContext) {}
+
+  Value slice(Value whole, int64_t dim, Location loc) {
+    RankedTensorType type = typeOf(whole);
+    int64_t chunk = type.getDimSize(dim) / context.ranks;
+    SmallVector<int64_t> starts(type.getRank(), 0);
+    SmallVector<int64_t> limits(type.getShape());
+    SmallVector<int64_t> steps(type.getRank(), 1);
+    starts[dim] = rank * chunk;
+    limits[dim] = (rank + 1) * chunk;
+    return SliceOp::create(builder, loc,
+                           localType(type, Sharding::split(dim), context.ranks),
+                           whole, starts, limits, steps);
+  }
+
+  /// `original`'s value on this rank laid out as `want`.
+  FailureOr<Value> reshard(Value original, Sharding want, Location loc) {
+    auto [value, have] = local.lookup(original);
+    if (have == want)
+      return value;
+    auto key = std::make_tuple(original.getAsOpaquePointer(), int(want.kind),
+                               want.dim);
+    if (Value cached = resharded[key])
+      return cached;
+    RankedTensorType global = typeOf(original);
+    if (want.isPartial())
+      return emitError(loc, "internal error: asked for a partial sum of a ")
+             << have.str() << " value";
+    if (want.isSplit() && global.getDimSize(want.dim) % context.ranks != 0)
+      return emitError(loc, "cannot split dimension ")
+             << want.dim << " of " << global << " over " << context.ranks
+             << " ranks: " << global.getDimSize(want.dim)
+             << " does not divide evenly";
+    if (have.isPartial()) {
+      value = AllReduceOp::create(builder, loc, value.getType(), value,
+                                  CollectiveReduction::sum,
+                                  uint32_t(context.ranks));
+      ++allReduces;
+    } else if (have.isSplit()) {
+      value = AllGatherOp::create(builder, loc, global, value, have.dim,
+                                  uint32_t(context.ranks));
+      ++allGathers;
+    }
+    if (want.isSplit())
+      value = slice(value, want.dim, loc);
+    resharded[key] = value;
+    return value;
+  }
+
+  LogicalResult partitionArguments(func::FuncOp function) {
+    builder.setInsertionPointToStart(&function.front());
+    for (BlockArgument argument : function.getArguments()) {
+      local[argument] = {argument, Sharding::replicated()};
+      if (context.strategy != Strategy::kData)
+        continue;
+      auto type = dyn_cast<RankedTensorType>(argument.getType());
+      if (!type || type.getRank() == 0 ||
+          type.getDimSize(0) % context.ranks != 0)
+        return function.emitError("data parallelism over ")
+               << context.ranks << " ranks needs every input's first "
+               << "(batch) dimension to divide by " << context.ranks
+               << "; input " << argument.getArgNumber() << " is "
+               << argument.getType();
+      local[argument] = {slice(argument, 0, argument.getLoc()),
+                         Sharding::split(0)};
+    }
+    return success();
+  }
+
+  LogicalResult partitionOp(Operation *op) {
+    builder.setInsertionPoint(op);
+    Location loc = op->getLoc();
+    if (op->getNumRegions() != 0)
+      return op->emitError("cannot shard an op with regions (shard before "
+                           "fusion)");
+    SmallVector<Sharding> current;
+    for (Value operand : op->getOperands()) {
+      if (!local.count(operand))
+        return op->emitError("cannot shard: an operand is defined outside "
+                             "the function's body");
+      current.push_back(local.lookup(operand).second);
+    }
+    if (isa<func::ReturnOp>(op)) {
+      // The interface stays whole: every rank returns the full outputs.
+      for (OpOperand &operand : op->getOpOperands()) {
+        FailureOr<Value> whole =
+            reshard(operand.get(), Sharding::replicated(), loc);
+        if (failed(whole))
+          return failure();
+        operand.set(*whole);
+      }
+      return success();
+    }
+    // A partial sum the op is not linear in is reduced first.
+    if (!keepsPartial(op, current))
+      for (Sharding &sharding : current)
+        if (sharding.isPartial())
+          sharding = Sharding::replicated();
+    Decision decision = decide(op, current, context);
+
+    SmallVector<Value> operands;
+    for (auto [operand, want] :
+         llvm::zip(op->getOperands(), decision.operands)) {
+      FailureOr<Value> value = reshard(operand, want, loc);
+      if (failed(value))
+        return failure();
+      operands.push_back(*value);
+    }
+    if (rank != 0 && decision.skipOnOtherRanksFor) {
+      local[op->getResult(0)] = {operands[*decision.skipOnOtherRanksFor],
+                                 decision.result};
+      return success();
+    }
+    if (rank != 0 && decision.dropOnOtherRanks)
+      operands.erase(operands.begin() + *decision.dropOnOtherRanks);
+
+    SmallVector<Type> types;
+    for (Value result : op->getResults()) {
+      auto type = dyn_cast<RankedTensorType>(result.getType());
+      types.push_back(type ? localType(type, decision.result, context.ranks)
+                           : result.getType());
+    }
+    OperationState state(loc, op->getName());
+    state.addOperands(operands);
+    state.addAttributes(op->getAttrs());
+    state.addTypes(types);
+    Operation *clone = builder.create(state);
+    for (auto [result, cloned] :
+         llvm::zip(op->getResults(), clone->getResults()))
+      local[result] = {cloned, op->getNumResults() == 1
+                                   ? decision.result
+                                   : Sharding::replicated()};
+    return success();
+  }
+
+  LogicalResult partition(func::FuncOp function) {
+    // Before the arguments' slices are inserted: those are not the user's.
+    SmallVector<Operation *> original;
+    for (Operation &op : function.front())
+      original.push_back(&op);
+    if (failed(partitionArguments(function)))
+      return failure();
+    for (Operation *op : original)
+      if (failed(partitionOp(op)))
+        return failure();
+    for (Operation *op : llvm::reverse(original))
+      if (!isa<func::ReturnOp>(op))
+        op->erase();
+    return success();
+  }
+};
+
+struct ShardGraphPass
+    : kiln::compiler::impl::ShardGraphPassBase<ShardGraphPass> {
+  using ShardGraphPassBase::ShardGraphPassBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (ranks < 1 || rank < 0 || rank >= ranks) {
+      module.emitError("kiln-shard: rank ")
+          << rank << " is not one of " << ranks << " ranks";
+      return signalPassFailure();
+    }
+    if (strategy != "tensor" && strategy != "data") {
+      module.emitError("kiln-shard: unknown strategy '")
+          << strategy << "' (tensor or data)";
+      return signalPassFailure();
+    }
+    Partitioner partitioner(&getContext());
+    partitioner.context.ranks = ranks;
+    partitioner.context.strategy =
+        strategy == "data" ? Strategy::kData : Strategy::kTensor;
+    partitioner.rank = rank;
+    for (auto function : module.getOps<func::FuncOp>()) {
+      if (function.isExternal())
+        continue;
+      if (!function.getBody().hasOneBlock()) {
+        function.emitError("cannot shard a function with several blocks");
+        return signalPassFailure();
+      }
+      if (partitioner.context.strategy == Strategy::kTensor)
+        splitFusedProjections(function, ranks);
+      if (failed(partitioner.partition(function)))
+        return signalPassFailure();
+    }
+    Builder b(&getContext());
+    module->setAttr(
+        kiln::compiler::kShardingAttr,
+        b.getDictionaryAttr(
+            {b.getNamedAttr("ranks", b.getI64IntegerAttr(ranks)),
+             b.getNamedAttr("rank", b.getI64IntegerAttr(rank)),
+             b.getNamedAttr("strategy", b.getStringAttr(strategy)),
+             b.getNamedAttr("all_reduces",
+                            b.getI64IntegerAttr(partitioner.allReduces)),
+             b.getNamedAttr("all_gathers",
+                            b.getI64IntegerAttr(partitioner.allGathers))}));
+  }
+};
+
+} // namespace

@@ -1,0 +1,22 @@
+//===- ShardGraph.h - Graph rewrites that help sharding ---------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_COMPILER_SHARDING_SHARDGRAPH_H
+#define KILN_COMPILER_SHARDING_SHARDGRAPH_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace kiln::compiler::sharding {
+
+/// Rewrites split(matmul(x, W) + b) along the last axis (a fused Q/K/V
+/// projection with constant W and b) into one matmul and add per part, so
+/// that column parallelism spreads every part's columns over the ranks.
+/// Parts whose width does not divide by `ranks` are left fused.
+void splitFusedProjections(mlir::func::FuncOp function, int64_t ranks);
+
+} // namespace kiln::compiler::sharding
+
+#endif // KILN_COMPILER_SHARDING_SHARDGRAPH_H

@@ -1,0 +1,54 @@
+//===- ShardingRules.h - Propagation rules per op family --------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Given how an op's operands are laid out, each rule says how the op can
+// run without communication: the layout it needs for each operand (the
+// partitioner reshards the others) and the layout of its result. An op no
+// rule knows runs replicated: correct, only not parallel.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_COMPILER_SHARDING_SHARDINGRULES_H
+#define KILN_COMPILER_SHARDING_SHARDINGRULES_H
+
+#include "compiler/Sharding/Sharding.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+
+namespace kiln::compiler::sharding {
+
+enum class Strategy { kData, kTensor };
+
+struct Decision {
+  /// One per operand.
+  llvm::SmallVector<Sharding> operands;
+  Sharding result;
+  /// On every rank but rank 0, the op is skipped and its result is this
+  /// operand (adding a replicated addend to a partial sum once, on rank 0).
+  std::optional<unsigned> skipOnOtherRanksFor;
+  /// On every rank but rank 0, this (optional, last) operand is dropped: a
+  /// gemm's bias added to a partial product once, on rank 0.
+  std::optional<unsigned> dropOnOtherRanks;
+};
+
+struct RuleContext {
+  int64_t ranks = 1;
+  Strategy strategy = Strategy::kTensor;
+};
+
+/// How `op` runs with its operands laid out as `current` (one per operand;
+/// partial operands have already been reduced unless the op is linear in
+/// them). Ops with one result only; others run replicated.
+Decision decide(mlir::Operation *op, llvm::ArrayRef<Sharding> current,
+                const RuleContext &context);
+
+/// Whether `op` passes a partial sum through (linear in each operand:
+/// reshape, transpose, and adding partial sums).
+bool keepsPartial(mlir::Operation *op, llvm::ArrayRef<Sharding> current);
+
+} // namespace kiln::compiler::sharding
+
+#endif // KILN_COMPILER_SHARDING_SHARDINGRULES_H
