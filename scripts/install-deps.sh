@@ -15,6 +15,9 @@ packages=(
   libprotobuf-dev protobuf-compiler libonnx-dev libonnx-testdata
   # Unit tests
   libgtest-dev
+  # The MPI communicator plugin and its tests under mpirun (optional:
+  # without them the runtime builds and those tests are skipped)
+  openmpi-bin libopenmpi-dev
   # lit is a Python program; NumPy is the tests' independent reference
   python3 python3-numpy python3-onnx
   # PyTorch exports the end-to-end models and is their reference;

@@ -50,7 +50,8 @@ constexpr const char *kUsage =
     "\n"
     "Exit codes: 0 success, 1 usage error, 2 invalid artifact or inputs,\n"
     "3 unsupported (newer format, other target), 4 internal error,\n"
-    "5 device unavailable (no GPU or driver, out of memory); a driver too\n"
+    "5 device unavailable (no GPU or driver, out of memory), 7 a collective\n"
+    "failed (a rank aborted, a peer missed the deadline); a driver too\n"
     "old for the artifact is 3.\n";
 
 int exitCodeFor(const Status &status) {
@@ -64,6 +65,9 @@ int exitCodeFor(const Status &status) {
   case StatusCode::kUnavailable:
   case StatusCode::kResourceExhausted:
     return 5;
+  case StatusCode::kAborted:
+  case StatusCode::kDeadlineExceeded:
+    return 7;
   default:
     return 2;
   }

@@ -256,7 +256,8 @@ constexpr const char *kOverview =
     "Run `kilnc <command> --help` for a command's options.\n\n"
     "Exit codes: 0 success, 1 usage error, 2 invalid model or inputs,\n"
     "3 model uses something Kiln cannot compile yet, 4 internal error,\n"
-    "5 device unavailable (no GPU or driver, out of memory, a missing tool).\n";
+    "5 device unavailable (no GPU or driver, out of memory, a missing tool),\n"
+    "7 a collective between ranks failed (a rank aborted, a deadline passed).\n";
 
 /// Exit codes (the API's exitCodeFor gives the same for its Statuses).
 enum ExitCode { kSuccess = 0, kUsage = 1, kInvalid = 2 };

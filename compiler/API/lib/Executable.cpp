@@ -125,6 +125,9 @@ int exitCodeFor(const Status &status) {
   case StatusCode::kUnavailable:
   case StatusCode::kResourceExhausted:
     return 5;
+  case StatusCode::kAborted:
+  case StatusCode::kDeadlineExceeded:
+    return 7;
   }
   return 4;
 }

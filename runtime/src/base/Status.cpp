@@ -28,6 +28,10 @@ const char *statusCodeName(StatusCode code) {
     return "RESOURCE_EXHAUSTED";
   case StatusCode::kInternal:
     return "INTERNAL";
+  case StatusCode::kAborted:
+    return "ABORTED";
+  case StatusCode::kDeadlineExceeded:
+    return "DEADLINE_EXCEEDED";
   }
   return "UNKNOWN";
 }

@@ -37,6 +37,12 @@ TEST(StatusTest, CarriesCodeAndMessage) {
   EXPECT_EQ(status.toString(), "DATA_LOSS: file is truncated");
 }
 
+TEST(StatusTest, CollectiveFailuresHaveNames) {
+  EXPECT_EQ(aborted("rank 1 aborted").toString(), "ABORTED: rank 1 aborted");
+  EXPECT_EQ(deadlineExceeded("allReduce #3").toString(),
+            "DEADLINE_EXCEEDED: allReduce #3");
+}
+
 TEST(StatusTest, ContextIsPrefixedOnlyToErrors) {
   EXPECT_EQ(notFound("x").withContext("loading m.kiln").message(),
             "loading m.kiln: x");

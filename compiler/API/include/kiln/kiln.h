@@ -50,7 +50,8 @@ class Graph;
 /// option that does not apply), 2 invalid model or inputs (kInvalidArgument,
 /// kNotFound, kDataLoss), 3 unsupported (kUnimplemented), 4 internal
 /// (kInternal), 5 this machine lacks what the run needs: a GPU or its
-/// driver, a tool (kUnavailable), memory (kResourceExhausted).
+/// driver, a tool (kUnavailable), memory (kResourceExhausted), 7 a
+/// collective between ranks failed (kAborted, kDeadlineExceeded).
 int exitCodeFor(const Status &status);
 
 /// The API version of these headers (also KILN_PLUGIN_API_VERSION's home).

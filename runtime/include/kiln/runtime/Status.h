@@ -21,14 +21,16 @@ namespace kiln::rt {
 /// Broad classes of failure; tools map them to documented exit codes.
 enum class StatusCode {
   kOk = 0,
-  kInvalidArgument,   ///< The caller passed something malformed.
-  kNotFound,          ///< A file, symbol or name does not exist.
-  kDataLoss,          ///< A file is truncated or corrupt.
-  kUnimplemented,     ///< Valid, but not supported (yet).
-  kFailedPrecondition,///< The system is not in a state to do this.
-  kUnavailable,       ///< A device or driver is missing.
-  kResourceExhausted, ///< Out of (device) memory or another hard limit.
-  kInternal,          ///< A bug in Kiln.
+  kInvalidArgument,    ///< The caller passed something malformed.
+  kNotFound,           ///< A file, symbol or name does not exist.
+  kDataLoss,           ///< A file is truncated or corrupt.
+  kUnimplemented,      ///< Valid, but not supported (yet).
+  kFailedPrecondition, ///< The system is not in a state to do this.
+  kUnavailable,        ///< A device or driver is missing.
+  kResourceExhausted,  ///< Out of (device) memory or another hard limit.
+  kInternal,           ///< A bug in Kiln.
+  kAborted,            ///< A rank aborted a collective group (or a peer died).
+  kDeadlineExceeded,   ///< A call did not finish in time (a peer is late).
 };
 
 /// Name of a status code, e.g. "INVALID_ARGUMENT".
@@ -73,6 +75,12 @@ inline Status unimplemented(std::string message) {
 }
 inline Status internalError(std::string message) {
   return Status(StatusCode::kInternal, std::move(message));
+}
+inline Status aborted(std::string message) {
+  return Status(StatusCode::kAborted, std::move(message));
+}
+inline Status deadlineExceeded(std::string message) {
+  return Status(StatusCode::kDeadlineExceeded, std::move(message));
 }
 
 /// A value or the Status explaining why there is none.
