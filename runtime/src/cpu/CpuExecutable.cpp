@@ -23,7 +23,11 @@ namespace {
 Status checkElf(const std::vector<uint8_t> &image, const std::string &name) {
   // e_ident: magic, class 2 (64-bit), data 1 (little-endian); e_machine 62
   // (x86-64) at offset 18.
-  if (image.size() < 64 || std::memcmp(image.data(), "\x7f" "ELF", 4) != 0 ||
+  if (image.size() < 64 ||
+      std::memcmp(image.data(),
+                  "\x7f"
+                  "ELF",
+                  4) != 0 ||
       image[4] != 2 || image[5] != 1)
     return dataLoss(name + ": the CPU kernels are not a 64-bit ELF object");
   uint16_t machine = uint16_t(image[18] | image[19] << 8);
@@ -59,9 +63,9 @@ CpuExecutable::create(Program program,
   std::shared_ptr<ThreadPool> pool;
   if (threads > 1)
     pool = ThreadPool::shared(threads);
-  auto executable = std::unique_ptr<CpuExecutable>(new CpuExecutable(
-      std::move(program), std::move(*schedule), std::move(owner),
-      std::move(pool)));
+  auto executable = std::unique_ptr<CpuExecutable>(
+      new CpuExecutable(std::move(program), std::move(*schedule),
+                        std::move(owner), std::move(pool)));
   // One arena up front: a program too large for memory fails at load.
   auto arena = executable->takeArena();
   if (!arena.isOk())
@@ -81,8 +85,8 @@ CpuExecutable::load(Artifact artifact, const std::string &name,
 
   int fd = memfd_create("kiln-kernels", MFD_CLOEXEC);
   if (fd < 0)
-    return internalError(name + ": memfd_create failed: " +
-                         std::strerror(errno));
+    return internalError(name +
+                         ": memfd_create failed: " + std::strerror(errno));
   size_t written = 0;
   while (written < artifact.cpuKernels.size()) {
     ssize_t n = write(fd, artifact.cpuKernels.data() + written,
@@ -95,10 +99,19 @@ CpuExecutable::load(Artifact artifact, const std::string &name,
   }
   std::string path = "/proc/self/fd/" + std::to_string(fd);
   void *library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  close(fd); // dlopen keeps its own mapping.
-  if (!library)
+  if (!library) {
+    close(fd);
     return dataLoss(name + ": cannot load the CPU kernels: " + dlerror());
-  std::shared_ptr<void> owner(library, [](void *handle) { dlclose(handle); });
+  }
+  // The descriptor stays open as long as the library is loaded: dlopen
+  // recognises libraries by path, and a closed descriptor's number (so its
+  // /proc/self/fd path) would be reused by the next artifact loaded, which
+  // would then get this one's kernels (two ranks of a sharded model, two
+  // models in one process).
+  std::shared_ptr<void> owner(library, [fd](void *handle) {
+    dlclose(handle);
+    close(fd);
+  });
   return create(
       std::move(artifact.program),
       [&](const std::string &symbol) { return dlsym(library, symbol.c_str()); },
@@ -167,7 +180,8 @@ Status CpuExecutable::run(const std::vector<TensorRef> &inputs,
   buffers.inputs = &inputData;
   buffers.outputs = &outputData;
   buffers.arena = static_cast<uint8_t *>((*arena)->data());
-  Status status = schedule_.run(pool_.get(), arguments.data(), buffers, options);
+  Status status =
+      schedule_.run(pool_.get(), arguments.data(), buffers, options);
   returnArena(std::move(*arena));
   return status;
 }
