@@ -1,0 +1,81 @@
+//===- MultiRankExecutable.h - Every rank of a sharded model ----*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Runs the ranks of a ranked artifact (RankedArtifact.h) in one process:
+// one thread per rank, an in-process communicator between them. Every rank
+// takes the same inputs; rank 0's outputs are the model's. One rank per
+// process under mpirun is RankExecutable below.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_RUNTIME_MULTIRANKEXECUTABLE_H
+#define KILN_RUNTIME_MULTIRANKEXECUTABLE_H
+
+#include "kiln/runtime/CommunicatorCollectives.h"
+#include "kiln/runtime/DeviceExecutable.h"
+#include "kiln/runtime/RankedArtifact.h"
+
+#include <memory>
+#include <vector>
+
+namespace kiln::rt {
+
+struct MultiRankOptions {
+  /// Threads of each rank's CPU executable (1: the rank's own thread).
+  unsigned threadsPerRank = 1;
+  CommunicatorOptions communicator;
+};
+
+class MultiRankExecutable {
+public:
+  static StatusOr<std::unique_ptr<MultiRankExecutable>>
+  load(RankedArtifact artifact, const std::string &name,
+       const MultiRankOptions &options = {});
+
+  /// Rank 0's program: the model's interface.
+  const Program &program() const { return executables_.front()->program(); }
+  size_t ranks() const { return executables_.size(); }
+
+  /// Runs every rank at once and returns rank 0's outputs. When a rank
+  /// fails, the others are aborted (no rank waits forever) and the first
+  /// failure that is not such an abort is returned; the executable cannot
+  /// run again after that.
+  Status run(const std::vector<HostTensor> &inputs,
+             std::vector<HostTensor> &outputs);
+
+  /// Collectives rank `rank` ran, by kind, since load.
+  CollectiveCounters counters(size_t rank) const {
+    return hooks_[rank]->counters();
+  }
+
+private:
+  std::vector<std::unique_ptr<DeviceExecutable>> executables_;
+  std::vector<std::unique_ptr<Communicator>> communicators_;
+  std::vector<std::unique_ptr<CommunicatorCollectives>> hooks_;
+  bool broken_ = false;
+};
+
+/// One rank of a ranked artifact on a communicator made elsewhere (MPI:
+/// one process per rank).
+class RankExecutable {
+public:
+  static StatusOr<std::unique_ptr<RankExecutable>>
+  load(RankedArtifact artifact, const std::string &name,
+       std::unique_ptr<Communicator> communicator, unsigned threads = 1);
+
+  const Program &program() const { return executable_->program(); }
+  int rank() const { return communicator_->rank(); }
+  Status run(const std::vector<HostTensor> &inputs,
+             std::vector<HostTensor> &outputs);
+  CollectiveCounters counters() const { return hook_->counters(); }
+
+private:
+  std::unique_ptr<DeviceExecutable> executable_;
+  std::unique_ptr<Communicator> communicator_;
+  std::unique_ptr<CommunicatorCollectives> hook_;
+};
+
+} // namespace kiln::rt
+
+#endif // KILN_RUNTIME_MULTIRANKEXECUTABLE_H

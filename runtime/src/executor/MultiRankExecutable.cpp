@@ -1,0 +1,124 @@
+//===- MultiRankExecutable.cpp - Every rank of a sharded model ------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/runtime/MultiRankExecutable.h"
+
+#include "kiln/runtime/InProcessGroup.h"
+
+#include <thread>
+
+namespace kiln::rt {
+
+StatusOr<std::unique_ptr<MultiRankExecutable>>
+MultiRankExecutable::load(RankedArtifact artifact, const std::string &name,
+                          const MultiRankOptions &options) {
+  size_t ranks = artifact.ranks.size();
+  if (ranks == 0)
+    return invalidArgument(name + ": no ranks to load");
+  auto communicators = InProcessGroup::create(int(ranks), options.communicator);
+  if (!communicators.isOk())
+    return communicators.status();
+  auto executable = std::make_unique<MultiRankExecutable>();
+  executable->communicators_ = std::move(*communicators);
+  ExecutableOptions load;
+  load.threads = options.threadsPerRank;
+  for (size_t rank = 0; rank < ranks; ++rank) {
+    const Program &program = artifact.ranks[rank].program;
+    if (program.devices.size() != 1 ||
+        program.devices[0].kind != DeviceProgram::Kind::kCpu)
+      return unimplemented(name + ": rank " + std::to_string(rank) +
+                           " is not one CPU program; ranks run on CPUs only "
+                           "for now");
+    for (const Step &step : program.devices[0].steps)
+      if (step.kind == Step::Kind::kCollective && step.ranks != ranks)
+        return invalidArgument(name + ": rank " + std::to_string(rank) +
+                               " has a collective over " +
+                               std::to_string(step.ranks) + " ranks in a " +
+                               std::to_string(ranks) + "-rank artifact");
+    auto loaded =
+        loadExecutable(std::move(artifact.ranks[rank]),
+                       name + " (rank " + std::to_string(rank) + ")", load);
+    if (!loaded.isOk())
+      return loaded.status();
+    executable->executables_.push_back(std::move(*loaded));
+    executable->hooks_.push_back(std::make_unique<CommunicatorCollectives>(
+        *executable->communicators_[rank]));
+  }
+  return executable;
+}
+
+Status MultiRankExecutable::run(const std::vector<HostTensor> &inputs,
+                                std::vector<HostTensor> &outputs) {
+  if (broken_)
+    return Status(StatusCode::kFailedPrecondition,
+                  "a rank failed in an earlier run; load the artifact again");
+  size_t ranks = executables_.size();
+  std::vector<Status> statuses(ranks);
+  std::vector<std::vector<HostTensor>> rankOutputs(ranks);
+  auto runRank = [&](size_t rank) {
+    RunOptions options;
+    options.collectives = hooks_[rank].get();
+    statuses[rank] =
+        executables_[rank]->run(inputs, rankOutputs[rank], options);
+    // Peers blocked in a collective with this rank must not wait for it.
+    if (!statuses[rank].isOk())
+      communicators_[rank]->abort();
+  };
+  std::vector<std::thread> threads;
+  for (size_t rank = 1; rank < ranks; ++rank)
+    threads.emplace_back(runRank, rank);
+  runRank(0);
+  for (std::thread &thread : threads)
+    thread.join();
+  const Status *failure = nullptr;
+  for (const Status &status : statuses)
+    if (!status.isOk() &&
+        (!failure || (failure->code() == StatusCode::kAborted &&
+                      status.code() != StatusCode::kAborted)))
+      failure = &status;
+  if (failure) {
+    broken_ = true;
+    return *failure;
+  }
+  outputs = std::move(rankOutputs[0]);
+  return Status::ok();
+}
+
+StatusOr<std::unique_ptr<RankExecutable>>
+RankExecutable::load(RankedArtifact artifact, const std::string &name,
+                     std::unique_ptr<Communicator> communicator,
+                     unsigned threads) {
+  int rank = communicator->rank();
+  if (size_t(communicator->size()) != artifact.ranks.size())
+    return invalidArgument(
+        name + " has " + std::to_string(artifact.ranks.size()) +
+        " ranks; launched with " + std::to_string(communicator->size()));
+  ExecutableOptions options;
+  options.threads = threads;
+  auto loaded =
+      loadExecutable(std::move(artifact.ranks[size_t(rank)]),
+                     name + " (rank " + std::to_string(rank) + ")", options);
+  if (!loaded.isOk())
+    return loaded.status();
+  auto executable = std::make_unique<RankExecutable>();
+  executable->executable_ = std::move(*loaded);
+  executable->communicator_ = std::move(communicator);
+  executable->hook_ =
+      std::make_unique<CommunicatorCollectives>(*executable->communicator_);
+  return executable;
+}
+
+Status RankExecutable::run(const std::vector<HostTensor> &inputs,
+                           std::vector<HostTensor> &outputs) {
+  RunOptions options;
+  options.collectives = hook_.get();
+  Status status = executable_->run(inputs, outputs, options);
+  if (!status.isOk())
+    communicator_->abort();
+  return status;
+}
+
+} // namespace kiln::rt

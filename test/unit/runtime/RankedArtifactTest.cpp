@@ -1,0 +1,154 @@
+//===- RankedArtifactTest.cpp - Every rank's program in one file ----------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Round trips, every truncation point and single-byte corruption, and files
+// that are well formed but wrong: no ranks, ranks with other interfaces,
+// bytes after the last rank.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/runtime/RankedArtifact.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+
+using namespace kiln::rt;
+
+namespace {
+
+Artifact rankArtifact(int rank) {
+  Artifact artifact;
+  artifact.target = "cpu x86_64-pc-linux-gnu test";
+  artifact.program.inputs = {{"x", DType::kF32, {4, 8}}};
+  artifact.program.outputs = {{"y", DType::kF32, {4, 8}}};
+  DeviceProgram device;
+  Step step;
+  step.kind = Step::Kind::kCollective;
+  step.collective = Step::CollectiveKind::kAllReduce;
+  step.reduction = 1;
+  step.ranks = 2;
+  step.args = {
+      {KernelArg::Base::kInput, 0, 0, 128, KernelArg::Access::kRead},
+      {KernelArg::Base::kOutput, 0, 0, 128, KernelArg::Access::kWrite}};
+  device.steps.push_back(step);
+  artifact.program.devices.push_back(device);
+  artifact.cpuKernels = {0x7f, 'E', 'L', 'F', uint8_t(rank)};
+  return artifact;
+}
+
+RankedArtifact twoRanks() {
+  RankedArtifact ranked;
+  ranked.strategy = "tensor";
+  ranked.ranks = {rankArtifact(0), rankArtifact(1)};
+  return ranked;
+}
+
+StatusOr<RankedArtifact> decode(const std::vector<uint8_t> &bytes) {
+  return decodeRankedArtifact(bytes.data(), bytes.size(), "m.kiln");
+}
+
+/// Recomputes the trailing checksum after an edit.
+void reseal(std::vector<uint8_t> &bytes) {
+  bytes.resize(bytes.size() - 4);
+  uint32_t crc = crc32(bytes.data(), bytes.size());
+  for (int i = 0; i < 4; ++i)
+    bytes.push_back(uint8_t(crc >> (8 * i)));
+}
+
+TEST(RankedArtifactTest, RoundTrips) {
+  std::vector<uint8_t> bytes = encodeRankedArtifact(twoRanks());
+  ASSERT_TRUE(isRankedArtifact(bytes.data(), bytes.size()));
+  StatusOr<RankedArtifact> decoded = decode(bytes);
+  ASSERT_TRUE(decoded.isOk()) << decoded.status().message();
+  EXPECT_EQ(decoded->strategy, "tensor");
+  ASSERT_EQ(decoded->ranks.size(), 2u);
+  for (int rank = 0; rank < 2; ++rank) {
+    EXPECT_EQ(decoded->ranks[rank].cpuKernels.back(), uint8_t(rank));
+    const Step &step = decoded->ranks[rank].program.devices[0].steps[0];
+    EXPECT_EQ(step.kind, Step::Kind::kCollective);
+    EXPECT_EQ(step.ranks, 2u);
+  }
+}
+
+TEST(RankedArtifactTest, EveryTruncationIsAnError) {
+  std::vector<uint8_t> bytes = encodeRankedArtifact(twoRanks());
+  for (size_t size = 0; size < bytes.size(); ++size) {
+    std::vector<uint8_t> cut(bytes.begin(), bytes.begin() + size);
+    StatusOr<RankedArtifact> decoded = decode(cut);
+    EXPECT_FALSE(decoded.isOk()) << "accepted " << size << " bytes";
+  }
+}
+
+TEST(RankedArtifactTest, EveryCorruptedByteIsAnError) {
+  std::vector<uint8_t> bytes = encodeRankedArtifact(twoRanks());
+  for (size_t at = 0; at < bytes.size(); ++at) {
+    std::vector<uint8_t> flipped = bytes;
+    flipped[at] ^= 0x5A;
+    StatusOr<RankedArtifact> decoded = decode(flipped);
+    EXPECT_FALSE(decoded.isOk()) << "accepted a flip at byte " << at;
+  }
+}
+
+TEST(RankedArtifactTest, RejectsNoRanks) {
+  RankedArtifact empty;
+  std::vector<uint8_t> bytes = encodeRankedArtifact(empty);
+  StatusOr<RankedArtifact> decoded = decode(bytes);
+  ASSERT_FALSE(decoded.isOk());
+  EXPECT_NE(decoded.status().message().find("0 ranks"), std::string::npos)
+      << decoded.status().message();
+}
+
+TEST(RankedArtifactTest, RejectsRanksWithAnotherInterface) {
+  RankedArtifact ranked = twoRanks();
+  ranked.ranks[1].program.inputs[0].shape = {2, 8};
+  StatusOr<RankedArtifact> decoded = decode(encodeRankedArtifact(ranked));
+  ASSERT_FALSE(decoded.isOk());
+  EXPECT_NE(decoded.status().message().find(
+                "m.kiln (rank 1): its inputs or outputs differ from rank 0's"),
+            std::string::npos)
+      << decoded.status().message();
+}
+
+TEST(RankedArtifactTest, RejectsTrailingBytes) {
+  std::vector<uint8_t> bytes = encodeRankedArtifact(twoRanks());
+  bytes.insert(bytes.end() - 4, {1, 2, 3});
+  reseal(bytes);
+  StatusOr<RankedArtifact> decoded = decode(bytes);
+  ASSERT_FALSE(decoded.isOk());
+  EXPECT_NE(decoded.status().message().find("3 unexpected bytes"),
+            std::string::npos)
+      << decoded.status().message();
+}
+
+TEST(RankedArtifactTest, RejectsANewerVersion) {
+  std::vector<uint8_t> bytes = encodeRankedArtifact(twoRanks());
+  bytes[8] = 2;
+  reseal(bytes);
+  StatusOr<RankedArtifact> decoded = decode(bytes);
+  ASSERT_FALSE(decoded.isOk());
+  EXPECT_EQ(decoded.status().code(), StatusCode::kUnimplemented);
+}
+
+TEST(RankedArtifactTest, ReadsAPlainArtifactAsOneRank) {
+  std::string path = ::testing::TempDir() + "/plain.kiln";
+  ASSERT_TRUE(writeArtifactFile(path, rankArtifact(7)).isOk());
+  StatusOr<RankedArtifact> read = readRankedArtifactFile(path);
+  ASSERT_TRUE(read.isOk()) << read.status().message();
+  ASSERT_EQ(read->ranks.size(), 1u);
+  EXPECT_EQ(read->ranks[0].cpuKernels.back(), 7);
+  std::remove(path.c_str());
+}
+
+TEST(RankedArtifactTest, FileRoundTrip) {
+  std::string path = ::testing::TempDir() + "/ranked.kiln";
+  ASSERT_TRUE(writeRankedArtifactFile(path, twoRanks()).isOk());
+  StatusOr<RankedArtifact> read = readRankedArtifactFile(path);
+  ASSERT_TRUE(read.isOk()) << read.status().message();
+  EXPECT_EQ(read->ranks.size(), 2u);
+  std::remove(path.c_str());
+}
+
+} // namespace
