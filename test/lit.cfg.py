@@ -31,3 +31,12 @@ if config.kiln_have_cuda_toolkit:
 if os.path.exists("/dev/nvidia0") or (shutil.which("nvidia-smi") and
                                       os.system("nvidia-smi -L >/dev/null 2>&1") == 0):
     config.available_features.add("cuda")
+
+# `mpirun`: Open MPI's launcher and Kiln's MPI plugin, for sharded models run
+# one rank per process (scripts/install-deps.sh installs openmpi-bin).
+if shutil.which("mpirun") and os.path.exists(
+        os.path.join(config.kiln_obj_root, "lib", "libkiln_collectives_mpi.so")):
+    config.available_features.add("mpirun")
+    config.environment["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
+    config.environment["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+    config.environment["OMPI_MCA_rmaps_base_oversubscribe"] = "1"

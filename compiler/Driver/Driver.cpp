@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Driver/Driver.h"
+#include "compiler/Sharding/Passes.h"
 #include "compiler/Driver/Int8Calibration.h"
 
 #include "compiler/Codegen/CPU/CpuCodegen.h"
@@ -299,6 +300,22 @@ DriverError lowerTo(ModuleOp module, Stage stage,
                                         options.keepFp32.end());
               pm.addPass(createAssignPrecisionPass(precision));
               // Casts of weights fold into converted constants.
+              pm.addPass(createCanonicalizerPass());
+              pm.addPass(createCSEPass());
+            }))
+      return error;
+  // One rank's program of a sharded model: before fusion, so that fusion
+  // groups form around the collectives and over local shapes.
+  if (options.ranks > 1)
+    if (DriverError error = runPipeline(
+            module, options.timing, ErrorKind::kUnsupported, "sharding",
+            [&](OpPassManager &pm) {
+              ShardGraphPassOptions shard;
+              shard.ranks = options.ranks;
+              shard.rank = options.rank;
+              shard.strategy = options.parallel;
+              pm.addPass(createShardGraphPass(shard));
+              // Slices of weights fold into each rank's own constants.
               pm.addPass(createCanonicalizerPass());
               pm.addPass(createCSEPass());
             }))

@@ -141,6 +141,12 @@ struct PipelineOptions {
   /// (CompileOptions).
   std::string calibrationData;
   std::string calibrationMethod = "minmax";
+  /// Sharding (kiln-shard): with `ranks` > 1 the pipeline builds the
+  /// program of rank `rank` of `ranks` under `parallel` ("tensor" or
+  /// "data"); CompileOptions::devices.
+  int64_t ranks = 1;
+  int64_t rank = 0;
+  std::string parallel = "tensor";
 };
 
 /// Lowers `module` in place to `stage`.

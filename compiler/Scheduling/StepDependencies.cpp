@@ -55,10 +55,18 @@ void populateDispatches(ProgramOp program,
   auto b = mlir::OpBuilder::atBlockBegin(&body);
   auto token = TokenType::get(program.getContext());
   llvm::SmallVector<mlir::Value> tokens;
+  std::optional<unsigned> lastCollective;
   for (auto [index, spec] : llvm::enumerate(dispatches)) {
     llvm::SmallVector<mlir::Value> waits;
     for (unsigned dependency : after[index])
       waits.push_back(tokens[dependency]);
+    // Every rank must issue its collectives in program order, whatever the
+    // threads of a run make of independent steps.
+    if (spec.collective && lastCollective &&
+        !llvm::is_contained(after[index], *lastCollective))
+      waits.push_back(tokens[*lastCollective]);
+    if (spec.collective)
+      lastCollective = unsigned(index);
     if (spec.collective) {
       const CollectiveSpec &c = *spec.collective;
       auto collective =

@@ -207,12 +207,12 @@ struct ShardGraphPass
     ModuleOp module = getOperation();
     if (ranks < 1 || rank < 0 || rank >= ranks) {
       module.emitError("kiln-shard: rank ")
-          << rank << " is not one of " << ranks << " ranks";
+          << int64_t(rank) << " is not one of " << int64_t(ranks) << " ranks";
       return signalPassFailure();
     }
     if (strategy != "tensor" && strategy != "data") {
       module.emitError("kiln-shard: unknown strategy '")
-          << strategy << "' (tensor or data)";
+          << std::string(strategy) << "' (tensor or data)";
       return signalPassFailure();
     }
     Partitioner partitioner(&getContext());

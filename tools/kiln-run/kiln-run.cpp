@@ -16,6 +16,8 @@
 #include "kiln/runtime/ModelIO.h"
 #include "kiln/runtime/NumericsCheck.h"
 
+#include "RankedRun.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -26,34 +28,8 @@
 
 using namespace kiln::rt;
 
-namespace {
-
-constexpr const char *kUsage =
-    "usage: kiln-run MODEL.kiln [--input NAME=FILE.npy]... [--output-dir DIR]\n"
-    "                [--iterations N] [--warmup N] [--threads N]\n"
-    "                [--check-numerics] [--gemm generated|cublaslt|auto]\n"
-    "                [--gemm-cache FILE]\n"
-    "\n"
-    "Runs a compiled Kiln artifact on .npy inputs with the runtime alone,\n"
-    "on the CPU or on CUDA device 0, as the artifact says.\n"
-    "Writes DIR/<output name>.npy per output; with --iterations > 1 also\n"
-    "prints median/p10/p90 latency. --threads N runs a CPU program on N\n"
-    "threads, this one included (default: every core this process may use;\n"
-    "1: this thread only); results are bitwise the same for every N.\n"
-    "--check-numerics looks for NaN and infinities in what every step\n"
-    "computed and reports the first step that made one, with its source\n"
-    "ops (exit 2); slow (on a GPU it goes launch by launch).\n"
-    "--gemm picks what runs a CUDA artifact's GEMMs: its generated kernels\n"
-    "(default), cuBLASLt, or auto: both timed on the GPU at load and the\n"
-    "faster kept, remembered in --gemm-cache FILE (default:\n"
-    "$KILN_CUDA_GEMM_CACHE); the choices are printed to stderr.\n"
-    "\n"
-    "Exit codes: 0 success, 1 usage error, 2 invalid artifact or inputs,\n"
-    "3 unsupported (newer format, other target), 4 internal error,\n"
-    "5 device unavailable (no GPU or driver, out of memory), 7 a collective\n"
-    "failed (a rank aborted, a peer missed the deadline); a driver too\n"
-    "old for the artifact is 3.\n";
-
+// Shared with RankedRun.cpp.
+namespace kiln::rt {
 int exitCodeFor(const Status &status) {
   switch (status.code()) {
   case StatusCode::kOk:
@@ -78,6 +54,42 @@ int fail(int code, const std::string &message) {
   return code;
 }
 
+} // namespace kiln::rt
+
+namespace {
+
+constexpr const char *kUsage =
+    "usage: kiln-run MODEL.kiln [--input NAME=FILE.npy]... [--output-dir DIR]\n"
+    "                [--iterations N] [--warmup N] [--threads N]\n"
+    "                [--check-numerics] [--gemm generated|cublaslt|auto]\n"
+    "                [--gemm-cache FILE] [--ranks N] [--timeout-ms MS]\n"
+    "\n"
+    "Runs a compiled Kiln artifact on .npy inputs with the runtime alone,\n"
+    "on the CPU or on CUDA device 0, as the artifact says.\n"
+    "Writes DIR/<output name>.npy per output; with --iterations > 1 also\n"
+    "prints median/p10/p90 latency. --threads N runs a CPU program on N\n"
+    "threads, this one included (default: every core this process may use;\n"
+    "1: this thread only); results are bitwise the same for every N.\n"
+    "--check-numerics looks for NaN and infinities in what every step\n"
+    "computed and reports the first step that made one, with its source\n"
+    "ops (exit 2); slow (on a GPU it goes launch by launch).\n"
+    "--gemm picks what runs a CUDA artifact's GEMMs: its generated kernels\n"
+    "(default), cuBLASLt, or auto: both timed on the GPU at load and the\n"
+    "faster kept, remembered in --gemm-cache FILE (default:\n"
+    "$KILN_CUDA_GEMM_CACHE); the choices are printed to stderr.\n"
+    "A sharded artifact (kilnc compile --devices N) runs all N ranks in\n"
+    "this process, one thread each (--ranks N, if given, must match), or\n"
+    "one rank per process under mpirun -np N; every rank takes the same\n"
+    "inputs and rank 0 prints and writes the outputs. --threads is then\n"
+    "per rank (default 1); a collective waits at most --timeout-ms\n"
+    "(default 60000) for the other ranks.\n"
+    "\n"
+    "Exit codes: 0 success, 1 usage error, 2 invalid artifact or inputs,\n"
+    "3 unsupported (newer format, other target), 4 internal error,\n"
+    "5 device unavailable (no GPU or driver, out of memory), 7 a collective\n"
+    "failed (a rank aborted, a peer missed the deadline); a driver too\n"
+    "old for the artifact is 3.\n";
+
 bool parseCount(const std::string &text, unsigned &value) {
   char *end = nullptr;
   unsigned long parsed = std::strtoul(text.c_str(), &end, 10);
@@ -92,7 +104,8 @@ bool parseCount(const std::string &text, unsigned &value) {
 int main(int argc, char **argv) {
   std::string model, outputDir;
   std::vector<InputFile> inputs;
-  unsigned iterations = 1, warmup = 0, threads = 0;
+  unsigned iterations = 1, warmup = 0, threads = 0, ranks = 0;
+  unsigned timeoutMs = 60000;
   bool checkNumerics = false;
   ExecutableOptions loadOptions;
   for (int i = 1; i < argc; ++i) {
@@ -140,6 +153,14 @@ int main(int argc, char **argv) {
       if (!file)
         return 1;
       loadOptions.gemmTimingCache = file;
+    } else if (arg == "--ranks") {
+      const char *count = value("--ranks");
+      if (!count || !parseCount(count, ranks) || ranks == 0 || ranks > 4096)
+        return fail(1, "--ranks expects a count from 1 to 4096");
+    } else if (arg == "--timeout-ms") {
+      const char *ms = value("--timeout-ms");
+      if (!ms || !parseCount(ms, timeoutMs) || timeoutMs == 0)
+        return fail(1, "--timeout-ms expects a positive count");
     } else if (arg == "--iterations" || arg == "--warmup") {
       const char *count = value(arg.c_str());
       if (!count || !parseCount(count, arg == "--warmup" ? warmup : iterations))
@@ -155,9 +176,25 @@ int main(int argc, char **argv) {
   if (model.empty() || iterations == 0)
     return fail(1, std::string("no model given\n") + kUsage);
 
-  StatusOr<Artifact> artifact = readArtifactFile(model);
-  if (!artifact.isOk())
-    return fail(exitCodeFor(artifact.status()), artifact.status().message());
+  StatusOr<RankedArtifact> ranked = readRankedArtifactFile(model);
+  if (!ranked.isOk())
+    return fail(exitCodeFor(ranked.status()), ranked.status().message());
+  if (ranked->ranks.size() > 1 || ranks > 1 || launchedByMpi()) {
+    if (checkNumerics || loadOptions.gemm != GemmPath::kGenerated)
+      return fail(1, "--check-numerics and --gemm run single-device "
+                     "artifacts only");
+    RankedRunOptions options;
+    options.model = model;
+    options.inputs = inputs;
+    options.outputDir = outputDir;
+    options.iterations = iterations;
+    options.warmup = warmup;
+    options.threadsPerRank = threads == 0 ? 1 : threads;
+    options.ranks = ranks;
+    options.timeoutMs = timeoutMs;
+    return runRanked(std::move(*ranked), options);
+  }
+  StatusOr<Artifact> artifact = std::move(ranked->ranks.front());
   loadOptions.threads = threads;
   StatusOr<std::unique_ptr<DeviceExecutable>> executable =
       loadExecutable(std::move(*artifact), model, loadOptions);

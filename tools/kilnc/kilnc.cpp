@@ -16,12 +16,14 @@
 #include "kiln/JitModel.h"
 #include "kiln/kiln.h"
 #include "kiln/runtime/Bindings.h"
+#include "kiln/runtime/CommunicatorCollectives.h"
 #include "kiln/runtime/CudaModuleChoice.h"
 #include "kiln/runtime/ModelIO.h"
 #include "kiln/runtime/NumericsCheck.h"
 #include "kiln/runtime/Roofline.h"
 #include "kiln/runtime/StepProfiler.h"
 #include "kiln/runtime/Npy.h"
+#include "kiln/runtime/RankedArtifact.h"
 #include "kiln/runtime/ThreadPool.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -37,6 +39,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <map>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -133,6 +136,18 @@ cl::opt<std::string> calibrationMethod(
     cl::value_desc("minmax|percentile"), cl::init("minmax"),
     cl::sub(compileCommand), cl::sub(runCommand), cl::sub(benchCommand),
     cl::sub(profileCommand), cl::sub(bisectCommand));
+cl::opt<int> devices(
+    "devices",
+    cl::desc("Shard the model over N devices (CPU ranks): one artifact "
+             "holding every rank's program, run by kiln-run --ranks N or "
+             "mpirun -np N kiln-run"),
+    cl::value_desc("N"), cl::init(1), cl::sub(compileCommand));
+cl::opt<std::string> parallel(
+    "parallel",
+    cl::desc("With --devices: tensor (column-then-row splits of weights, "
+             "default) or data (inputs split along their batch)"),
+    cl::value_desc("tensor|data"), cl::init("tensor"),
+    cl::sub(compileCommand));
 cl::list<std::string> passPlugins(
     "load-pass-plugin",
     cl::desc("Load a Kiln pass plugin (a shared library; see "
@@ -300,6 +315,8 @@ StatusOr<CompileOptions> compileOptions() {
   options.keepFp32.assign(keepFp32.begin(), keepFp32.end());
   options.calibrationData = calibrationData;
   options.calibrationMethod = calibrationMethod;
+  options.devices = devices;
+  options.parallel = parallel;
   for (const std::string &spec : inputShapes) {
     auto [name, dims] = llvm::StringRef(spec).split('=');
     std::vector<int64_t> shape;
@@ -476,8 +493,52 @@ StatusOr<rt::MemoryPlan> firstPlan(const rt::Artifact &artifact) {
                             "an older Kiln; recompile the model)");
 }
 
+/// --stats-json of a sharded model: per rank, its plan's figures and the
+/// collectives one run performs, by kind, with the bytes each rank sends.
+int writeRankedStatsJson(const rt::RankedArtifact &ranked) {
+  std::string json = "{\n  \"strategy\": \"" + ranked.strategy +
+                     "\",\n  \"ranks\": [\n";
+  for (size_t rank = 0; rank < ranked.ranks.size(); ++rank) {
+    const rt::Artifact &artifact = ranked.ranks[rank];
+    StatusOr<rt::MemoryPlan> plan = firstPlan(artifact);
+    if (!plan.isOk())
+      return fail(plan.status());
+    std::map<std::string, std::pair<uint64_t, uint64_t>> collectives;
+    for (const rt::Step &step : artifact.program.devices[0].steps) {
+      if (step.kind != rt::Step::Kind::kCollective || step.args.empty())
+        continue;
+      auto &[count, bytes] = collectives[rt::collectiveKindName(step.collective)];
+      ++count;
+      bytes += step.args.front().bytes;
+    }
+    std::string planJson = plan::formatStatsJson(
+        *plan, artifact.program.devices[plan->device].arenaBytes);
+    // The plan's object, indented, with the rank and its collectives.
+    std::string entry = "    {\"rank\": " + std::to_string(rank) +
+                        ", \"collectives\": {";
+    bool first = true;
+    for (auto &[kind, figures] : collectives) {
+      entry += (first ? "\"" : ", \"") + kind + "\": {\"count\": " +
+               std::to_string(figures.first) +
+               ", \"bytes\": " + std::to_string(figures.second) + "}";
+      first = false;
+    }
+    entry += "}, \"plan\": " + planJson.substr(0, planJson.size() - 1) + "}";
+    json += entry + (rank + 1 < ranked.ranks.size() ? ",\n" : "\n");
+  }
+  json += "  ]\n}\n";
+  return writeReport(statsJsonPath, "stats", json);
+}
+
 /// --stats-json: read back what compileToArtifact wrote.
 int writeStatsJson() {
+  if (devices > 1) {
+    rt::StatusOr<rt::RankedArtifact> ranked =
+        rt::readRankedArtifactFile(outputPath);
+    if (!ranked.isOk())
+      return fail(ranked.status());
+    return writeRankedStatsJson(*ranked);
+  }
   rt::StatusOr<rt::Artifact> artifact = rt::readArtifactFile(outputPath);
   if (!artifact.isOk())
     return fail(artifact.status());

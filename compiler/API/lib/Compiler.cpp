@@ -16,6 +16,7 @@
 #include "compiler/MemoryPlanning/BufferLiveness.h"
 #include "compiler/Quantization/Observers.h"
 #include "compiler/Target/CudaArtifact.h"
+#include "kiln/runtime/RankedArtifact.h"
 #include "kiln/Graph.h"
 
 #include "dialects/Graph/IR/GraphOps.h"
@@ -239,7 +240,10 @@ Compiler::Impl::pipeline(const CompileOptions &options,
           options.precision,
           options.keepFp32,
           options.calibrationData,
-          options.calibrationMethod};
+          options.calibrationMethod,
+          options.devices,
+          /*rank=*/0,
+          options.parallel};
 }
 
 StatusOr<std::unique_ptr<Compiler>> Compiler::create(CompileOptions options) {
@@ -253,6 +257,18 @@ StatusOr<std::unique_ptr<Compiler>> Compiler::create(CompileOptions options) {
                       "' is not supported (cpu, cuda, cuda:sm_XX)");
   }
   KILN_RETURN_IF_ERROR(checkPrecisionOptions(options));
+  if (options.devices < 1 || options.devices > int(rt::kMaxRanks))
+    return Status(StatusCode::kInvalidArgument,
+                  "devices must be from 1 to " +
+                      std::to_string(rt::kMaxRanks));
+  if (options.parallel != "tensor" && options.parallel != "data")
+    return Status(StatusCode::kInvalidArgument,
+                  "unknown parallelism '" + options.parallel +
+                      "' (tensor or data)");
+  if (options.devices > 1 && options.target != "cpu")
+    return Status(StatusCode::kUnimplemented,
+                  "sharded models (devices > 1) run on CPU ranks only for "
+                  "now; CUDA ranks need the NCCL backend");
   auto impl = std::make_unique<Impl>();
   for (const std::string &path : options.passPlugins)
     KILN_RETURN_IF_ERROR(compiler::loadPassPlugin(path, impl->extensions));
@@ -338,6 +354,8 @@ Status Compiler::compileToArtifact(const ModelSource &source,
   if (DriverError error = session.load(source, impl_->options, module))
     return session.fail(error);
   importing.stop();
+  if (impl_->options.devices > 1)
+    return compileRankedArtifact(source, path, report);
   rt::Artifact artifact;
   bool cuda = compiler::CudaTarget::isCuda(impl_->options.target);
   DriverError error =
@@ -357,6 +375,37 @@ Status Compiler::compileToArtifact(const ModelSource &source,
     for (const rt::CudaModule &module : artifact.cudaModules)
       report->kernelBytes += module.image.size();
   }
+  return Status::ok();
+}
+
+Status Compiler::compileRankedArtifact(const ModelSource &source,
+                                       const std::string &path,
+                                       ArtifactReport *report) {
+  CompileTimer timer(impl_->options.timeReport);
+  rt::RankedArtifact ranked;
+  ranked.strategy = impl_->options.parallel;
+  for (int rank = 0; rank < impl_->options.devices; ++rank) {
+    // Each rank lowers its own copy of the model: its shapes and weights
+    // differ from the others'.
+    Session session;
+    OwningOpRef<ModuleOp> module;
+    if (DriverError error = session.load(source, impl_->options, module))
+      return session.fail(error);
+    compiler::PipelineOptions pipeline =
+        impl_->pipeline(impl_->options, timer.root());
+    pipeline.rank = rank;
+    rt::Artifact artifact;
+    if (DriverError error = compiler::compileToArtifact(
+            *module, impl_->options.entry, artifact, impl_->options.targetCpu,
+            pipeline))
+      return session.fail(error);
+    if (report)
+      report->kernelBytes += artifact.cpuKernels.size();
+    ranked.ranks.push_back(std::move(artifact));
+  }
+  if (Status status = rt::writeRankedArtifactFile(path, ranked);
+      !status.isOk())
+    return Status(StatusCode::kFailedPrecondition, status.message());
   return Status::ok();
 }
 

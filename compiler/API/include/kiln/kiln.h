@@ -115,6 +115,14 @@ struct CompileOptions {
   /// observer. `kilnc --calibration-data`, `--calibration-method`.
   std::string calibrationData;
   std::string calibrationMethod = "minmax";
+  /// Devices (ranks) to shard the model over; 1 is unsharded. With more,
+  /// compileToArtifact writes a ranked artifact holding every rank's
+  /// program (docs/sharding.md); CPU targets only. `kilnc --devices`.
+  int devices = 1;
+  /// How to shard: "tensor" (Megatron-style column-then-row splits of
+  /// contractions with constant weights) or "data" (inputs split along
+  /// their batch dimension). `kilnc --parallel`.
+  std::string parallel = "tensor";
 };
 
 /// Where a model comes from. A plain value; the bytes are copied in.
@@ -268,6 +276,12 @@ public:
   class Impl;
 
 private:
+  /// compileToArtifact with CompileOptions::devices > 1: every rank's
+  /// program in one ranked artifact.
+  Status compileRankedArtifact(const ModelSource &source,
+                               const std::string &path,
+                               ArtifactReport *report);
+
   friend class JitModel; // Compiles with specialised options.
   explicit Compiler(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;

@@ -1,0 +1,69 @@
+// RUN: kiln-opt %s --kiln-shard='ranks=2 rank=1' --canonicalize | FileCheck %s
+// RUN: kiln-opt %s --kiln-shard='ranks=4 rank=3' --canonicalize | FileCheck %s --check-prefix=FOUR
+
+// A post-LN encoder block as ONNX exports it (fused Q/K/V projection split
+// in three, heads by reshape and transpose, residuals, GELU MLP). Tensor
+// parallelism gives exactly two all-reduces per block, as in Megatron: one
+// after the attention output projection, one after the second MLP layer;
+// nothing is gathered. Each rank keeps half of the heads.
+
+// CHECK: all_gathers = 0 : i64, all_reduces = 2 : i64
+// CHECK-NOT: kiln.split
+// CHECK-COUNT-3: kiln.matmul %{{.*}} : (tensor<1x8x16xf32>, tensor<16x8xf32>) -> tensor<1x8x8xf32>
+// CHECK: kiln.reshape %{{.*}} : tensor<1x8x8xf32> -> tensor<1x8x2x4xf32>
+// CHECK: kiln.matmul %{{.*}} : (tensor<1x2x8x4xf32>, tensor<1x2x4x8xf32>) -> tensor<1x2x8x8xf32>
+// CHECK: kiln.softmax %{{.*}} axis 3 : tensor<1x2x8x8xf32>
+// CHECK: kiln.reshape %{{.*}} : tensor<1x8x2x4xf32> -> tensor<1x8x8xf32>
+// CHECK: %[[O:.*]] = kiln.matmul %{{.*}} : (tensor<1x8x8xf32>, tensor<8x16xf32>) -> tensor<1x8x16xf32>
+// CHECK: %[[A:.*]] = kiln.all_reduce sum %[[O]] ranks(2) : tensor<1x8x16xf32>
+// CHECK: kiln.layer_norm %[[A]]
+// CHECK: kiln.matmul %{{.*}} : (tensor<1x8x16xf32>, tensor<16x16xf32>) -> tensor<1x8x16xf32>
+// CHECK: kiln.gelu
+// CHECK: %[[F:.*]] = kiln.matmul %{{.*}} : (tensor<1x8x16xf32>, tensor<16x16xf32>) -> tensor<1x8x16xf32>
+// CHECK: %[[M:.*]] = kiln.all_reduce sum %[[F]] ranks(2) : tensor<1x8x16xf32>
+// CHECK: kiln.layer_norm %[[M]]
+// CHECK-NOT: kiln.all_
+
+// FOUR: all_gathers = 0 : i64, all_reduces = 2 : i64
+// FOUR: kiln.softmax %{{.*}} axis 3 : tensor<1x1x8x8xf32>
+func.func @block(%x: tensor<1x8x16xf32>) -> tensor<1x8x16xf32> {
+  %wqkv = kiln.constant dense<0.01> : tensor<16x48xf32>
+  %bqkv = kiln.constant dense<0.02> : tensor<48xf32>
+  %wo = kiln.constant dense<0.03> : tensor<16x16xf32>
+  %bo = kiln.constant dense<0.04> : tensor<16xf32>
+  %w1 = kiln.constant dense<0.05> : tensor<16x32xf32>
+  %b1 = kiln.constant dense<0.06> : tensor<32xf32>
+  %w2 = kiln.constant dense<0.07> : tensor<32x16xf32>
+  %b2 = kiln.constant dense<0.08> : tensor<16xf32>
+  %g = kiln.constant dense<1.0> : tensor<16xf32>
+  %be = kiln.constant dense<0.0> : tensor<16xf32>
+  %scale = kiln.constant dense<2.0> : tensor<f32>
+
+  %qkv0 = kiln.matmul %x, %wqkv : (tensor<1x8x16xf32>, tensor<16x48xf32>) -> tensor<1x8x48xf32>
+  %qkv = kiln.add %qkv0, %bqkv : (tensor<1x8x48xf32>, tensor<48xf32>) -> tensor<1x8x48xf32>
+  %q, %k, %v = kiln.split %qkv axis 2 : tensor<1x8x48xf32> -> tensor<1x8x16xf32>, tensor<1x8x16xf32>, tensor<1x8x16xf32>
+  %qh = kiln.reshape %q : tensor<1x8x16xf32> -> tensor<1x8x4x4xf32>
+  %kh = kiln.reshape %k : tensor<1x8x16xf32> -> tensor<1x8x4x4xf32>
+  %vh = kiln.reshape %v : tensor<1x8x16xf32> -> tensor<1x8x4x4xf32>
+  %qt = kiln.transpose %qh [0, 2, 1, 3] : tensor<1x8x4x4xf32> -> tensor<1x4x8x4xf32>
+  %kt = kiln.transpose %kh [0, 2, 3, 1] : tensor<1x8x4x4xf32> -> tensor<1x4x4x8xf32>
+  %vt = kiln.transpose %vh [0, 2, 1, 3] : tensor<1x8x4x4xf32> -> tensor<1x4x8x4xf32>
+  %s0 = kiln.matmul %qt, %kt : (tensor<1x4x8x4xf32>, tensor<1x4x4x8xf32>) -> tensor<1x4x8x8xf32>
+  %s1 = kiln.div %s0, %scale : (tensor<1x4x8x8xf32>, tensor<f32>) -> tensor<1x4x8x8xf32>
+  %p = kiln.softmax %s1 axis 3 : tensor<1x4x8x8xf32>
+  %c = kiln.matmul %p, %vt : (tensor<1x4x8x8xf32>, tensor<1x4x8x4xf32>) -> tensor<1x4x8x4xf32>
+  %ct = kiln.transpose %c [0, 2, 1, 3] : tensor<1x4x8x4xf32> -> tensor<1x8x4x4xf32>
+  %cm = kiln.reshape %ct : tensor<1x8x4x4xf32> -> tensor<1x8x16xf32>
+  %o0 = kiln.matmul %cm, %wo : (tensor<1x8x16xf32>, tensor<16x16xf32>) -> tensor<1x8x16xf32>
+  %o1 = kiln.add %o0, %bo : (tensor<1x8x16xf32>, tensor<16xf32>) -> tensor<1x8x16xf32>
+  %r1 = kiln.add %x, %o1 : (tensor<1x8x16xf32>, tensor<1x8x16xf32>) -> tensor<1x8x16xf32>
+  %n1 = kiln.layer_norm %r1, %g, %be axis -1 epsilon 1.0e-05 : (tensor<1x8x16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<1x8x16xf32>
+  %f0 = kiln.matmul %n1, %w1 : (tensor<1x8x16xf32>, tensor<16x32xf32>) -> tensor<1x8x32xf32>
+  %f1 = kiln.add %f0, %b1 : (tensor<1x8x32xf32>, tensor<32xf32>) -> tensor<1x8x32xf32>
+  %f2 = kiln.gelu %f1 : tensor<1x8x32xf32>
+  %f3 = kiln.matmul %f2, %w2 : (tensor<1x8x32xf32>, tensor<32x16xf32>) -> tensor<1x8x16xf32>
+  %f4 = kiln.add %f3, %b2 : (tensor<1x8x16xf32>, tensor<16xf32>) -> tensor<1x8x16xf32>
+  %r2 = kiln.add %n1, %f4 : (tensor<1x8x16xf32>, tensor<1x8x16xf32>) -> tensor<1x8x16xf32>
+  %n2 = kiln.layer_norm %r2, %g, %be axis -1 epsilon 1.0e-05 : (tensor<1x8x16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<1x8x16xf32>
+  return %n2 : tensor<1x8x16xf32>
+}

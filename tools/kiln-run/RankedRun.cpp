@@ -1,0 +1,139 @@
+//===- RankedRun.cpp - kiln-run for sharded (ranked) artifacts ------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "RankedRun.h"
+
+#include "kiln/runtime/MultiRankExecutable.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+
+namespace kiln::rt {
+
+int exitCodeFor(const Status &status);
+int fail(int code, const std::string &message);
+
+namespace {
+
+/// "all_reduce 4 (1048576 bytes)" per kind, for the collectives of a run.
+std::string describe(const CollectiveCounters &counters, unsigned runs) {
+  std::string text;
+  for (uint32_t kind = 1; kind <= 6; ++kind) {
+    auto k = Step::CollectiveKind(kind);
+    const CollectiveCounters::Kind &figures = counters.of(k);
+    if (figures.calls == 0)
+      continue;
+    text += std::string(text.empty() ? "" : ", ") + collectiveKindName(k) +
+            " " + std::to_string(figures.calls / runs) + " (" +
+            std::to_string(figures.bytes / runs) + " bytes)";
+  }
+  return text.empty() ? "none" : text;
+}
+
+/// Warm-up and timed runs of `runOnce`, then rank 0's report.
+int runAndReport(
+    const RankedRunOptions &options, const Program &program, bool reporter,
+    const std::function<Status(const std::vector<HostTensor> &,
+                               std::vector<HostTensor> &)> &runOnce,
+    const std::function<CollectiveCounters()> &counters,
+    const std::string &where) {
+  StatusOr<std::vector<HostTensor>> tensors =
+      loadInputs(options.inputs, program.inputs, /*synthesizeMissing=*/false);
+  if (!tensors.isOk())
+    return fail(2, tensors.status().message());
+  std::vector<HostTensor> outputs;
+  for (unsigned i = 0; i < options.warmup; ++i)
+    if (Status status = runOnce(*tensors, outputs); !status.isOk())
+      return fail(exitCodeFor(status), status.message());
+  std::vector<double> times;
+  for (unsigned i = 0; i < options.iterations; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    if (Status status = runOnce(*tensors, outputs); !status.isOk())
+      return fail(exitCodeFor(status), status.message());
+    times.push_back(std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - start)
+                        .count());
+  }
+  if (!reporter)
+    return 0;
+  std::fputs(summarizeOutputs(program.outputs, outputs).c_str(), stdout);
+  std::printf(
+      "collectives per run %s: %s\n", where.c_str(),
+      describe(counters(), options.warmup + options.iterations).c_str());
+  if (!options.outputDir.empty())
+    if (Status status =
+            writeOutputs(options.outputDir, program.outputs, outputs);
+        !status.isOk())
+      return fail(1, status.message());
+  std::sort(times.begin(), times.end());
+  auto at = [&](double p) {
+    return times[std::min(times.size() - 1, size_t(p * times.size()))];
+  };
+  if (times.size() == 1)
+    std::printf("ran in %.3f ms\n", times[0]);
+  else
+    std::printf("latency over %zu runs: median %.4f ms, p10 %.4f ms, p90 "
+                "%.4f ms\n",
+                times.size(), at(0.5), at(0.1), at(0.9));
+  return 0;
+}
+
+} // namespace
+
+bool launchedByMpi() {
+  return std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMI_SIZE");
+}
+
+int runRanked(RankedArtifact artifact, const RankedRunOptions &options) {
+  size_t ranks = artifact.ranks.size();
+  CommunicatorOptions communicator;
+  communicator.timeout = std::chrono::milliseconds(options.timeoutMs);
+  if (launchedByMpi()) {
+    StatusOr<std::unique_ptr<Communicator>> world =
+        openMpiCommunicator(communicator);
+    if (!world.isOk())
+      return fail(exitCodeFor(world.status()), world.status().message());
+    auto executable =
+        RankExecutable::load(std::move(artifact), options.model,
+                             std::move(*world), options.threadsPerRank);
+    if (!executable.isOk())
+      return fail(exitCodeFor(executable.status()),
+                  executable.status().message());
+    RankExecutable &rank = **executable;
+    // Rank 0 reports and writes the outputs; every rank computes them.
+    return runAndReport(
+        options, rank.program(), rank.rank() == 0,
+        [&](const std::vector<HostTensor> &in, std::vector<HostTensor> &out) {
+          return rank.run(in, out);
+        },
+        [&] { return rank.counters(); },
+        "(rank 0 of " + std::to_string(ranks) + ", MPI)");
+  }
+  if (options.ranks != 0 && options.ranks != ranks)
+    return fail(2, options.model + " holds " + std::to_string(ranks) +
+                       " ranks; --ranks says " + std::to_string(options.ranks));
+  MultiRankOptions load;
+  load.threadsPerRank = options.threadsPerRank;
+  load.communicator = communicator;
+  auto executable =
+      MultiRankExecutable::load(std::move(artifact), options.model, load);
+  if (!executable.isOk())
+    return fail(exitCodeFor(executable.status()),
+                executable.status().message());
+  MultiRankExecutable &all = **executable;
+  return runAndReport(
+      options, all.program(), true,
+      [&](const std::vector<HostTensor> &in, std::vector<HostTensor> &out) {
+        return all.run(in, out);
+      },
+      [&] { return all.counters(0); },
+      "(rank 0 of " + std::to_string(ranks) + ", in-process)");
+}
+
+} // namespace kiln::rt
