@@ -493,6 +493,21 @@ StatusOr<rt::MemoryPlan> firstPlan(const rt::Artifact &artifact) {
                             "an older Kiln; recompile the model)");
 }
 
+/// The arithmetic of one run of `program`'s first device (steps that
+/// record it), for cost models.
+uint64_t programFlops(const rt::Program &program) {
+  uint64_t flops = 0;
+  for (const rt::Step &step : program.devices.front().steps)
+    flops += step.flops;
+  return flops;
+}
+
+/// `planJson` (an object) with "flops" first.
+std::string withFlops(const std::string &planJson, uint64_t flops) {
+  return "{\n  \"flops\": " + std::to_string(flops) + "," +
+         planJson.substr(1);
+}
+
 /// --stats-json of a sharded model: per rank, its plan's figures and the
 /// collectives one run performs, by kind, with the bytes each rank sends.
 int writeRankedStatsJson(const rt::RankedArtifact &ranked) {
@@ -511,8 +526,10 @@ int writeRankedStatsJson(const rt::RankedArtifact &ranked) {
       ++count;
       bytes += step.args.front().bytes;
     }
-    std::string planJson = plan::formatStatsJson(
-        *plan, artifact.program.devices[plan->device].arenaBytes);
+    std::string planJson = withFlops(
+        plan::formatStatsJson(
+            *plan, artifact.program.devices[plan->device].arenaBytes),
+        programFlops(artifact.program));
     // The plan's object, indented, with the rank and its collectives.
     std::string entry = "    {\"rank\": " + std::to_string(rank) +
                         ", \"collectives\": {";
@@ -547,8 +564,9 @@ int writeStatsJson() {
     return fail(plan.status());
   return writeReport(
       statsJsonPath, "stats",
-      plan::formatStatsJson(
-          *plan, artifact->program.devices[plan->device].arenaBytes));
+      withFlops(plan::formatStatsJson(
+                    *plan, artifact->program.devices[plan->device].arenaBytes),
+                programFlops(artifact->program)));
 }
 
 //===----------------------------------------------------------------------===//
