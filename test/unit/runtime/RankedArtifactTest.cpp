@@ -103,7 +103,7 @@ TEST(RankedArtifactTest, RejectsNoRanks) {
 
 TEST(RankedArtifactTest, RejectsRanksWithAnotherInterface) {
   RankedArtifact ranked = twoRanks();
-  ranked.ranks[1].program.inputs[0].shape = {2, 8};
+  ranked.ranks[1].program.outputs[0].name = "z";
   StatusOr<RankedArtifact> decoded = decode(encodeRankedArtifact(ranked));
   ASSERT_FALSE(decoded.isOk());
   EXPECT_NE(decoded.status().message().find(
