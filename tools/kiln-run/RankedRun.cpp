@@ -6,6 +6,8 @@
 
 #include "RankedRun.h"
 
+#include "FaultInjection.h"
+
 #include "kiln/runtime/MultiRankExecutable.h"
 
 #include <algorithm>
@@ -94,14 +96,18 @@ int runRanked(RankedArtifact artifact, const RankedRunOptions &options) {
   size_t ranks = artifact.ranks.size();
   CommunicatorOptions communicator;
   communicator.timeout = std::chrono::milliseconds(options.timeoutMs);
+  StatusOr<CollectivesWrapper> faults =
+      faultInjectionFromEnvironment(options.timeoutMs);
+  if (!faults.isOk())
+    return fail(1, faults.status().message());
   if (launchedByMpi()) {
     StatusOr<std::unique_ptr<Communicator>> world =
         openMpiCommunicator(communicator);
     if (!world.isOk())
       return fail(exitCodeFor(world.status()), world.status().message());
-    auto executable =
-        RankExecutable::load(std::move(artifact), options.model,
-                             std::move(*world), options.threadsPerRank);
+    auto executable = RankExecutable::load(std::move(artifact), options.model,
+                                           std::move(*world),
+                                           options.threadsPerRank, *faults);
     if (!executable.isOk())
       return fail(exitCodeFor(executable.status()),
                   executable.status().message());
@@ -121,6 +127,7 @@ int runRanked(RankedArtifact artifact, const RankedRunOptions &options) {
   MultiRankOptions load;
   load.threadsPerRank = options.threadsPerRank;
   load.communicator = communicator;
+  load.wrapCollectives = *faults;
   auto executable =
       MultiRankExecutable::load(std::move(artifact), options.model, load);
   if (!executable.isOk())

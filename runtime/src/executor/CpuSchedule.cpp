@@ -127,6 +127,9 @@ struct ScheduleRun {
   std::atomic<size_t> stepsLeft;
   std::mutex errorMutex;
   Status error = Status::ok();
+  /// Set by the first failing step: later work is skipped (a rank must not
+  /// go on to collectives its peers will not join).
+  std::atomic<bool> failed{false};
 
   ScheduleRun(const CpuSchedule &schedule, ThreadPool &pool, void **arguments,
               const RunBuffers &buffers, const RunOptions &options)
@@ -174,7 +177,9 @@ struct ScheduleRun {
     auto *task = static_cast<StepTask *>(context);
     ScheduleRun &run = *task->run;
     uint32_t index = task->index;
-    if (CpuDispatchFn kernel = run.schedule.kernels_[index]) {
+    if (run.failed.load(std::memory_order_acquire)) {
+      // Skipped; the bookkeeping below still lets the run finish.
+    } else if (CpuDispatchFn kernel = run.schedule.kernels_[index]) {
       kernel(run.arguments, int64_t(begin), int64_t(end));
     } else {
       Status status = run.schedule.runOther(index, run.buffers, run.options);
@@ -182,6 +187,7 @@ struct ScheduleRun {
         std::lock_guard<std::mutex> lock(run.errorMutex);
         if (run.error.isOk())
           run.error = status;
+        run.failed.store(true, std::memory_order_release);
       }
     }
     if (run.chunksLeft[index].fetch_sub(1, std::memory_order_acq_rel) == 1)
@@ -208,22 +214,23 @@ Status CpuSchedule::run(ThreadPool *pool, void **arguments,
     return unimplemented("the program has collective steps and no "
                          "communicator was given to run them");
   if (!pool || pool->threads() == 1 || !splits_) {
-    // In order on the calling thread: the order is a valid one.
-    Status error = Status::ok();
+    // In order on the calling thread: the order is a valid one. The first
+    // failing step ends the run.
     for (uint32_t i = 0; i < steps_.size(); ++i) {
       StepEvent event{i, &steps_[i], &buffers};
       if (options.hooks)
         options.hooks->beforeStep(event);
-      if (kernels_[i]) {
+      Status status = Status::ok();
+      if (kernels_[i])
         kernels_[i](arguments, 0, int64_t(steps_[i].workgroups()));
-      } else if (Status status = runOther(i, buffers, options);
-                 !status.isOk() && error.isOk()) {
-        error = status;
-      }
+      else
+        status = runOther(i, buffers, options);
       if (options.hooks)
         options.hooks->afterStep(event);
+      if (!status.isOk())
+        return status;
     }
-    return error;
+    return Status::ok();
   }
   ScheduleRun run(*this, *pool, arguments, buffers, options);
   for (uint32_t root : roots_)

@@ -46,6 +46,10 @@ MultiRankExecutable::load(RankedArtifact artifact, const std::string &name,
     executable->executables_.push_back(std::move(*loaded));
     executable->hooks_.push_back(std::make_unique<CommunicatorCollectives>(
         *executable->communicators_[rank]));
+    executable->wrapped_.push_back(
+        options.wrapCollectives
+            ? options.wrapCollectives(rank, *executable->hooks_.back())
+            : nullptr);
   }
   return executable;
 }
@@ -60,7 +64,8 @@ Status MultiRankExecutable::run(const std::vector<HostTensor> &inputs,
   std::vector<std::vector<HostTensor>> rankOutputs(ranks);
   auto runRank = [&](size_t rank) {
     RunOptions options;
-    options.collectives = hooks_[rank].get();
+    options.collectives =
+        wrapped_[rank] ? wrapped_[rank].get() : hooks_[rank].get();
     statuses[rank] =
         executables_[rank]->run(inputs, rankOutputs[rank], options);
     // Peers blocked in a collective with this rank must not wait for it.
@@ -90,7 +95,8 @@ Status MultiRankExecutable::run(const std::vector<HostTensor> &inputs,
 StatusOr<std::unique_ptr<RankExecutable>>
 RankExecutable::load(RankedArtifact artifact, const std::string &name,
                      std::unique_ptr<Communicator> communicator,
-                     unsigned threads) {
+                     unsigned threads,
+                     const CollectivesWrapper &wrapCollectives) {
   int rank = communicator->rank();
   if (size_t(communicator->size()) != artifact.ranks.size())
     return invalidArgument(
@@ -108,13 +114,15 @@ RankExecutable::load(RankedArtifact artifact, const std::string &name,
   executable->communicator_ = std::move(communicator);
   executable->hook_ =
       std::make_unique<CommunicatorCollectives>(*executable->communicator_);
+  if (wrapCollectives)
+    executable->wrapped_ = wrapCollectives(size_t(rank), *executable->hook_);
   return executable;
 }
 
 Status RankExecutable::run(const std::vector<HostTensor> &inputs,
                            std::vector<HostTensor> &outputs) {
   RunOptions options;
-  options.collectives = hook_.get();
+  options.collectives = wrapped_ ? wrapped_.get() : hook_.get();
   Status status = executable_->run(inputs, outputs, options);
   if (!status.isOk())
     communicator_->abort();

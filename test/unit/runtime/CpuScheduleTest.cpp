@@ -243,6 +243,39 @@ TEST(CpuScheduleTest, HandsCollectivesToTheHook) {
   EXPECT_EQ(hook.calls.load(), 2);
 }
 
+// A failed step ends the run: later steps (here a second collective and a
+// kernel) do not run, on one thread and on two. A rank whose collective
+// failed must not go on to collectives its peers will not join.
+TEST(CpuScheduleTest, AFailedStepStopsTheRun) {
+  DeviceProgram program;
+  Step collective;
+  collective.kind = Step::Kind::kCollective;
+  collective.ranks = 2; // CountingCollectives fails these.
+  collective.args = {
+      {KernelArg::Base::kArena, 0, 0, 8, KernelArg::Access::kRead},
+      {KernelArg::Base::kArena, 0, 8, 8, KernelArg::Access::kWrite}};
+  Step second = collective;
+  second.after = {0};
+  program.steps = {collective, second, dispatch("writeA", kItems, {1})};
+  auto schedule = CpuSchedule::create(program, kernels(), "test");
+  ASSERT_TRUE(schedule.isOk()) << schedule.status().toString();
+  uint8_t arena[16] = {};
+  ThreadPool pool(2);
+  for (ThreadPool *threads : {static_cast<ThreadPool *>(nullptr), &pool}) {
+    CountingCollectives hook;
+    RunOptions options;
+    options.collectives = &hook;
+    State state;
+    void *arguments[] = {&state};
+    RunBuffers buffers;
+    buffers.arena = arena;
+    EXPECT_EQ(schedule->run(threads, arguments, buffers, options).code(),
+              StatusCode::kUnimplemented);
+    EXPECT_EQ(hook.calls.load(), 1);
+    EXPECT_EQ(state.runs[0].load(), 0);
+  }
+}
+
 TEST(CpuScheduleTest, RejectsMissingKernelsAndCudaSteps) {
   DeviceProgram missing;
   missing.steps = {dispatch("nowhere", 1)};

@@ -45,7 +45,9 @@ public:
 
   /// Runs every step. `arguments` are the packed model arguments; `buffers`
   /// resolve bindings for copies, fills, collectives and hooks. With a pool
-  /// of one thread (or none) steps run in order on the calling thread.
+  /// of one thread (or none) steps run in order on the calling thread. The
+  /// first step that fails (a collective) ends the run: steps not started
+  /// yet are skipped, and its error is returned.
   Status run(ThreadPool *pool, void **arguments, const RunBuffers &buffers,
              const RunOptions &options) const;
 

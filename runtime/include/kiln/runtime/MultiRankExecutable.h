@@ -16,15 +16,23 @@
 #include "kiln/runtime/DeviceExecutable.h"
 #include "kiln/runtime/RankedArtifact.h"
 
+#include <functional>
 #include <memory>
 #include <vector>
 
 namespace kiln::rt {
 
+/// Wraps rank `rank`'s collectives hook (`inner`, owned by the executable
+/// and outliving the wrapper); for fault injection in tests and for
+/// tracing. Null: the hook is used as is.
+using CollectivesWrapper = std::function<std::unique_ptr<CollectivesHook>(
+    size_t rank, CollectivesHook &inner)>;
+
 struct MultiRankOptions {
   /// Threads of each rank's CPU executable (1: the rank's own thread).
   unsigned threadsPerRank = 1;
   CommunicatorOptions communicator;
+  CollectivesWrapper wrapCollectives;
 };
 
 class MultiRankExecutable {
@@ -53,6 +61,8 @@ private:
   std::vector<std::unique_ptr<DeviceExecutable>> executables_;
   std::vector<std::unique_ptr<Communicator>> communicators_;
   std::vector<std::unique_ptr<CommunicatorCollectives>> hooks_;
+  /// What each rank's run calls: hooks_[r] or its wrapper.
+  std::vector<std::unique_ptr<CollectivesHook>> wrapped_;
   bool broken_ = false;
 };
 
@@ -62,7 +72,8 @@ class RankExecutable {
 public:
   static StatusOr<std::unique_ptr<RankExecutable>>
   load(RankedArtifact artifact, const std::string &name,
-       std::unique_ptr<Communicator> communicator, unsigned threads = 1);
+       std::unique_ptr<Communicator> communicator, unsigned threads = 1,
+       const CollectivesWrapper &wrapCollectives = nullptr);
 
   const Program &program() const { return executable_->program(); }
   int rank() const { return communicator_->rank(); }
@@ -74,6 +85,7 @@ private:
   std::unique_ptr<DeviceExecutable> executable_;
   std::unique_ptr<Communicator> communicator_;
   std::unique_ptr<CommunicatorCollectives> hook_;
+  std::unique_ptr<CollectivesHook> wrapped_;
 };
 
 } // namespace kiln::rt
