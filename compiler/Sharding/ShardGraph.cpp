@@ -231,6 +231,7 @@ struct ShardGraphPass
         splitFusedProjections(function, ranks);
       if (failed(partitioner.partition(function)))
         return signalPassFailure();
+      foldWeightSlices(function);
     }
     Builder b(&getContext());
     module->setAttr(

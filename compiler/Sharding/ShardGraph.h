@@ -17,6 +17,11 @@ namespace kiln::compiler::sharding {
 /// Parts whose width does not divide by `ranks` are left fused.
 void splitFusedProjections(mlir::func::FuncOp function, int64_t ranks);
 
+/// Replaces unit-step kiln.slice ops of dense constants by the sliced
+/// constants (copied from the raw data, any size), and drops constants no
+/// longer used: each rank keeps only its part of every weight.
+void foldWeightSlices(mlir::func::FuncOp function);
+
 } // namespace kiln::compiler::sharding
 
 #endif // KILN_COMPILER_SHARDING_SHARDGRAPH_H
