@@ -228,4 +228,59 @@ TEST(Compiler, ArtifactsRoundTrip) {
   EXPECT_EQ(exitCodeFor(unwritable), 1) << unwritable.toString();
 }
 
+// y = relu(x W1) W2, W1 4x4 and W2 4x2: tensor parallelism splits W1 by
+// columns and W2 by rows, so the two ranks add partial sums.
+constexpr const char *kTwoLayers = R"mlir(
+func.func @main(%x: tensor<2x4xf32>) -> tensor<2x2xf32> {
+  %w1 = kiln.constant dense<[[1.0, 0.0, -1.0, 2.0], [0.5, 1.0, 0.0, -1.0],
+                             [0.0, 2.0, 1.0, 0.0], [-1.0, 0.0, 0.5, 1.0]]> : tensor<4x4xf32>
+  %w2 = kiln.constant dense<[[1.0, -1.0], [2.0, 0.0], [0.0, 1.0], [1.0, 1.0]]> : tensor<4x2xf32>
+  %h = kiln.matmul %x, %w1 : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
+  %r = kiln.relu %h : tensor<2x4xf32>
+  %y = kiln.matmul %r, %w2 : (tensor<2x4xf32>, tensor<4x2xf32>) -> tensor<2x2xf32>
+  return %y : tensor<2x2xf32>
+}
+)mlir";
+
+TEST(Compiler, ShardedArtifactsRunOnRanks) {
+  std::vector<float> input = {1, 2, 3, 4, -1, 0.5, 2, 1};
+  auto single =
+      makeCompiler()->compile(ModelSource::mlirText(kTwoLayers, "two.mlir"));
+  ASSERT_TRUE(single.isOk()) << single.status().toString();
+  auto expected = (*single)->run({floatTensor({2, 4}, input)});
+  ASSERT_TRUE(expected.isOk()) << expected.status().toString();
+
+  CompileOptions options;
+  options.devices = 2;
+  options.parallel = "tensor";
+  std::string path = ::testing::TempDir() + "/api-sharded-" +
+                     std::to_string(::getpid()) + ".kiln";
+  Status status = makeCompiler(options)->compileToArtifact(
+      ModelSource::mlirText(kTwoLayers, "two.mlir"), path);
+  ASSERT_TRUE(status.isOk()) << status.toString();
+  auto model = Executable::loadArtifact(path);
+  ASSERT_TRUE(model.isOk()) << model.status().toString();
+  EXPECT_EQ((*model)->description(), "2 CPU ranks in-process (artifact)");
+  for (int run = 0; run < 2; ++run) {
+    auto outputs = (*model)->run({floatTensor({2, 4}, input)});
+    ASSERT_TRUE(outputs.isOk()) << outputs.status().toString();
+    EXPECT_EQ(floatsOf((*outputs)[0]), floatsOf((*expected)[0]));
+  }
+  // Caller-owned buffers too.
+  Tensor in = floatTensor({2, 4}, input);
+  Tensor out = floatTensor({2, 2}, {0, 0, 0, 0});
+  ASSERT_TRUE((*model)->run({TensorRef::of(in)}, {TensorRef::of(out)}).isOk());
+  EXPECT_EQ(floatsOf(out), floatsOf((*expected)[0]));
+  std::remove(path.c_str());
+
+  // Sharding is for CPU targets and known strategies.
+  CompileOptions cuda = options;
+  cuda.target = "cuda";
+  EXPECT_EQ(Compiler::create(cuda).status().code(), StatusCode::kUnimplemented);
+  CompileOptions unknown = options;
+  unknown.parallel = "pipeline";
+  EXPECT_EQ(Compiler::create(unknown).status().code(),
+            StatusCode::kInvalidArgument);
+}
+
 } // namespace

@@ -168,7 +168,10 @@ public:
   /// or `kilnc compile -o X.kiln`, validating it first. A CUDA artifact
   /// runs on CUDA device 0 (host tensors in and out); without a GPU or
   /// driver it is kUnavailable (exit code 5).
-  /// `threads` as CompileOptions::threads.
+  /// `threads` as CompileOptions::threads. A sharded artifact
+  /// (CompileOptions::devices > 1) runs its ranks as threads of this
+  /// process, each on `threads` threads (0: one), and returns rank 0's
+  /// outputs (docs/sharding.md).
   static StatusOr<std::unique_ptr<Executable>>
   loadArtifact(const std::string &path, unsigned threads = 0);
 
