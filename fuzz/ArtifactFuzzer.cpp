@@ -2,7 +2,8 @@
 //
 // SPDX-License-Identifier: Apache-2.0
 //
-// Any bytes: decodeArtifact accepts a valid artifact or reports an error;
+// Any bytes: decodeArtifact (decodeRankedArtifact for a ranked container)
+// accepts a valid artifact or reports an error;
 // it never crashes, never reads outside the buffer (ASan), and what it
 // accepts encodes back to an artifact it accepts again.
 //
@@ -15,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/runtime/Artifact.h"
+#include "kiln/runtime/RankedArtifact.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -127,6 +129,19 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  // Sharded models' containers (one artifact per rank) take the same
+  // guarantees.
+  if (isRankedArtifact(data, size)) {
+    StatusOr<RankedArtifact> ranked =
+        decodeRankedArtifact(data, size, "fuzz.kiln");
+    if (!ranked.isOk())
+      return 0;
+    std::vector<uint8_t> encoded = encodeRankedArtifact(*ranked);
+    if (!decodeRankedArtifact(encoded.data(), encoded.size(), "again.kiln")
+             .isOk())
+      std::abort();
+    return 0;
+  }
   StatusOr<Artifact> artifact = decodeArtifact(data, size, "fuzz.kiln");
   if (!artifact.isOk())
     return 0;
