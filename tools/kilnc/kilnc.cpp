@@ -19,11 +19,11 @@
 #include "kiln/runtime/CommunicatorCollectives.h"
 #include "kiln/runtime/CudaModuleChoice.h"
 #include "kiln/runtime/ModelIO.h"
+#include "kiln/runtime/Npy.h"
 #include "kiln/runtime/NumericsCheck.h"
+#include "kiln/runtime/RankedArtifact.h"
 #include "kiln/runtime/Roofline.h"
 #include "kiln/runtime/StepProfiler.h"
-#include "kiln/runtime/Npy.h"
-#include "kiln/runtime/RankedArtifact.h"
 #include "kiln/runtime/ThreadPool.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -39,10 +39,10 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <map>
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <map>
 
 using namespace kiln;
 namespace cl = llvm::cl;
@@ -78,8 +78,7 @@ cl::opt<std::string> entryName("entry",
                                         "only public one)"),
                                cl::init(""), cl::sub(compileCommand),
                                cl::sub(runCommand), cl::sub(benchCommand),
-                               cl::sub(inspectCommand),
-                               cl::sub(profileCommand),
+                               cl::sub(inspectCommand), cl::sub(profileCommand),
                                cl::sub(bisectCommand));
 cl::list<std::string> inputShapes(
     "input-shape",
@@ -113,9 +112,9 @@ cl::opt<std::string> precision(
     cl::desc("Precision of fp32 tensors: fp32 (default), bf16 or fp16 (ops "
              "compute in fp32, softmax/normalisations/sums stay fp32), int8 "
              "(calibrated, see --calibration-data)"),
-    cl::value_desc("fp32|bf16|fp16|int8"), cl::init("fp32"), cl::sub(compileCommand),
-    cl::sub(runCommand), cl::sub(benchCommand), cl::sub(profileCommand),
-    cl::sub(bisectCommand));
+    cl::value_desc("fp32|bf16|fp16|int8"), cl::init("fp32"),
+    cl::sub(compileCommand), cl::sub(runCommand), cl::sub(benchCommand),
+    cl::sub(profileCommand), cl::sub(bisectCommand));
 cl::list<std::string> keepFp32(
     "keep-fp32",
     cl::desc("Nodes (ONNX node names) that stay fp32 under --precision"),
@@ -146,8 +145,7 @@ cl::opt<std::string> parallel(
     "parallel",
     cl::desc("With --devices: tensor (column-then-row splits of weights, "
              "default) or data (inputs split along their batch)"),
-    cl::value_desc("tensor|data"), cl::init("tensor"),
-    cl::sub(compileCommand));
+    cl::value_desc("tensor|data"), cl::init("tensor"), cl::sub(compileCommand));
 cl::list<std::string> passPlugins(
     "load-pass-plugin",
     cl::desc("Load a Kiln pass plugin (a shared library; see "
@@ -157,20 +155,19 @@ cl::list<std::string> passPlugins(
     cl::sub(bisectCommand));
 
 enum class Emit { Kiln, Linalg, LLVM, Cuda, Ptx };
-cl::opt<Emit>
-    emit("emit", cl::desc("What to write"), cl::init(Emit::LLVM),
-         cl::values(clEnumValN(Emit::Kiln, "mlir",
-                               "the cleaned-up kiln dialect (contract checked, "
-                               "constants folded)"),
-                    clEnumValN(Emit::Linalg, "linalg",
-                               "linalg/tensor IR before bufferisation"),
-                    clEnumValN(Emit::LLVM, "llvm", "the LLVM dialect"),
-                    clEnumValN(Emit::Cuda, "cuda",
-                               "the generated CUDA C++ kernels"),
-                    clEnumValN(Emit::Ptx, "ptx",
-                               "those kernels compiled by NVRTC to PTX (for "
-                               "the newest architecture of --target)")),
-         cl::sub(compileCommand));
+cl::opt<Emit> emit(
+    "emit", cl::desc("What to write"), cl::init(Emit::LLVM),
+    cl::values(clEnumValN(Emit::Kiln, "mlir",
+                          "the cleaned-up kiln dialect (contract checked, "
+                          "constants folded)"),
+               clEnumValN(Emit::Linalg, "linalg",
+                          "linalg/tensor IR before bufferisation"),
+               clEnumValN(Emit::LLVM, "llvm", "the LLVM dialect"),
+               clEnumValN(Emit::Cuda, "cuda", "the generated CUDA C++ kernels"),
+               clEnumValN(Emit::Ptx, "ptx",
+                          "those kernels compiled by NVRTC to PTX (for "
+                          "the newest architecture of --target)")),
+    cl::sub(compileCommand));
 cl::opt<std::string> targetCpu(
     "target-cpu",
     cl::desc("Instruction set of the artifact: native (this CPU, e.g. "
@@ -210,13 +207,13 @@ cl::opt<unsigned> warmup("warmup", cl::desc("Untimed runs first"), cl::init(3),
                          cl::sub(benchCommand), cl::sub(profileCommand));
 cl::opt<unsigned> iterations("iterations", cl::desc("Timed runs"), cl::init(20),
                              cl::sub(benchCommand), cl::sub(profileCommand));
-cl::opt<unsigned> threads(
-    "threads",
-    cl::desc("Threads a CPU model runs on, this one included (default: "
-             "every core this process may use; 1: this thread only). "
-             "Results are bitwise the same for every count"),
-    cl::init(0), cl::sub(runCommand), cl::sub(benchCommand),
-    cl::sub(profileCommand));
+cl::opt<unsigned>
+    threads("threads",
+            cl::desc("Threads a CPU model runs on, this one included (default: "
+                     "every core this process may use; 1: this thread only). "
+                     "Results are bitwise the same for every count"),
+            cl::init(0), cl::sub(runCommand), cl::sub(benchCommand),
+            cl::sub(profileCommand));
 cl::opt<bool> checkNumerics(
     "check-numerics",
     cl::desc("After every step, look for NaN and infinities in what it "
@@ -252,8 +249,8 @@ cl::opt<std::string> tracePath(
 cl::opt<std::string> reportPath(
     "report", cl::desc("Draw the steps on this machine's roofline (SVG)"),
     cl::value_desc("roofline.svg"), cl::init(""), cl::sub(profileCommand));
-cl::opt<unsigned> topSteps("top", cl::desc("Steps in the table"),
-                           cl::init(15), cl::sub(profileCommand));
+cl::opt<unsigned> topSteps("top", cl::desc("Steps in the table"), cl::init(15),
+                           cl::sub(profileCommand));
 
 constexpr const char *kOverview =
     "Kiln model compiler\n\n"
@@ -272,7 +269,8 @@ constexpr const char *kOverview =
     "Exit codes: 0 success, 1 usage error, 2 invalid model or inputs,\n"
     "3 model uses something Kiln cannot compile yet, 4 internal error,\n"
     "5 device unavailable (no GPU or driver, out of memory, a missing tool),\n"
-    "7 a collective between ranks failed (a rank aborted, a deadline passed).\n";
+    "7 a collective between ranks failed (a rank aborted, a deadline "
+    "passed).\n";
 
 /// Exit codes (the API's exitCodeFor gives the same for its Statuses).
 enum ExitCode { kSuccess = 0, kUsage = 1, kInvalid = 2 };
@@ -396,8 +394,8 @@ Status loadNamedInputs(const std::vector<std::string> &names,
       return Status(StatusCode::kFailedPrecondition, file.status().message());
     if (std::find(names.begin(), names.end(), file->name) == names.end())
       return Status(StatusCode::kNotFound, "the model has no input named '" +
-                                               file->name + "' (inputs: " +
-                                               known + ")");
+                                               file->name +
+                                               "' (inputs: " + known + ")");
     byName[file->name] = file->path;
   }
   tensors.clear();
@@ -490,7 +488,7 @@ StatusOr<rt::MemoryPlan> firstPlan(const rt::Artifact &artifact) {
     if (plan.device == 0)
       return plan;
   return rt::invalidArgument("the artifact has no memory plan (written by "
-                            "an older Kiln; recompile the model)");
+                             "an older Kiln; recompile the model)");
 }
 
 /// The arithmetic of one run of `program`'s first device (steps that
@@ -504,15 +502,14 @@ uint64_t programFlops(const rt::Program &program) {
 
 /// `planJson` (an object) with "flops" first.
 std::string withFlops(const std::string &planJson, uint64_t flops) {
-  return "{\n  \"flops\": " + std::to_string(flops) + "," +
-         planJson.substr(1);
+  return "{\n  \"flops\": " + std::to_string(flops) + "," + planJson.substr(1);
 }
 
 /// --stats-json of a sharded model: per rank, its plan's figures and the
 /// collectives one run performs, by kind, with the bytes each rank sends.
 int writeRankedStatsJson(const rt::RankedArtifact &ranked) {
-  std::string json = "{\n  \"strategy\": \"" + ranked.strategy +
-                     "\",\n  \"ranks\": [\n";
+  std::string json =
+      "{\n  \"strategy\": \"" + ranked.strategy + "\",\n  \"ranks\": [\n";
   for (size_t rank = 0; rank < ranked.ranks.size(); ++rank) {
     const rt::Artifact &artifact = ranked.ranks[rank];
     StatusOr<rt::MemoryPlan> plan = firstPlan(artifact);
@@ -522,21 +519,22 @@ int writeRankedStatsJson(const rt::RankedArtifact &ranked) {
     for (const rt::Step &step : artifact.program.devices[0].steps) {
       if (step.kind != rt::Step::Kind::kCollective || step.args.empty())
         continue;
-      auto &[count, bytes] = collectives[rt::collectiveKindName(step.collective)];
+      auto &[count, bytes] =
+          collectives[rt::collectiveKindName(step.collective)];
       ++count;
       bytes += step.args.front().bytes;
     }
-    std::string planJson = withFlops(
-        plan::formatStatsJson(
-            *plan, artifact.program.devices[plan->device].arenaBytes),
-        programFlops(artifact.program));
+    std::string planJson =
+        withFlops(plan::formatStatsJson(
+                      *plan, artifact.program.devices[plan->device].arenaBytes),
+                  programFlops(artifact.program));
     // The plan's object, indented, with the rank and its collectives.
-    std::string entry = "    {\"rank\": " + std::to_string(rank) +
-                        ", \"collectives\": {";
+    std::string entry =
+        "    {\"rank\": " + std::to_string(rank) + ", \"collectives\": {";
     bool first = true;
     for (auto &[kind, figures] : collectives) {
-      entry += (first ? "\"" : ", \"") + kind + "\": {\"count\": " +
-               std::to_string(figures.first) +
+      entry += (first ? "\"" : ", \"") + kind +
+               "\": {\"count\": " + std::to_string(figures.first) +
                ", \"bytes\": " + std::to_string(figures.second) + "}";
       first = false;
     }
@@ -701,8 +699,8 @@ StatusOr<std::unique_ptr<JitModel>> prepareJit(Executable *&executable) {
   auto compiler = makeCompiler();
   if (!compiler.isOk())
     return compiler.status();
-  auto jit = JitModel::create(std::move(*compiler),
-                              ModelSource::file(modelPath));
+  auto jit =
+      JitModel::create(std::move(*compiler), ModelSource::file(modelPath));
   if (!jit.isOk())
     return jit.status();
   std::vector<Tensor> inputs;
@@ -740,10 +738,9 @@ int runModel() {
   // The run-time inputs, checked against what the model was compiled for
   // (compiled-in ones are no longer inputs: their --input is not needed).
   std::vector<Tensor> inputs, outputs;
-  if (Status status =
-          loadInputs(model->inputs(), inputs, /*synthesizeMissing=*/false,
-                     jit ? jit->compileTimeInputs()
-                         : std::vector<std::string>());
+  if (Status status = loadInputs(
+          model->inputs(), inputs, /*synthesizeMissing=*/false,
+          jit ? jit->compileTimeInputs() : std::vector<std::string>());
       !status.isOk())
     return fail(status);
   auto start = Clock::now();
@@ -752,8 +749,7 @@ int runModel() {
   double latency = millisecondsSince(start);
   llvm::outs() << rt::summarizeOutputs(model->outputs(), outputs);
   if (!outputDir.empty())
-    if (Status status =
-            rt::writeOutputs(outputDir, model->outputs(), outputs);
+    if (Status status = rt::writeOutputs(outputDir, model->outputs(), outputs);
         !status.isOk())
       return fail(status.code() == StatusCode::kUnimplemented
                       ? exitCodeFor(status)
@@ -789,8 +785,8 @@ int benchModel() {
     return times[std::min<size_t>(times.size() - 1,
                                   size_t(std::floor(p * times.size())))];
   };
-  unsigned used = threads ? unsigned(threads)
-                          : kiln::rt::ThreadPool::availableThreads();
+  unsigned used =
+      threads ? unsigned(threads) : kiln::rt::ThreadPool::availableThreads();
   llvm::outs() << llvm::format(
       "latency over %u runs (%u thread%s): median %.4f ms, p10 %.4f ms, p90 "
       "%.4f ms\n",
@@ -811,14 +807,14 @@ int writeReproducer(int64_t number) {
   auto compiler = Compiler::create(*options);
   if (!compiler.isOk())
     return fail(compiler.status());
-  auto text = (*compiler)->extractFusionGroup(ModelSource::file(modelPath),
-                                              number);
+  auto text =
+      (*compiler)->extractFusionGroup(ModelSource::file(modelPath), number);
   if (!text.isOk())
     return fail(text.status());
   std::string name = "fusion_group_" + std::to_string(number);
   if (std::error_code error = llvm::sys::fs::create_directories(reproducerDir))
-    return fail(kUsage, "cannot create '" + reproducerDir +
-                            "': " + error.message());
+    return fail(kUsage,
+                "cannot create '" + reproducerDir + "': " + error.message());
   std::string model = reproducerDir + "/" + name + ".mlir";
   if (int code = writeReport(model, "reproducer", *text))
     return code;
@@ -849,8 +845,7 @@ int writeReproducer(int64_t number) {
                        "\n" + command + " --fusion=none\n";
   if (int code = writeReport(reproducerDir + "/README", "reproducer", readme))
     return code;
-  llvm::outs() << "wrote " << model << " and its inputs; compare:\n"
-               << readme;
+  llvm::outs() << "wrote " << model << " and its inputs; compare:\n" << readme;
   return kSuccess;
 }
 
@@ -867,8 +862,8 @@ int bisectModel() {
     return fail(groups.status());
   // One compile and run with the given groups fused (none: unfused).
   std::vector<Tensor> inputs;
-  auto runWith =
-      [&](std::optional<std::vector<int64_t>> keep) -> StatusOr<std::vector<Tensor>> {
+  auto runWith = [&](std::optional<std::vector<int64_t>> keep)
+      -> StatusOr<std::vector<Tensor>> {
     CompileOptions options = *base;
     options.fusion = keep.has_value();
     if (keep)
@@ -967,8 +962,8 @@ int profileModel() {
     if (!status.isOk())
       return fail(status);
   }
-  unsigned used = threads ? unsigned(threads)
-                          : kiln::rt::ThreadPool::availableThreads();
+  unsigned used =
+      threads ? unsigned(threads) : kiln::rt::ThreadPool::availableThreads();
   // A GPU's roofline is not measured here (yet): only a given one counts.
   rt::MachinePeaks peaks;
   if (!cuda)
@@ -981,8 +976,8 @@ int profileModel() {
   tools::ProfileSummary summary = tools::summarize(device, slices, peaks);
   llvm::outs() << tools::formatProfileTable(summary, topSteps);
   if (!tracePath.empty()) {
-    if (int code = writeReport(tracePath, "trace",
-                               tools::formatTrace(device, slices)))
+    if (int code =
+            writeReport(tracePath, "trace", tools::formatTrace(device, slices)))
       return code;
     llvm::outs() << "wrote " << tracePath << " (open it in ui.perfetto.dev "
                  << "or chrome://tracing)\n";
@@ -1005,29 +1000,9 @@ void printTensors(const char *what, const std::vector<TensorInfo> &specs) {
   }
 }
 
-int inspectModel() {
-  if (!isArtifactPath(modelPath) && !memoryPlanSvgPath.empty())
-    return fail(kUsage, "--memory-plan needs a compiled artifact (OUT.kiln)");
-  if (!isArtifactPath(modelPath)) {
-    // A model file: its interface, before any compilation.
-    auto compiler = makeCompiler();
-    if (!compiler.isOk())
-      return fail(compiler.status());
-    auto interface = (*compiler)->inspect(ModelSource::file(modelPath));
-    if (!interface.isOk())
-      return fail(interface.status());
-    llvm::outs() << "model " << modelPath << "\n  entry @" << interface->entry
-                 << "\n";
-    printTensors("input", interface->inputs);
-    printTensors("output", interface->outputs);
-    return kSuccess;
-  }
-  rt::StatusOr<rt::Artifact> artifact = rt::readArtifactFile(modelPath);
-  if (!artifact.isOk())
-    return fail(artifact.status());
-  llvm::outs() << "artifact " << modelPath << " (format version "
-               << rt::kArtifactFormatVersion
-               << ")\n  target: " << artifact->target << "\n";
+/// What `kilnc inspect` prints of one artifact (one rank of a ranked one).
+void printArtifact(const rt::Artifact *artifact) {
+  llvm::outs() << "  target: " << artifact->target << "\n";
   printTensors("input", artifact->program.inputs);
   printTensors("output", artifact->program.outputs);
   for (auto [index, device] : llvm::enumerate(artifact->program.devices)) {
@@ -1055,7 +1030,12 @@ int inspectModel() {
         llvm::outs() << "fill";
         break;
       case rt::Step::Kind::kCollective:
-        llvm::outs() << "collective";
+        llvm::outs() << "collective "
+                     << rt::collectiveKindName(step.collective);
+        if (step.reduction)
+          llvm::outs() << " " << rt::reduceOpName(rt::ReduceOp(step.reduction));
+        llvm::outs() << " ranks " << step.ranks << " "
+                     << rt::dtypeName(step.element);
         break;
       case rt::Step::Kind::kBarrier:
         llvm::outs() << "barrier";
@@ -1075,14 +1055,13 @@ int inspectModel() {
     llvm::outs() << "  kernels: " << artifact->cpuKernels.size()
                  << " bytes (ELF shared object)\n";
   for (const rt::CudaModule &module : artifact->cudaModules)
-    llvm::outs() << "  cuda module: " << rt::describeCudaModule(module)
-                 << ", " << module.image.size() << " bytes, kernels "
+    llvm::outs() << "  cuda module: " << rt::describeCudaModule(module) << ", "
+                 << module.image.size() << " bytes, kernels "
                  << llvm::join(module.kernels, ", ") << "\n";
   for (const rt::GemmCall &call : artifact->gemmCalls)
     llvm::outs() << "  gemm call: " << call.describe() << "\n";
   if (!artifact->constants.empty())
-    llvm::outs() << "  constants: " << artifact->constants.size()
-                 << " bytes\n";
+    llvm::outs() << "  constants: " << artifact->constants.size() << " bytes\n";
   for (const rt::MemoryPlan &plan : artifact->memoryPlans) {
     // Indented under the artifact, like the lines above.
     std::string summary = plan::formatPlanSummary(plan);
@@ -1093,6 +1072,48 @@ int inspectModel() {
       llvm::outs() << (line.data() == summary.data() ? "" : "  ") << line
                    << "\n";
   }
+}
+
+int inspectModel() {
+  if (!isArtifactPath(modelPath) && !memoryPlanSvgPath.empty())
+    return fail(kUsage, "--memory-plan needs a compiled artifact (OUT.kiln)");
+  if (!isArtifactPath(modelPath)) {
+    // A model file: its interface, before any compilation.
+    auto compiler = makeCompiler();
+    if (!compiler.isOk())
+      return fail(compiler.status());
+    auto interface = (*compiler)->inspect(ModelSource::file(modelPath));
+    if (!interface.isOk())
+      return fail(interface.status());
+    llvm::outs() << "model " << modelPath << "\n  entry @" << interface->entry
+                 << "\n";
+    printTensors("input", interface->inputs);
+    printTensors("output", interface->outputs);
+    return kSuccess;
+  }
+  rt::StatusOr<rt::RankedArtifact> ranked =
+      rt::readRankedArtifactFile(modelPath);
+  if (!ranked.isOk())
+    return fail(ranked.status());
+  if (ranked->ranks.size() > 1) {
+    llvm::outs() << "sharded artifact " << modelPath << ": "
+                 << ranked->ranks.size() << " ranks, " << ranked->strategy
+                 << " parallelism (run with kiln-run or mpirun -np "
+                 << ranked->ranks.size() << " kiln-run)\n";
+    for (auto [rank, artifact] : llvm::enumerate(ranked->ranks)) {
+      llvm::outs() << "rank " << rank << " (format version "
+                   << rt::kArtifactFormatVersion << ")\n";
+      printArtifact(&artifact);
+    }
+    if (!memoryPlanSvgPath.empty())
+      return fail(kUsage, "--memory-plan draws one device's plan: give a "
+                          "single-device artifact");
+    return kSuccess;
+  }
+  const rt::Artifact *artifact = &ranked->ranks.front();
+  llvm::outs() << "artifact " << modelPath << " (format version "
+               << rt::kArtifactFormatVersion << ")\n";
+  printArtifact(artifact);
   if (memoryPlanSvgPath.empty())
     return kSuccess;
   StatusOr<rt::MemoryPlan> plan = firstPlan(*artifact);
