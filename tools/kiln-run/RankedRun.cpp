@@ -6,6 +6,7 @@
 
 #include "RankedRun.h"
 
+#include "Exit.h"
 #include "FaultInjection.h"
 
 #include "kiln/runtime/MultiRankExecutable.h"
@@ -17,9 +18,6 @@
 #include <functional>
 
 namespace kiln::rt {
-
-int exitCodeFor(const Status &status);
-int fail(int code, const std::string &message);
 
 namespace {
 

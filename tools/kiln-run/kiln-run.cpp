@@ -16,6 +16,7 @@
 #include "kiln/runtime/ModelIO.h"
 #include "kiln/runtime/NumericsCheck.h"
 
+#include "Exit.h"
 #include "RankedRun.h"
 
 #include <algorithm>
@@ -27,34 +28,6 @@
 #include <vector>
 
 using namespace kiln::rt;
-
-// Shared with RankedRun.cpp.
-namespace kiln::rt {
-int exitCodeFor(const Status &status) {
-  switch (status.code()) {
-  case StatusCode::kOk:
-    return 0;
-  case StatusCode::kUnimplemented:
-    return 3;
-  case StatusCode::kInternal:
-    return 4;
-  case StatusCode::kUnavailable:
-  case StatusCode::kResourceExhausted:
-    return 5;
-  case StatusCode::kAborted:
-  case StatusCode::kDeadlineExceeded:
-    return 7;
-  default:
-    return 2;
-  }
-}
-
-int fail(int code, const std::string &message) {
-  std::fprintf(stderr, "kiln-run: error: %s\n", message.c_str());
-  return code;
-}
-
-} // namespace kiln::rt
 
 namespace {
 
