@@ -30,7 +30,7 @@ flags=(-std=gnu++17 -O1 -g -fsanitize=fuzzer,address,undefined
 common=("$root/runtime/src/base/Status.cpp" "$root/runtime/src/base/DType.cpp")
 declare -A sources=(
   [npy]="$root/runtime/src/io/Npy.cpp"
-  [artifact]="$root/runtime/src/artifact/Artifact.cpp $root/runtime/src/artifact/GemmCall.cpp $root/runtime/src/artifact/RankedArtifact.cpp $root/runtime/src/artifact/StepCodec.cpp"
+  [artifact]="$root/runtime/src/artifact/Artifact.cpp $root/runtime/src/artifact/FileBytes.cpp $root/runtime/src/artifact/GemmCall.cpp $root/runtime/src/artifact/RankedArtifact.cpp $root/runtime/src/artifact/StepCodec.cpp"
 )
 declare -A harness=([npy]=NpyFuzzer [artifact]=ArtifactFuzzer
   [onnx]=OnnxImportFuzzer [mlir]=MlirParseFuzzer)

@@ -63,11 +63,14 @@ StatusOr<CollectivesWrapper> faultInjectionFromEnvironment(unsigned timeoutMs) {
     return invalidArgument(std::string("KILN_TEST_COLLECTIVE_FAULT='") + spec +
                            "': expected RANK:INDEX:fail|hang|exit");
   std::string name = action;
-  Action chosen = name == "fail"   ? Action::kFail
-                  : name == "hang" ? Action::kHang
-                  : name == "exit" ? Action::kExit
-                                   : Action(-1);
-  if (name != "fail" && name != "hang" && name != "exit")
+  Action chosen;
+  if (name == "fail")
+    chosen = Action::kFail;
+  else if (name == "hang")
+    chosen = Action::kHang;
+  else if (name == "exit")
+    chosen = Action::kExit;
+  else
     return invalidArgument("KILN_TEST_COLLECTIVE_FAULT: unknown action '" +
                            name + "' (fail, hang or exit)");
   unsigned hangMs = timeoutMs * 4;

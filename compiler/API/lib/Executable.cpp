@@ -9,8 +9,6 @@
 #include "kiln/runtime/DeviceExecutable.h"
 #include "kiln/runtime/MultiRankExecutable.h"
 
-#include <cstring>
-
 namespace kiln {
 
 namespace {
@@ -47,64 +45,6 @@ private:
   std::string description_;
 };
 
-/// A sharded model's ranks (kilnc compile --devices N), run as threads of
-/// this process; rank 0's outputs are the model's.
-class RankedArtifactExecutable : public Executable::Impl {
-public:
-  explicit RankedArtifactExecutable(
-      std::unique_ptr<rt::MultiRankExecutable> executable)
-      : executable_(std::move(executable)),
-        description_(std::to_string(executable_->ranks()) +
-                     " CPU ranks in-process (artifact)") {}
-  const std::vector<TensorInfo> &inputs() const override {
-    return executable_->program().inputs;
-  }
-  const std::vector<TensorInfo> &outputs() const override {
-    return executable_->program().outputs;
-  }
-  const std::string &description() const override { return description_; }
-  const rt::Program &program() const override { return executable_->program(); }
-  Status run(const std::vector<Tensor> &inputs,
-             std::vector<Tensor> &outputs) override {
-    return executable_->run(inputs, outputs);
-  }
-  Status run(const std::vector<TensorRef> &inputs,
-             const std::vector<TensorRef> &outputs) override {
-    // Through host tensors: every rank reads the same inputs.
-    std::vector<Tensor> in;
-    for (const TensorRef &ref : inputs) {
-      const auto *bytes = static_cast<const uint8_t *>(ref.data);
-      in.push_back({ref.dtype, ref.shape,
-                    std::vector<uint8_t>(bytes, bytes + ref.bytes)});
-    }
-    std::vector<Tensor> out;
-    KILN_RETURN_IF_ERROR(executable_->run(in, out));
-    if (outputs.size() != out.size())
-      return rt::invalidArgument("expected " + std::to_string(out.size()) +
-                                 " outputs, got " +
-                                 std::to_string(outputs.size()));
-    for (size_t i = 0; i < out.size(); ++i) {
-      if (outputs[i].bytes != out[i].data.size())
-        return rt::invalidArgument("output " + std::to_string(i) + " has " +
-                                   std::to_string(outputs[i].bytes) +
-                                   " bytes, the model writes " +
-                                   std::to_string(out[i].data.size()));
-      std::memcpy(outputs[i].data, out[i].data.data(), out[i].data.size());
-    }
-    return Status::ok();
-  }
-  Status run(const std::vector<Tensor> &inputs, std::vector<Tensor> &outputs,
-             const RunOptions &options) override {
-    if (options.hooks || options.collectives)
-      return Status(StatusCode::kUnimplemented,
-                    "a sharded executable runs no step or collectives hooks");
-    return executable_->run(inputs, outputs);
-  }
-
-private:
-  std::unique_ptr<rt::MultiRankExecutable> executable_;
-  std::string description_;
-};
 } // namespace
 
 StatusOr<std::unique_ptr<Executable>>
@@ -134,7 +74,7 @@ Executable::loadArtifact(const std::string &path, unsigned threads) {
   if (!executable.isOk())
     return executable.status();
   return std::make_unique<Executable>(
-      std::make_unique<RankedArtifactExecutable>(std::move(*executable)));
+      std::make_unique<ArtifactExecutable>(std::move(*executable)));
 }
 
 Executable::Executable(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}

@@ -14,11 +14,11 @@
 #include "kiln/runtime/Artifact.h"
 
 #include "ByteIO.h"
+#include "FileBytes.h"
 #include "StepCodec.h"
 
 #include <algorithm>
 #include <array>
-#include <fstream>
 #include <iterator>
 #include <limits>
 #include <set>
@@ -220,8 +220,8 @@ StatusOr<std::vector<MemoryPlan>> decodeMemoryPlans(const uint8_t *bytes,
     if (plan.peakBytes > arena ||
         plan.lowerBoundBytes > plan.unplannedKernelBuffersBytes ||
         plan.kernels > plan.steps || buffers > kMaxPlannedBuffers)
-      return planError(name, "inconsistent figures in plan #" +
-                                 std::to_string(p));
+      return planError(name,
+                       "inconsistent figures in plan #" + std::to_string(p));
     for (uint32_t i = 0; i < buffers; ++i) {
       PlannedBuffer b;
       b.offset = r.u64();
@@ -287,8 +287,8 @@ decodeCudaModules(const uint8_t *bytes, size_t size, const std::string &name) {
       return cudaError(name, "unknown format of " + which);
     // sm_10 .. sm_999: anything else is not an architecture.
     if (module.arch < 10 || module.arch > 999)
-      return cudaError(name, "bad architecture " +
-                                 std::to_string(module.arch) + " of " + which);
+      return cudaError(name, "bad architecture " + std::to_string(module.arch) +
+                                 " of " + which);
     if (kernels == 0 || kernels > kMaxKernelsPerModule)
       return cudaError(name, "bad kernel count of " + which);
     module.format = CudaModule::Format(format);
@@ -309,8 +309,10 @@ decodeCudaModules(const uint8_t *bytes, size_t size, const std::string &name) {
     if (module.format == CudaModule::Format::kPtx && module.image.back() != 0)
       return cudaError(name, "PTX of " + which + " is not NUL-terminated");
     if (module.format == CudaModule::Format::kCubin &&
-        (imageSize < 4 ||
-         std::memcmp(module.image.data(), "\x7f" "ELF", 4) != 0))
+        (imageSize < 4 || std::memcmp(module.image.data(),
+                                      "\x7f"
+                                      "ELF",
+                                      4) != 0))
       return cudaError(name, "CUBIN of " + which + " is not an ELF image");
     modules.push_back(std::move(module));
   }
@@ -335,7 +337,8 @@ Status checkCudaPrograms(const Artifact &artifact, const std::string &name) {
       const Step &step = device.steps[s];
       std::string where =
           "step #" + std::to_string(s) + " of device #" + std::to_string(i);
-      if (step.kind == Step::Kind::kLaunchKernel && !portable.count(step.kernel))
+      if (step.kind == Step::Kind::kLaunchKernel &&
+          !portable.count(step.kernel))
         return dataLoss(name + ": kernel '" + step.kernel + "' of " + where +
                         " is in no PTX module");
       for (const KernelArg &arg : step.args)
@@ -380,8 +383,10 @@ Status decodePlanBaselines(const uint8_t *bytes, size_t size,
         std::find_if(plans.begin(), plans.end(),
                      [&](const MemoryPlan &p) { return p.device == device; });
     if (!r.ok() || plan == plans.end() || plan->unplannedBytes)
-      return dataLoss(name + ": corrupt memory plan baseline section: bad "
-                             "entry #" + std::to_string(i));
+      return dataLoss(name +
+                      ": corrupt memory plan baseline section: bad "
+                      "entry #" +
+                      std::to_string(i));
     plan->unplannedBytes = unplanned;
   }
   if (r.remaining() != 0)
@@ -658,8 +663,8 @@ StatusOr<Artifact> decodeArtifact(const uint8_t *bytes, size_t size,
 
   Artifact artifact;
   const SectionEntry *program = nullptr, *memoryPlan = nullptr,
-                     *cudaKernels = nullptr,
-                     *baseline = nullptr, *gemmCalls = nullptr;
+                     *cudaKernels = nullptr, *baseline = nullptr,
+                     *gemmCalls = nullptr;
   bool seen[kLastKnownKind + 1] = {};
   for (const SectionEntry &e : entries) {
     const uint8_t *data = bytes + e.offset;
@@ -720,8 +725,8 @@ StatusOr<Artifact> decodeArtifact(const uint8_t *bytes, size_t size,
     artifact.memoryPlans = std::move(*plans);
   }
   if (cudaKernels) {
-    StatusOr<std::vector<CudaModule>> modules = decodeCudaModules(
-        bytes + cudaKernels->offset, cudaKernels->size, name);
+    StatusOr<std::vector<CudaModule>> modules =
+        decodeCudaModules(bytes + cudaKernels->offset, cudaKernels->size, name);
     if (!modules.isOk())
       return modules.status();
     artifact.cudaModules = std::move(*modules);
@@ -733,9 +738,8 @@ StatusOr<Artifact> decodeArtifact(const uint8_t *bytes, size_t size,
         !status.isOk())
       return status;
   if (gemmCalls) {
-    StatusOr<std::vector<GemmCall>> calls =
-        decodeGemmCalls(bytes + gemmCalls->offset, gemmCalls->size,
-                        artifact.program, name);
+    StatusOr<std::vector<GemmCall>> calls = decodeGemmCalls(
+        bytes + gemmCalls->offset, gemmCalls->size, artifact.program, name);
     if (!calls.isOk())
       return calls.status();
     artifact.gemmCalls = std::move(*calls);
@@ -748,24 +752,14 @@ StatusOr<Artifact> decodeArtifact(const uint8_t *bytes, size_t size,
 }
 
 StatusOr<Artifact> readArtifactFile(const std::string &path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file)
-    return notFound(path + ": cannot open file");
-  std::vector<uint8_t> contents((std::istreambuf_iterator<char>(file)),
-                                std::istreambuf_iterator<char>());
-  return decodeArtifact(contents.data(), contents.size(), path);
+  StatusOr<std::vector<uint8_t>> contents = readFileBytes(path);
+  if (!contents.isOk())
+    return contents.status();
+  return decodeArtifact(contents->data(), contents->size(), path);
 }
 
 Status writeArtifactFile(const std::string &path, const Artifact &artifact) {
-  std::vector<uint8_t> bytes = encodeArtifact(artifact);
-  std::ofstream file(path, std::ios::binary);
-  if (!file)
-    return notFound(path + ": cannot create file");
-  file.write(reinterpret_cast<const char *>(bytes.data()),
-             std::streamsize(bytes.size()));
-  if (!file)
-    return dataLoss(path + ": write failed");
-  return Status::ok();
+  return writeFileBytes(path, encodeArtifact(artifact));
 }
 
 } // namespace kiln::rt

@@ -76,6 +76,16 @@ public:
   int64_t i64() { return int64_t(u64()); }
   /// `n` raw bytes.
   void raw(void *out, size_t n) { read(out, n); }
+  /// The next `n` bytes in place (skipped), or null past the end.
+  const uint8_t *take(size_t n) {
+    if (!ok_ || n > size_ - position_) {
+      ok_ = false;
+      return nullptr;
+    }
+    const uint8_t *at = data_ + position_;
+    position_ += n;
+    return at;
+  }
   /// A length-prefixed string of at most `maxLength` bytes.
   std::string string(size_t maxLength) {
     uint32_t length = u32();

@@ -7,10 +7,9 @@
 #include "kiln/runtime/RankedArtifact.h"
 
 #include "ByteIO.h"
+#include "FileBytes.h"
 
 #include <cstring>
-#include <fstream>
-#include <iterator>
 
 namespace kiln::rt {
 
@@ -83,10 +82,9 @@ StatusOr<RankedArtifact> decodeRankedArtifact(const uint8_t *bytes, size_t size,
     uint64_t length = r.u64();
     if (!r.ok() || length > r.remaining())
       return dataLoss(part + ": truncated");
-    std::vector<uint8_t> contents(length);
-    r.raw(contents.data(), length);
-    StatusOr<Artifact> decoded =
-        decodeArtifact(contents.data(), contents.size(), part);
+    // Decoded where it lies: a rank holds its share of the model's weights.
+    const uint8_t *contents = r.take(length);
+    StatusOr<Artifact> decoded = decodeArtifact(contents, length, part);
     if (!decoded.isOk())
       return decoded.status();
     artifact.ranks.push_back(std::move(*decoded));
@@ -103,34 +101,23 @@ StatusOr<RankedArtifact> decodeRankedArtifact(const uint8_t *bytes, size_t size,
 }
 
 StatusOr<RankedArtifact> readRankedArtifactFile(const std::string &path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file)
-    return notFound(path + ": cannot open file");
-  std::vector<uint8_t> contents((std::istreambuf_iterator<char>(file)),
-                                std::istreambuf_iterator<char>());
-  if (!isRankedArtifact(contents.data(), contents.size())) {
-    StatusOr<Artifact> single =
-        decodeArtifact(contents.data(), contents.size(), path);
-    if (!single.isOk())
-      return single.status();
-    RankedArtifact artifact;
-    artifact.ranks.push_back(std::move(*single));
-    return artifact;
-  }
-  return decodeRankedArtifact(contents.data(), contents.size(), path);
+  StatusOr<std::vector<uint8_t>> contents = readFileBytes(path);
+  if (!contents.isOk())
+    return contents.status();
+  if (isRankedArtifact(contents->data(), contents->size()))
+    return decodeRankedArtifact(contents->data(), contents->size(), path);
+  StatusOr<Artifact> single =
+      decodeArtifact(contents->data(), contents->size(), path);
+  if (!single.isOk())
+    return single.status();
+  RankedArtifact artifact;
+  artifact.ranks.push_back(std::move(*single));
+  return artifact;
 }
 
 Status writeRankedArtifactFile(const std::string &path,
                                const RankedArtifact &artifact) {
-  std::vector<uint8_t> bytes = encodeRankedArtifact(artifact);
-  std::ofstream file(path, std::ios::binary);
-  if (!file)
-    return notFound(path + ": cannot create file");
-  file.write(reinterpret_cast<const char *>(bytes.data()),
-             std::streamsize(bytes.size()));
-  if (!file)
-    return dataLoss(path + ": write failed");
-  return Status::ok();
+  return writeFileBytes(path, encodeRankedArtifact(artifact));
 }
 
 } // namespace kiln::rt

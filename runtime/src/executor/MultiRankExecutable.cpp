@@ -8,6 +8,7 @@
 
 #include "kiln/runtime/InProcessGroup.h"
 
+#include <cstring>
 #include <thread>
 
 namespace kiln::rt {
@@ -89,6 +90,35 @@ Status MultiRankExecutable::run(const std::vector<HostTensor> &inputs,
     return *failure;
   }
   outputs = std::move(rankOutputs[0]);
+  return Status::ok();
+}
+
+std::string MultiRankExecutable::description() const {
+  return std::to_string(ranks()) + " CPU ranks in-process";
+}
+
+Status MultiRankExecutable::run(const std::vector<TensorRef> &inputs,
+                                const std::vector<TensorRef> &outputs) {
+  // Through host tensors: every rank reads the same inputs.
+  std::vector<HostTensor> in;
+  for (const TensorRef &ref : inputs) {
+    const auto *bytes = static_cast<const uint8_t *>(ref.data);
+    in.push_back(
+        {ref.dtype, ref.shape, std::vector<uint8_t>(bytes, bytes + ref.bytes)});
+  }
+  std::vector<HostTensor> out;
+  KILN_RETURN_IF_ERROR(run(in, out));
+  if (outputs.size() != out.size())
+    return invalidArgument("expected " + std::to_string(out.size()) +
+                           " outputs, got " + std::to_string(outputs.size()));
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (outputs[i].bytes != out[i].data.size())
+      return invalidArgument("output " + std::to_string(i) + " has " +
+                             std::to_string(outputs[i].bytes) +
+                             " bytes, the model writes " +
+                             std::to_string(out[i].data.size()));
+    std::memcpy(outputs[i].data, out[i].data.data(), out[i].data.size());
+  }
   return Status::ok();
 }
 

@@ -35,14 +35,20 @@ struct MultiRankOptions {
   CollectivesWrapper wrapCollectives;
 };
 
-class MultiRankExecutable {
+/// A DeviceExecutable whose device is N CPU ranks: whatever runs a loaded
+/// artifact (kiln-run, the C++ API) runs a sharded one the same way.
+class MultiRankExecutable : public DeviceExecutable {
 public:
   static StatusOr<std::unique_ptr<MultiRankExecutable>>
   load(RankedArtifact artifact, const std::string &name,
        const MultiRankOptions &options = {});
 
   /// Rank 0's program: the model's interface.
-  const Program &program() const { return executables_.front()->program(); }
+  const Program &program() const override {
+    return executables_.front()->program();
+  }
+  /// "N CPU ranks in-process".
+  std::string description() const override;
   size_t ranks() const { return executables_.size(); }
 
   /// Runs every rank at once and returns rank 0's outputs. When a rank
@@ -50,7 +56,11 @@ public:
   /// failure that is not such an abort is returned; the executable cannot
   /// run again after that.
   Status run(const std::vector<HostTensor> &inputs,
-             std::vector<HostTensor> &outputs);
+             std::vector<HostTensor> &outputs) override;
+  /// The same on caller-owned buffers (rank 0 writes `outputs`).
+  Status run(const std::vector<TensorRef> &inputs,
+             const std::vector<TensorRef> &outputs) override;
+  using DeviceExecutable::run;
 
   /// Collectives rank `rank` ran, by kind, since load.
   CollectiveCounters counters(size_t rank) const {
