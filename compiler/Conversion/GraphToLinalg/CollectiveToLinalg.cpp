@@ -82,28 +82,14 @@ struct AllGatherToCommunicate : OpRewritePattern<AllGatherOp> {
         communicate(rewriter, loc, exec::CollectiveKind::all_gather,
                     exec::ReductionKind::none, ranks, op.getInput(),
                     RankedTensorType::get(stacked, input.getElementType()));
-    int64_t rank = input.getRank() + 1;
-    SmallVector<int64_t> moved(input.getShape().take_front(axis));
-    moved.push_back(ranks);
-    llvm::append_range(moved, input.getShape().drop_front(axis));
-    auto movedType = RankedTensorType::get(moved, input.getElementType());
-    // moved[i0..i(axis-1), r, i_axis, ...] = gathered[r, i0, ...].
-    MLIRContext *context = rewriter.getContext();
-    SmallVector<AffineExpr> source = {getAffineDimExpr(axis, context)};
-    for (int64_t d = 0; d < rank; ++d)
-      if (d != axis)
-        source.push_back(getAffineDimExpr(d, context));
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(rank, 0, source, context),
-        AffineMap::getMultiDimIdentityMap(rank, context)};
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
-    Value transposed =
-        buildGeneric(rewriter, loc, movedType, gathered,
-                     emptyTensor(rewriter, loc, movedType), maps, iterators,
-                     [](OpBuilder &, Location, ValueRange args) {
-                       return SmallVector<Value>{args[0]};
-                     })[0];
+    // [d0, ..., ranks, d_axis, ...]: the rank dimension moves to `axis`.
+    SmallVector<int64_t> permutation;
+    for (int64_t d = 1; d <= axis; ++d)
+      permutation.push_back(d);
+    permutation.push_back(0);
+    for (int64_t d = axis + 1; d <= input.getRank(); ++d)
+      permutation.push_back(d);
+    Value transposed = transposeTensor(rewriter, loc, gathered, permutation);
     rewriter.replaceOp(op, reshapeTensor(rewriter, loc, transposed, result));
     return success();
   }

@@ -141,6 +141,32 @@ Value buildReduction(
       .front();
 }
 
+Value transposeTensor(OpBuilder &b, Location loc, Value input,
+                      ArrayRef<int64_t> permutation) {
+  MLIRContext *context = b.getContext();
+  auto inputType = cast<RankedTensorType>(input.getType());
+  int64_t rank = permutation.size();
+  // result[i...] = input[j...] with j[permutation[k]] = i[k].
+  SmallVector<AffineExpr> inputExprs(rank);
+  SmallVector<int64_t> shape(rank);
+  for (int64_t k = 0; k < rank; ++k) {
+    inputExprs[permutation[k]] = getAffineDimExpr(k, context);
+    shape[k] = inputType.getDimSize(permutation[k]);
+  }
+  auto resultType = RankedTensorType::get(shape, inputType.getElementType());
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(rank, 0, inputExprs, context),
+      AffineMap::getMultiDimIdentityMap(rank, context)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  return buildGeneric(b, loc, resultType, input,
+                      emptyTensor(b, loc, resultType), maps, iterators,
+                      [](OpBuilder &, Location,
+                         ValueRange args) -> SmallVector<Value> {
+                        return {args[0]};
+                      })[0];
+}
+
 Value reshapeTensor(OpBuilder &b, Location loc, Value input,
                     RankedTensorType resultType) {
   auto inputType = cast<RankedTensorType>(input.getType());

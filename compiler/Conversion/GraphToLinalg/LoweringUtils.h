@@ -77,6 +77,13 @@ mlir::Value buildReduction(
                                    mlir::Value acc, mlir::Value x)>
         combine);
 
+/// `input` with its dimensions permuted: result dimension k is input
+/// dimension `permutation[k]` (kiln.transpose's convention), as a copying
+/// linalg.generic.
+mlir::Value transposeTensor(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value input,
+                            llvm::ArrayRef<int64_t> permutation);
+
 /// Reshapes a static tensor into `resultType` (same element count) through
 /// a collapse to 1-D and an expand, which is always legal for static shapes.
 mlir::Value reshapeTensor(mlir::OpBuilder &b, mlir::Location loc,

@@ -96,26 +96,8 @@ struct TransposeToGeneric : OpRewritePattern<TransposeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(TransposeOp op,
                                 PatternRewriter &rewriter) const override {
-    MLIRContext *context = rewriter.getContext();
-    ArrayRef<int64_t> permutation = op.getPermutation();
-    int64_t rank = permutation.size();
-    // result[i...] = input[j...] with j[permutation[k]] = i[k].
-    SmallVector<AffineExpr> inputExprs(rank);
-    for (int64_t k = 0; k < rank; ++k)
-      inputExprs[permutation[k]] = getAffineDimExpr(k, context);
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(rank, 0, inputExprs, context),
-        AffineMap::getMultiDimIdentityMap(rank, context)};
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
-    rewriter.replaceOp(
-        op, buildGeneric(rewriter, op.getLoc(), op.getType(), op.getInput(),
-                         emptyTensor(rewriter, op.getLoc(), op.getType()),
-                         maps, iterators,
-                         [](OpBuilder &, Location,
-                            ValueRange args) -> SmallVector<Value> {
-                           return {args[0]};
-                         }));
+    rewriter.replaceOp(op, transposeTensor(rewriter, op.getLoc(), op.getInput(),
+                                           op.getPermutation()));
     return success();
   }
 };
