@@ -135,7 +135,25 @@ WORKLOADS = {
     "resnet50": dict(
         description="ResNet-50 (torchvision, random weights, BN folded), "
                     "224x224, batch 1",
-        full=(lambda: _torchvision_resnet50(), lambda: _randn(1, 3, 224, 224)),
+        full=(lambda: _torchvision("resnet50"), lambda: _randn(1, 3, 224, 224)),
+        smoke=None, tol=1e-4, default=False),
+    "mobilenet_v2": dict(
+        description="MobileNet-V2 (torchvision, random weights), 224x224, "
+                    "batch 1",
+        full=(lambda: _torchvision("mobilenet_v2"),
+              lambda: _randn(1, 3, 224, 224)),
+        smoke=None, tol=1e-4, default=False),
+    "efficientnet_b0": dict(
+        description="EfficientNet-B0 (torchvision, random weights), "
+                    "224x224, batch 1",
+        full=(lambda: _torchvision("efficientnet_b0"),
+              lambda: _randn(1, 3, 224, 224)),
+        smoke=None, tol=1e-4, default=False),
+    "squeezenet1_1": dict(
+        description="SqueezeNet 1.1 (torchvision, random weights), "
+                    "224x224, batch 1",
+        full=(lambda: _torchvision("squeezenet1_1"),
+              lambda: _randn(1, 3, 224, 224)),
         smoke=None, tol=1e-4, default=False),
     "bert_base": dict(
         description="BERT-base-sized encoder 12L H768 12 heads FFN3072, "
@@ -148,9 +166,12 @@ WORKLOADS = {
 SIZES = ("full", "smoke")
 
 
-def _torchvision_resnet50():
-    import torchvision  # Debian's python3-torchvision; no weights download.
-    model = torchvision.models.resnet50(weights=None)
+def _torchvision(architecture):
+    """A torchvision architecture with random weights (Debian's
+    python3-torchvision; never a download) and well-conditioned BatchNorm
+    statistics."""
+    import torchvision
+    model = getattr(torchvision.models, architecture)(weights=None)
     em.randomize_batchnorm(model)
     return model
 
