@@ -13,6 +13,8 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <string>
+#include <vector>
 
 using namespace kiln::rt;
 
@@ -121,6 +123,31 @@ std::vector<uint8_t> programWithInputCount(uint32_t count) {
   std::vector<uint8_t> p(4, 0);
   put32(p, 0, count);
   return p; // Truncated right after the count: decoding must stop cleanly.
+}
+
+TEST(ArtifactTest, Crc32IsZlibs) {
+  auto of = [](const std::string &text) {
+    return crc32(reinterpret_cast<const uint8_t *>(text.data()), text.size());
+  };
+  EXPECT_EQ(of(""), 0u);
+  EXPECT_EQ(of("123456789"), 0xCBF43926u);
+  EXPECT_EQ(of("The quick brown fox jumps over the lazy dog"), 0x414FA339u);
+  // Every length and alignment around the eight-byte steps agrees with the
+  // bytewise definition.
+  std::vector<uint8_t> bytes(40);
+  for (size_t i = 0; i < bytes.size(); ++i)
+    bytes[i] = uint8_t(i * 37 + 11);
+  for (size_t start = 0; start < 8; ++start)
+    for (size_t size = 0; start + size <= bytes.size(); ++size) {
+      uint32_t c = 0xFFFFFFFFu;
+      for (size_t i = start; i < start + size; ++i) {
+        c ^= bytes[i];
+        for (int k = 0; k < 8; ++k)
+          c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+      }
+      EXPECT_EQ(crc32(bytes.data() + start, size), c ^ 0xFFFFFFFFu)
+          << "start " << start << " size " << size;
+    }
 }
 
 TEST(ArtifactTest, RoundTrips) {
