@@ -147,7 +147,7 @@ def markdown(results):
     lines += ["", "Compile time, memory and kernels:", ""]
     head = ["workload", "params"]
     for k in kilns:
-        head += [f"{labels[k]} compile cold / warm (ms)",
+        head += [f"{labels[k]} compile cold / warm / cached (ms)",
                  f"{labels[k]} arena", "peak / lower bound", "kernels"]
     if "ort" in engines:
         head.append("ORT session create (ms)")
@@ -160,7 +160,8 @@ def markdown(results):
             peak, bound = stat(stats, "peak"), stat(stats, "bound")
             kernels = stat(stats, "kernels")
             row += [f"{_ms(info.get('compile_cold_ms'))} / "
-                    f"{_ms(info.get('compile_warm_ms'))}",
+                    f"{_ms(info.get('compile_warm_ms'))} / "
+                    f"{_ms(info.get('compile_cached_ms'))}",
                     _bytes(info.get("arena_bytes")),
                     f"{_bytes(peak)} / {_bytes(bound)}",
                     str(kernels if kernels is not None else

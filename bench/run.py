@@ -152,7 +152,8 @@ def make_engines_on(args, requested, work_dir, threads):
                 kilnc, kiln_run, work_dir, name="kiln" + suffix,
                 label="Kiln" + on, stats_json=features["stats_json"],
                 compiles=args.compiles if threads == 1 else 1,
-                run_flags=["--threads", str(threads)]))
+                run_flags=["--threads", str(threads)],
+                compile_cache=features["compile_cache"]))
             # The unfused A/B column on one thread only.
             if features["fusion"] and threads == 1:
                 engines.append(engine_kiln.KilnEngine(

@@ -18,6 +18,9 @@ config.excludes = ["Inputs", "CMakeLists.txt", "README.md", "lit.cfg.py",
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+# Tests compile for real: a compile cache would answer repeated compiles
+# and fill the home folder. Tests of the cache set their own folder.
+config.environment["KILN_CACHE_DIR"] = "off"
 llvm_config.add_tool_substitutions(
     ["kiln-opt", "kiln-translate", "kilnc", "kiln-run", "kiln-sim", "kiln-cuda-emulate"], [config.kiln_tools_dir, config.llvm_tools_dir])
 config.substitutions.append(("%kiln_src_root", config.kiln_src_root))

@@ -6,7 +6,7 @@
 
 #include "compiler/Target/CudaArtifact.h"
 
-#include "compiler/Target/KernelCache.h"
+#include "compiler/Target/DiskCache.h"
 #include "compiler/Target/Nvrtc.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -92,7 +92,7 @@ rt::StatusOr<rt::Artifact> buildCudaArtifact(const cuda::CudaProgram &program,
   if (!nvrtc.isOk())
     return nvrtc.status();
   std::vector<std::string> options = Nvrtc::defaultOptions();
-  KernelCache cache = KernelCache::fromEnvironment();
+  DiskCache cache = DiskCache::fromEnvironment("cuda");
 
   std::vector<Job> jobs;
   for (size_t first = 0; first < program.kernels.size();

@@ -224,7 +224,14 @@ cl::opt<bool> checkNumerics(
 cl::opt<bool> timeReport(
     "time-report",
     cl::desc("Print where compile time went: import, each pipeline pass by "
-             "pass, LLVM or NVRTC code generation and kernel-cache hits"),
+             "pass, LLVM or NVRTC code generation, kernel-cache hits and "
+             "whether the compile cache answered"),
+    cl::init(false), cl::sub(compileCommand), cl::sub(runCommand),
+    cl::sub(benchCommand), cl::sub(profileCommand));
+cl::opt<bool> noCompileCache(
+    "no-compile-cache",
+    cl::desc("Neither read nor fill the persistent compile cache "
+             "($KILN_CACHE_DIR/cpu, else ~/.cache/kiln/cpu)"),
     cl::init(false), cl::sub(compileCommand), cl::sub(runCommand),
     cl::sub(benchCommand), cl::sub(profileCommand));
 cl::opt<double> tolerance(
@@ -305,6 +312,7 @@ StatusOr<CompileOptions> compileOptions() {
   options.targetCpu = targetCpu;
   options.entry = entryName;
   options.timeReport = timeReport;
+  options.compileCache = !noCompileCache;
   options.testMiscompileFusionGroup = testMiscompileGroup;
   options.passPlugins.assign(passPlugins.begin(), passPlugins.end());
   options.fusion = fusion == Fusion::All;
@@ -590,9 +598,14 @@ int compileModel() {
             (*compiler)->compileToArtifact(source, outputPath, &report);
         !status.isOk())
       return fail(status);
-    llvm::outs() << llvm::format(
-        "wrote %s (%llu bytes of kernels) in %.1f ms\n", outputPath.c_str(),
-        (unsigned long long)report.kernelBytes, millisecondsSince(start));
+    if (report.fromCache)
+      llvm::outs() << llvm::format(
+          "wrote %s in %.1f ms from the compile cache\n", outputPath.c_str(),
+          millisecondsSince(start));
+    else
+      llvm::outs() << llvm::format(
+          "wrote %s (%llu bytes of kernels) in %.1f ms\n", outputPath.c_str(),
+          (unsigned long long)report.kernelBytes, millisecondsSince(start));
     return statsJsonPath.empty() ? kSuccess : writeStatsJson();
   }
   Compiler::IRStage stage = emit == Emit::Kiln     ? Compiler::IRStage::kGraph

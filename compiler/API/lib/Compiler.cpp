@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CompileCache.h"
 #include "CompilerImpl.h"
 #include "ExecutableImpl.h"
 #include "PassPlugins.h"
@@ -24,6 +25,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Support/Timing.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -310,10 +312,60 @@ Compiler::compile(const ModelSource &source) {
   return impl_->compile(source, impl_->options);
 }
 
+namespace {
+/// A compile's use of the compile cache: the key, if the compile can be
+/// cached, and what --time-report says about it.
+struct CacheUse {
+  CompileCache cache;
+  std::optional<CompileCache::Key> key;
+  bool report;
+
+  CacheUse(const ModelSource &source, const CompileOptions &options,
+           CompileCache::Use use)
+      : cache(CompileCache::forOptions(options)), report(options.timeReport) {
+    std::string why;
+    key = cache.key(source, options, use, &why);
+    if (!key && report && compiler::CudaTarget::isCuda(options.target))
+      report = false; // NVRTC's own cache reports itself.
+    if (!key && report)
+      llvm::errs() << "compile cache: not used (" << why << ")\n";
+  }
+  void reportLookup(bool hit) {
+    if (report)
+      llvm::errs() << "compile cache: " << (hit ? "hit" : "miss") << "\n";
+  }
+  /// The artifact, decoded (to run it).
+  std::optional<rt::Artifact> lookupArtifact(const std::string &name) {
+    if (!key)
+      return std::nullopt;
+    std::optional<rt::Artifact> artifact = cache.lookupArtifact(*key, name);
+    reportLookup(artifact.has_value());
+    return artifact;
+  }
+  /// Its encoded bytes (to write them).
+  std::optional<compiler::DiskCache::Hit> lookupBytes() {
+    if (!key)
+      return std::nullopt;
+    std::optional<compiler::DiskCache::Hit> hit = cache.lookup(*key);
+    reportLookup(hit.has_value());
+    return hit;
+  }
+  void store(const rt::Artifact &artifact) {
+    if (key)
+      cache.store(*key, artifact);
+  }
+};
+} // namespace
+
 StatusOr<std::unique_ptr<Executable>>
 Compiler::Impl::compile(const ModelSource &source,
                         const CompileOptions &options,
                         DriverError *loadError) const {
+  const std::string name = source.name().empty() ? "model" : source.name();
+  CacheUse cached(source, options, CompileCache::Use::kJit);
+  if (std::optional<rt::Artifact> artifact = cached.lookupArtifact(name))
+    return makeArtifactExecutable(std::move(*artifact), name, options.threads,
+                                  "cpu (jit, from the compile cache)");
   CompileTimer timer(options.timeReport);
   Session session;
   OwningOpRef<ModuleOp> module;
@@ -331,10 +383,18 @@ Compiler::Impl::compile(const ModelSource &source,
             *module, options.entry, options.target, artifact,
             pipeline(options, timer.root())))
       return session.fail(error);
-    return makeArtifactExecutable(std::move(artifact),
-                                  source.name().empty() ? "model"
-                                                        : source.name(),
-                                  options.threads);
+    return makeArtifactExecutable(std::move(artifact), name, options.threads);
+  }
+  if (cached.key) {
+    // A shared object for this CPU, kept for the next compile.
+    rt::Artifact artifact;
+    if (DriverError error = compiler::compileToArtifact(
+            *module, options.entry, artifact, "native",
+            pipeline(options, timer.root())))
+      return session.fail(error);
+    cached.store(artifact);
+    return makeArtifactExecutable(std::move(artifact), name, options.threads,
+                                  "cpu (jit)");
   }
   std::unique_ptr<compiler::CpuJitExecutable> jit;
   if (DriverError error = compiler::compileForCpu(
@@ -344,9 +404,56 @@ Compiler::Impl::compile(const ModelSource &source,
       std::make_unique<JitExecutable>(std::move(jit)));
 }
 
+/// `bytes` as the file at `path`, through a temporary file renamed into
+/// place (a reader never sees half an artifact).
+static Status writeBytes(const std::string &path, llvm::StringRef bytes) {
+  std::string temporary = path + ".tmp";
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(temporary, ec);
+    if (!ec) {
+      out << bytes;
+      out.close();
+      ec = out.error();
+    }
+    if (ec) {
+      llvm::sys::fs::remove(temporary);
+      return Status(StatusCode::kFailedPrecondition,
+                    "cannot write " + path + ": " + ec.message());
+    }
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(temporary, path)) {
+    llvm::sys::fs::remove(temporary);
+    return Status(StatusCode::kFailedPrecondition,
+                  "cannot write " + path + ": " + ec.message());
+  }
+  return Status::ok();
+}
+
 Status Compiler::compileToArtifact(const ModelSource &source,
                                    const std::string &path,
                                    ArtifactReport *report) {
+  auto write = [&](const rt::Artifact &artifact) {
+    if (Status status = rt::writeArtifactFile(path, artifact); !status.isOk())
+      // Where to write is the caller's choice: a usage error.
+      return Status(StatusCode::kFailedPrecondition, status.message());
+    if (report) {
+      report->kernelBytes = artifact.cpuKernels.size();
+      for (const rt::CudaModule &module : artifact.cudaModules)
+        report->kernelBytes += module.image.size();
+    }
+    return Status::ok();
+  };
+  CacheUse cached(source, impl_->options, CompileCache::Use::kArtifact);
+  if (std::optional<compiler::DiskCache::Hit> hit = cached.lookupBytes()) {
+    // Written as stored (kiln-run validates it when it loads it): decoding
+    // and encoding again would copy every weight twice.
+    if (Status status = writeBytes(path, hit->value); !status.isOk())
+      return status;
+    if (report)
+      report->fromCache = true;
+    return Status::ok();
+  }
   CompileTimer timer(impl_->options.timeReport);
   Session session;
   OwningOpRef<ModuleOp> module;
@@ -367,15 +474,8 @@ Status Compiler::compileToArtifact(const ModelSource &source,
                                          impl_->pipeline(impl_->options, timer.root()));
   if (error)
     return session.fail(error);
-  if (Status status = rt::writeArtifactFile(path, artifact); !status.isOk())
-    // Where to write is the caller's choice: a usage error.
-    return Status(StatusCode::kFailedPrecondition, status.message());
-  if (report) {
-    report->kernelBytes = artifact.cpuKernels.size();
-    for (const rt::CudaModule &module : artifact.cudaModules)
-      report->kernelBytes += module.image.size();
-  }
-  return Status::ok();
+  cached.store(artifact);
+  return write(artifact);
 }
 
 Status Compiler::compileRankedArtifact(const ModelSource &source,

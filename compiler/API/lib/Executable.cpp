@@ -16,9 +16,12 @@ namespace {
 /// exactly as kiln-run runs it.
 class ArtifactExecutable : public Executable::Impl {
 public:
-  explicit ArtifactExecutable(std::unique_ptr<rt::DeviceExecutable> executable)
+  ArtifactExecutable(std::unique_ptr<rt::DeviceExecutable> executable,
+                     std::string description)
       : executable_(std::move(executable)),
-        description_(executable_->description() + " (artifact)") {}
+        description_(description.empty()
+                         ? executable_->description() + " (artifact)"
+                         : std::move(description)) {}
   const std::vector<TensorInfo> &inputs() const override {
     return executable_->program().inputs;
   }
@@ -49,14 +52,14 @@ private:
 
 StatusOr<std::unique_ptr<Executable>>
 makeArtifactExecutable(rt::Artifact artifact, const std::string &name,
-                       unsigned threads) {
+                       unsigned threads, std::string description) {
   rt::ExecutableOptions options;
   options.threads = threads;
   auto executable = rt::loadExecutable(std::move(artifact), name, options);
   if (!executable.isOk())
     return executable.status();
-  return std::make_unique<Executable>(
-      std::make_unique<ArtifactExecutable>(std::move(*executable)));
+  return std::make_unique<Executable>(std::make_unique<ArtifactExecutable>(
+      std::move(*executable), std::move(description)));
 }
 
 StatusOr<std::unique_ptr<Executable>>
@@ -74,7 +77,7 @@ Executable::loadArtifact(const std::string &path, unsigned threads) {
   if (!executable.isOk())
     return executable.status();
   return std::make_unique<Executable>(
-      std::make_unique<ArtifactExecutable>(std::move(*executable)));
+      std::make_unique<ArtifactExecutable>(std::move(*executable), ""));
 }
 
 Executable::Executable(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}

@@ -30,10 +30,11 @@ public:
 };
 
 /// Runs a decoded artifact through the runtime (CPU or CUDA, as its
-/// program says); `name` stands for it in messages.
+/// program says); `name` stands for it in messages. `description` replaces
+/// the default "<device> (artifact)".
 StatusOr<std::unique_ptr<Executable>>
 makeArtifactExecutable(rt::Artifact artifact, const std::string &name,
-                       unsigned threads = 0);
+                       unsigned threads = 0, std::string description = "");
 
 } // namespace kiln
 

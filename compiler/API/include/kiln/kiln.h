@@ -91,8 +91,16 @@ struct CompileOptions {
   bool stepPerKernel = false;
   /// Print to stderr, after each compile, where its time went: import, each
   /// pipeline pass by pass, LLVM or NVRTC code generation (with kernel
-  /// cache hits). `kilnc compile --time-report`.
+  /// cache hits), and whether the compile cache answered.
+  /// `kilnc compile --time-report`.
   bool timeReport = false;
+  /// Keep CPU compiles in the persistent compile cache and answer an
+  /// unchanged compile from it (docs/compile-cache.md): the folder is
+  /// $KILN_CACHE_DIR/cpu (else $XDG_CACHE_HOME or ~/.cache/kiln/cpu);
+  /// KILN_CACHE_DIR=off turns it off for the process. Compiled in-process,
+  /// a model then runs from its shared object like an artifact does.
+  /// `kilnc --no-compile-cache`.
+  bool compileCache = true;
   /// Keep only these fusion groups (numbers as in `fusion#N`, see
   /// Compiler::fusionGroups); the others' ops run unfused. Empty: all.
   /// What `kilnc bisect` searches with.
@@ -233,8 +241,11 @@ public:
 
   /// What compileToArtifact produced.
   struct ArtifactReport {
-    /// Size of the machine code (an ELF shared object) in the artifact.
+    /// Size of the machine code (an ELF shared object) in the artifact;
+    /// not counted (0) when it came from the compile cache.
     uint64_t kernelBytes = 0;
+    /// The artifact came from the compile cache.
+    bool fromCache = false;
   };
   /// Compiles `source` ahead of time into a .kiln artifact at `path`, which
   /// Executable::loadArtifact and the runtime-only `kiln-run` load.
