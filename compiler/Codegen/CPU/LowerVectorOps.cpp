@@ -11,7 +11,9 @@
 
 #include "compiler/Codegen/CPU/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
@@ -25,6 +27,68 @@ namespace kiln::compiler {
 using namespace mlir;
 
 namespace {
+
+/// Largest innermost stride a read is widened over: every stride-th lane
+/// of the wide read is kept, so wider strides waste most of the load.
+constexpr int64_t kMaxWidenedStride = 4;
+
+/// A 1-D read along a dimension of constant stride s > 1 (a stride-2
+/// pooling window, im2col of a strided convolution) would become one
+/// scalar load per lane. It becomes one contiguous read of the
+/// (lanes - 1) * s + 1 elements it spans, masked to them, and a shuffle
+/// keeping every s-th lane: a couple of vector loads and a permute.
+struct WidenStridedRead : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    auto source = dyn_cast<MemRefType>(read.getBase().getType());
+    VectorType vectorType = read.getVectorType();
+    if (!source || vectorType.getRank() != 1 || vectorType.isScalable() ||
+        read.getMask() || !read.getPermutationMap().isMinorIdentity() ||
+        !read.getInBoundsValues().front())
+      return failure();
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(source.getStridesAndOffset(strides, offset)) || strides.empty())
+      return failure();
+    int64_t stride = strides.back();
+    if (ShapedType::isDynamic(stride) || stride < 2 ||
+        stride > kMaxWidenedStride)
+      return failure();
+    Location loc = read.getLoc();
+    auto metadata =
+        memref::ExtractStridedMetadataOp::create(rewriter, loc, read.getBase());
+    // The element the read starts at, from the buffer's base.
+    Value start = metadata.getOffset();
+    for (auto [index, dimStride] :
+         llvm::zip(read.getIndices(), metadata.getStrides()))
+      start = arith::AddIOp::create(
+          rewriter, loc, start,
+          arith::MulIOp::create(rewriter, loc, index, dimStride));
+    int64_t lanes = vectorType.getNumElements();
+    int64_t span = (lanes - 1) * stride + 1;
+    Type element = vectorType.getElementType();
+    auto spanType =
+        MemRefType::get({span}, element,
+                        StridedLayoutAttr::get(rewriter.getContext(),
+                                               ShapedType::kDynamic, {1}),
+                        source.getMemorySpace());
+    Value contiguous = memref::ReinterpretCastOp::create(
+        rewriter, loc, spanType, metadata.getBaseBuffer(), OpFoldResult(start),
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(span)},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)});
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value wide = vector::TransferReadOp::create(
+        rewriter, loc, VectorType::get({lanes * stride}, element), contiguous,
+        ValueRange{zero}, read.getPadding(),
+        /*inBounds=*/ArrayRef<bool>{false});
+    SmallVector<int64_t> every;
+    for (int64_t lane = 0; lane < lanes; ++lane)
+      every.push_back(lane * stride);
+    rewriter.replaceOpWithNewOp<vector::ShuffleOp>(read, wide, wide, every);
+    return success();
+  }
+};
 
 struct LowerVectorOpsPass
     : kiln::compiler::impl::LowerVectorOpsPassBase<LowerVectorOpsPass> {
@@ -42,6 +106,7 @@ struct LowerVectorOpsPass
       vector::populateVectorMultiReductionLoweringPatterns(
           patterns, vector::VectorMultiReductionLowering::InnerReduction);
       vector::populateVectorStepLoweringPatterns(patterns);
+      patterns.add<WidenStridedRead>(context);
       if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
         return signalPassFailure();
     }

@@ -35,6 +35,8 @@ def VectorizeLinalgPass : Pass<"kiln-vectorize-linalg", "::mlir::func::FuncOp"> 
            "Rows of a contraction's register tile (0: for this CPU)">,
     Option<"registerColumns", "register-columns", "int64_t", "0",
            "Columns (f32 lanes) of the register tile (0: for this CPU)">,
+    Option<"vectorLanes", "vector-lanes", "int64_t", "0",
+           "f32 lanes of one vector register (0: for this CPU)">,
     Option<"cacheDepth", "cache-depth", "int64_t", "0",
            "Largest reduction block of a contraction (0: 256)">
   ];
@@ -52,10 +54,13 @@ def LowerVectorOpsPass : Pass<"kiln-lower-vector-ops", "::mlir::func::FuncOp"> {
     vector.contract becomes outer products and those `vector.fma`;
     multi-reductions reduce along their innermost dimension; transfers get
     minor identity maps; broadcasts, transposes and shape casts become 1-D
-    operations. What remains (n-D transfers) is unrolled by
+    operations. A read along a dimension of stride 2 to 4 becomes one
+    contiguous (masked) read of the span it covers and a shuffle. What
+    remains (n-D transfers) is unrolled by
     convert-vector-to-scf and lowered by convert-vector-to-llvm.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::vector::VectorDialect"];
 }
 

@@ -17,6 +17,7 @@ CpuRegisterTile CpuRegisterTile::forVectorBits(unsigned bits) {
     return tile;
   tile.rows = 4;
   tile.columns = 16;
+  tile.lanes = 8;
   return tile;
 }
 

@@ -19,6 +19,9 @@ struct CpuRegisterTile {
   /// Rows x columns of accumulators (columns contiguous, in f32 lanes).
   int64_t rows = 8;
   int64_t columns = 32;
+  /// f32 lanes of one vector register: a row of accumulators is whole
+  /// vectors or one partial vector (LLVM scalarises a 17-lane vector).
+  int64_t lanes = 16;
   /// Reduction block: a depth x columns panel of the right-hand side
   /// should sit in L1.
   int64_t depth = 256;

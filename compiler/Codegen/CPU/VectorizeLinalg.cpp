@@ -4,9 +4,10 @@
 //
 // Runs on buffers, after the memory plan: tiling makes subviews and
 // vectorising makes vector transfers, neither allocates, so the plan and
-// the "kernels never allocate" contract hold. Tile sizes divide the loop
-// ranges, so every tile is static and needs neither masks nor peeling; an
-// op that does not qualify is left for convert-linalg-to-loops.
+// the "kernels never allocate" contract hold. A remainder a tile size does
+// not divide is peeled into a tile of its own static size, so every tile is
+// static and needs no masks; an op that does not qualify is left for
+// convert-linalg-to-loops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,8 +53,12 @@ constexpr int64_t kMinVectorLength = 4;
 constexpr char kRegisterStage[] = "kiln.register_tile";
 constexpr char kVectorStage[] = "kiln.vectorize";
 
-/// Vector loads and stores need a unit innermost stride (and i1 buffers
-/// hold one byte per element, which vector<Nxi1> does not).
+/// Largest innermost stride of an input that still vectorises: such a read
+/// is widened to a contiguous one and shuffled (kiln-lower-vector-ops).
+constexpr int64_t kMaxInputStride = 4;
+
+/// Vector stores need a unit innermost stride, loads a small one (i1
+/// buffers hold one byte per element, which vector<Nxi1> does not).
 bool hasVectorizableOperands(linalg::LinalgOp op) {
   for (OpOperand &operand : op->getOpOperands()) {
     auto type = dyn_cast<MemRefType>(operand.get().getType());
@@ -66,8 +71,11 @@ bool hasVectorizableOperands(linalg::LinalgOp op) {
       continue;
     SmallVector<int64_t> strides;
     int64_t offset;
-    if (failed(type.getStridesAndOffset(strides, offset)) ||
-        strides.back() != 1)
+    if (failed(type.getStridesAndOffset(strides, offset)))
+      return false;
+    int64_t largest = op.isDpsInput(&operand) ? kMaxInputStride : 1;
+    if (ShapedType::isDynamic(strides.back()) || strides.back() < 1 ||
+        strides.back() > largest)
       return false;
   }
   return true;
@@ -117,9 +125,13 @@ void viewWindowOperands(RewriterBase &rewriter, linalg::GenericOp op) {
     SmallVector<int64_t> strides;
     int64_t offset;
     if (failed(type.getStridesAndOffset(strides, offset)) ||
-        ShapedType::isDynamic(offset) ||
         llvm::any_of(strides, ShapedType::isDynamic))
       continue;
+    // A workgroup's slice has a dynamic offset: the view then starts from
+    // the slice's base buffer at that offset plus the window's own.
+    bool dynamicOffset = ShapedType::isDynamic(offset);
+    if (dynamicOffset)
+      offset = 0;
     unsigned numDims = map.getNumDims();
     SmallVector<int64_t> loopStrides(numDims, 0);
     SmallVector<bool> used(numDims, false);
@@ -154,14 +166,29 @@ void viewWindowOperands(RewriterBase &rewriter, linalg::GenericOp op) {
       viewStrides.push_back(loopStrides[d]);
       viewExprs.push_back(getAffineDimExpr(d, context));
     }
-    auto viewType =
-        MemRefType::get(viewShape, type.getElementType(),
-                        StridedLayoutAttr::get(context, offset, viewStrides),
-                        type.getMemorySpace());
     rewriter.setInsertionPoint(op);
+    Location loc = op.getLoc();
+    Value source = operand->get();
+    OpFoldResult viewOffset = rewriter.getIndexAttr(offset);
+    if (dynamicOffset) {
+      auto metadata =
+          memref::ExtractStridedMetadataOp::create(rewriter, loc, source);
+      source = metadata.getBaseBuffer();
+      viewOffset = arith::AddIOp::create(
+                       rewriter, loc, metadata.getOffset(),
+                       arith::ConstantIndexOp::create(rewriter, loc, offset))
+                       .getResult();
+    }
+    auto viewType = MemRefType::get(
+        viewShape, type.getElementType(),
+        StridedLayoutAttr::get(context,
+                               dynamicOffset ? ShapedType::kDynamic : offset,
+                               viewStrides),
+        type.getMemorySpace());
     Value view = memref::ReinterpretCastOp::create(
-        rewriter, op.getLoc(), viewType, operand->get(), offset, viewShape,
-        viewStrides);
+        rewriter, loc, viewType, source, viewOffset,
+        getAsIndexOpFoldResult(context, viewShape),
+        getAsIndexOpFoldResult(context, viewStrides));
     rewriter.modifyOpInPlace(op, [&] { operand->set(view); });
     maps[operand->getOperandNumber()] =
         AffineMap::get(numDims, 0, viewExprs, context);
@@ -270,6 +297,11 @@ void tileForRegisters(RewriterBase &rewriter, linalg::LinalgOp op,
     if (ranges[n] < kMinVectorLength)
       return;
     upTo(n, tile.columns);
+    // A panel's remainder wider than one vector but not whole vectors (17
+    // of 49 columns) would make rows of accumulators LLVM splits into
+    // scalar inserts and spills: whole vectors, then the rest peeled.
+    if (sizes[n] > tile.lanes && sizes[n] % tile.lanes != 0)
+      sizes[n] -= sizes[n] % tile.lanes;
     if (!dims->m.empty())
       upTo(dims->m.back(), tile.rows);
   } else {
@@ -495,6 +527,8 @@ struct VectorizeLinalgPass
       tile.rows = registerRows;
     if (registerColumns > 0)
       tile.columns = registerColumns;
+    if (vectorLanes > 0)
+      tile.lanes = vectorLanes;
     if (cacheDepth > 0)
       tile.depth = cacheDepth;
     SmallVector<linalg::LinalgOp> ops;

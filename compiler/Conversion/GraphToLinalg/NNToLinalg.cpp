@@ -192,16 +192,19 @@ struct GlobalPoolToGenerics : OpRewritePattern<OpTy> {
   }
 };
 
-/// Sliding-window reduction over (n, c, oh, ow, kh, kw) of a tensor already
+/// Sliding-window reduction over (n, c, oh, kh, kw, ow) of a tensor already
 /// padded so that every window lies inside it. A [kh, kw] "window" operand
 /// gives the window loops their bounds, as linalg's own pooling ops do.
+/// The output column is the innermost loop: a stride-1 window then reads
+/// the input row contiguously and vectorises, and a strided one is a loop
+/// LLVM vectorises with interleaved loads.
 Value slidingWindow(OpBuilder &b, Location loc, Value padded,
                     RankedTensorType resultType, ArrayRef<int64_t> kernel,
                     ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
                     Value init, bool isMax) {
   MLIRContext *context = b.getContext();
-  AffineExpr n, c, oh, ow, kh, kw;
-  bindDims(context, n, c, oh, ow, kh, kw);
+  AffineExpr n, c, oh, kh, kw, ow;
+  bindDims(context, n, c, oh, kh, kw, ow);
   Type element = resultType.getElementType();
   Value window = emptyTensor(b, loc, RankedTensorType::get(kernel, element));
   SmallVector<AffineMap> maps = {
@@ -211,8 +214,10 @@ Value slidingWindow(OpBuilder &b, Location loc, Value padded,
                      context),
       AffineMap::get(6, 0, {kh, kw}, context),
       AffineMap::get(6, 0, {n, c, oh, ow}, context)};
-  SmallVector<utils::IteratorType> iterators(4, utils::IteratorType::parallel);
-  iterators.append(2, utils::IteratorType::reduction);
+  using utils::IteratorType;
+  SmallVector<IteratorType> iterators = {
+      IteratorType::parallel,  IteratorType::parallel,  IteratorType::parallel,
+      IteratorType::reduction, IteratorType::reduction, IteratorType::parallel};
   return buildGeneric(
              b, loc, resultType, ValueRange{padded, window},
              filledTensor(b, loc, resultType, init), maps, iterators,

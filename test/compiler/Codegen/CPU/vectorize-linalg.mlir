@@ -1,5 +1,5 @@
-// RUN: kiln-opt %s --kiln-vectorize-linalg="register-rows=8 register-columns=32" -split-input-file | FileCheck %s
-// RUN: kiln-opt %s --kiln-vectorize-linalg="register-rows=4 register-columns=16" -split-input-file | FileCheck %s --check-prefix=AVX2
+// RUN: kiln-opt %s --kiln-vectorize-linalg="register-rows=8 register-columns=32 vector-lanes=16" -split-input-file | FileCheck %s
+// RUN: kiln-opt %s --kiln-vectorize-linalg="register-rows=4 register-columns=16 vector-lanes=8" -split-input-file | FileCheck %s --check-prefix=AVX2
 // The host's own tile (AVX-512 or AVX2) is valid IR too.
 // RUN: kiln-opt %s --kiln-vectorize-linalg -split-input-file | FileCheck %s --check-prefix=HOST
 
@@ -198,6 +198,53 @@ func.func @im2col_window(%in: memref<18x18xf32>, %out: memref<3x3x16x16xf32>) {
       ins(%in : memref<18x18xf32>) outs(%out : memref<3x3x16x16xf32>) {
   ^bb0(%x: f32, %y: f32):
     linalg.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+// A column remainder wider than one vector is cut to whole vectors and a
+// peeled rest: 49 columns are a panel of 32, then 16 and 1, never a row of
+// 17-lane accumulators (which LLVM scalarises and spills).
+// CHECK-LABEL: func.func @matmul_columns_49
+// CHECK: vector.contract {{.*}} into vector<8x32xf32>
+// CHECK: vector.contract {{.*}} into vector<8x16xf32>
+// CHECK: vector.contract {{.*}} into vector<8x1xf32>
+// CHECK-NOT: x17xf32>
+// AVX2-LABEL: func.func @matmul_columns_49
+// AVX2: vector.contract {{.*}} into vector<4x16xf32>
+// AVX2-NOT: x17xf32>
+func.func @matmul_columns_49(%a: memref<64x32xf32>, %b: memref<32x49xf32>, %c: memref<64x49xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x32xf32>, memref<32x49xf32>) outs(%c : memref<64x49xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A stride-2 pooling window over a workgroup's slice (dynamic offset): the
+// window view starts at the slice's offset in its base buffer, the output
+// column is the vector dimension, and its input stride is 2.
+// CHECK-LABEL: func.func @strided_window_of_slice
+// CHECK: %[[BASE:.*]], %[[OFFSET:.*]], %{{.*}}:4, %{{.*}}:4 = memref.extract_strided_metadata
+// CHECK: memref.reinterpret_cast %[[BASE]] to offset: [%[[OFFSET]]], sizes: [1, 4, 16, 3, 3, 16], strides: [8712, 1089, 66, 33, 1, 2]
+// CHECK: vector.transfer_read {{.*}} : memref<1x1x1x1x1x16xf32, strided<[8712, 1089, 66, 33, 1, 2], offset: ?>>, vector<1x1x1x1x1x16xf32>
+// CHECK: arith.maximumf {{.*}} : vector<1x1x1x1x1x16xf32>
+func.func @strided_window_of_slice(%all: memref<1x8x33x33xf32>, %w: memref<3x3xf32>, %out: memref<1x4x16x16xf32>, %first: index) {
+  %in = memref.subview %all[0, %first, 0, 0] [1, 4, 33, 33] [1, 1, 1, 1] : memref<1x8x33x33xf32> to memref<1x4x33x33xf32, strided<[8712, 1089, 33, 1], offset: ?>>
+  linalg.generic {indexing_maps = [affine_map<(n, c, oh, kh, kw, ow) -> (n, c, oh * 2 + kh, ow * 2 + kw)>, affine_map<(n, c, oh, kh, kw, ow) -> (kh, kw)>, affine_map<(n, c, oh, kh, kw, ow) -> (n, c, oh, ow)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]}
+      ins(%in, %w : memref<1x4x33x33xf32, strided<[8712, 1089, 33, 1], offset: ?>>, memref<3x3xf32>) outs(%out : memref<1x4x16x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.maximumf %acc, %x : f32
+    linalg.yield %m : f32
   }
   return
 }

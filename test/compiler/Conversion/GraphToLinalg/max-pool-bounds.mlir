@@ -36,9 +36,10 @@ func.func @ceil_mode(%x: tensor<1x1x5x5xf32>) -> tensor<1x1x3x3xf32> {
 
 // -----
 
-// Windows inside the input: the input is the generic's operand.
+// Windows inside the input: the input is the generic's operand, with the
+// output column innermost (the loop that vectorises) after the window's.
 // CHECK-LABEL: func.func @unpadded
-// CHECK: linalg.generic {{.*}} ins(%arg0, %{{.*}} : tensor<1x2x16x16xf32>, tensor<2x2xf32>)
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]} ins(%arg0, %{{.*}} : tensor<1x2x16x16xf32>, tensor<2x2xf32>)
 // CHECK-NOT: tensor.extract
 // CHECK: return
 func.func @unpadded(%x: tensor<1x2x16x16xf32>) -> tensor<1x2x8x8xf32> {

@@ -1,0 +1,33 @@
+// RUN: kiln-opt %s --kiln-lower-vector-ops -split-input-file | FileCheck %s
+
+// A read along a stride-2 dimension is one contiguous read of the 31
+// elements its 16 lanes span (masked: not in bounds of that span) and a
+// shuffle keeping the even lanes, not 16 scalar loads.
+// CHECK-LABEL: func.func @stride_2_read
+// CHECK: %[[BASE:.*]], %[[OFFSET:.*]], %{{.*}}:2, %{{.*}}:2 = memref.extract_strided_metadata %arg0
+// CHECK: %[[ROW:.*]] = arith.muli %arg1, %{{.*}}
+// CHECK: %[[START:.*]] = arith.addi %[[OFFSET]], %[[ROW]]
+// CHECK: %[[SPAN:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [%{{.*}}], sizes: [31], strides: [1]
+// CHECK: %[[WIDE:.*]] = vector.transfer_read %[[SPAN]][%{{.*}}], %{{.*}} : memref<31xf32, strided<[1], offset: ?>>, vector<32xf32>
+// CHECK: vector.shuffle %[[WIDE]], %[[WIDE]] [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30] : vector<32xf32>, vector<32xf32>
+func.func @stride_2_read(%view: memref<4x16xf32, strided<[40, 2], offset: ?>>, %row: index) -> vector<16xf32> {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %v = vector.transfer_read %view[%row, %c0], %pad {in_bounds = [true]} : memref<4x16xf32, strided<[40, 2], offset: ?>>, vector<16xf32>
+  return %v : vector<16xf32>
+}
+
+// -----
+
+// Unit strides read as they are; strides above 4 would load mostly unused
+// lanes and stay element by element.
+// CHECK-LABEL: func.func @other_strides
+// CHECK-NOT: vector.shuffle
+// CHECK-NOT: memref.reinterpret_cast
+func.func @other_strides(%unit: memref<16xf32>, %wide: memref<16xf32, strided<[5]>>) -> (vector<16xf32>, vector<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %a = vector.transfer_read %unit[%c0], %pad {in_bounds = [true]} : memref<16xf32>, vector<16xf32>
+  %b = vector.transfer_read %wide[%c0], %pad {in_bounds = [true]} : memref<16xf32, strided<[5]>>, vector<16xf32>
+  return %a, %b : vector<16xf32>, vector<16xf32>
+}
