@@ -90,10 +90,47 @@ struct WidenStridedRead : OpRewritePattern<vector::TransferReadOp> {
   }
 };
 
+/// A contraction of more than three loops whose reduction is stepped by
+/// one (a grouped convolution's tile: one weight broadcast over a row of
+/// output columns, between unit group, channel and window dimensions).
+/// The outer-product lowering wants a plain matmul and would reduce such
+/// a tile lane by lane.
+bool isBroadcastContraction(vector::ContractionOp contract) {
+  if (contract.getIteratorTypesArray().size() <= 3)
+    return false;
+  SmallVector<int64_t> ranges;
+  contract.getIterationBounds(ranges);
+  for (auto [range, iterator] :
+       llvm::zip(ranges, contract.getIteratorTypesArray()))
+    if (iterator == vector::IteratorType::reduction && range != 1)
+      return false;
+  return true;
+}
+
 struct LowerVectorOpsPass
     : kiln::compiler::impl::LowerVectorOpsPassBase<LowerVectorOpsPass> {
+  /// Broadcast contractions become elementwise FMAs (the parallel-arith
+  /// lowering); matmul tiles keep the outer products below.
+  LogicalResult lowerBroadcastContractions() {
+    SmallVector<Operation *> contracts;
+    getOperation().walk([&](vector::ContractionOp contract) {
+      if (isBroadcastContraction(contract))
+        contracts.push_back(contract);
+    });
+    if (contracts.empty())
+      return success();
+    RewritePatternSet patterns(&getContext());
+    vector::populateVectorContractLoweringPatterns(
+        patterns, vector::VectorContractLowering::ParallelArith);
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingOps);
+    return applyOpPatternsGreedily(contracts, std::move(patterns), config);
+  }
+
   void runOnOperation() override {
     MLIRContext *context = &getContext();
+    if (failed(lowerBroadcastContractions()))
+      return signalPassFailure();
     {
       RewritePatternSet patterns(context);
       // Tiles are 1x..xN: without the unit dimensions elementwise ops are

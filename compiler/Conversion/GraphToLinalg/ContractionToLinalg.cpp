@@ -187,8 +187,12 @@ Value addChannelBias(OpBuilder &b, Location loc, Value result, Value bias,
 }
 
 /// Grouped 2-D convolution as one generic over
-/// (n, g, o, oh, ow, c, kh, kw) on [N, G, C/G, H, W] input and
-/// [G, O/G, C/G, KH, KW] weights; zero padding is a kiln.pad first.
+/// (n, g, o, oh, c, kh, kw, ow) on [G, O/G, C/G, KH, KW] weights and
+/// [N, G, C/G, H, W] input; zero padding is a kiln.pad first. The output
+/// column is innermost and comes from the second operand, so that it is
+/// the contraction's n: the register tile's vectors run along a row of
+/// output columns (a depthwise window, c = 1 and 3x3, is too short a loop
+/// to vectorise) and each weight is a broadcast.
 struct Conv2dToGeneric : OpRewritePattern<Conv2dOp> {
   Conv2dToGeneric(
       MLIRContext *context,
@@ -236,24 +240,24 @@ struct Conv2dToGeneric : OpRewritePattern<Conv2dOp> {
     Value groupedWeight =
         reshapeTensor(rewriter, loc, op.getWeight(), groupedWeightType);
 
-    AffineExpr n, g, o, oh, ow, c, kh, kw;
-    bindDims(context, n, g, o, oh, ow, c, kh, kw);
+    AffineExpr n, g, o, oh, c, kh, kw, ow;
+    bindDims(context, n, g, o, oh, c, kh, kw, ow);
     SmallVector<AffineMap> maps = {
+        AffineMap::get(8, 0, {g, o, c, kh, kw}, context),
         AffineMap::get(8, 0,
                        {n, g, c, oh * strides[0] + kh * dilations[0],
                         ow * strides[1] + kw * dilations[1]},
                        context),
-        AffineMap::get(8, 0, {g, o, c, kh, kw}, context),
         AffineMap::get(8, 0, {n, g, o, oh, ow}, context)};
-    SmallVector<utils::IteratorType> iterators(5,
+    SmallVector<utils::IteratorType> iterators(4,
                                                utils::IteratorType::parallel);
     iterators.append(3, utils::IteratorType::reduction);
-    Value grouped =
-        buildGeneric(rewriter, loc, groupedOutputType,
-                     ValueRange{groupedInput, groupedWeight},
-                     zeroFilled(rewriter, loc, groupedOutputType), maps,
-                     iterators, multiplyAccumulate)
-            .front();
+    iterators.push_back(utils::IteratorType::parallel);
+    Value grouped = buildGeneric(rewriter, loc, groupedOutputType,
+                                 ValueRange{groupedWeight, groupedInput},
+                                 zeroFilled(rewriter, loc, groupedOutputType),
+                                 maps, iterators, multiplyAccumulate)
+                        .front();
     Value result = reshapeTensor(rewriter, loc, grouped, resultType);
     rewriter.replaceOp(
         op, addChannelBias(rewriter, loc, result, op.getBias(), w[0]));

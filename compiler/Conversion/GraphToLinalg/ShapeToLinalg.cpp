@@ -263,6 +263,27 @@ struct PadToGeneric : OpRewritePattern<PadOp> {
     PadMode mode = op.getMode();
     double padValue = op.getValue().convertToDouble();
     Value input = op.getInput();
+    // Constant padding that only grows the tensor: a fill with the input
+    // copied into its interior. Both vectorise; the generic's clamped,
+    // bounds-checked read below is a gather.
+    auto nonNegative = [](ArrayRef<int64_t> pads) {
+      return llvm::all_of(pads, [](int64_t p) { return p >= 0; });
+    };
+    if (mode == PadMode::constant && inputType.getNumElements() != 0 &&
+        nonNegative(low) && nonNegative(op.getHigh())) {
+      Value filled = filledTensor(
+          rewriter, loc, op.getType(),
+          scalarConstant(rewriter, loc, inputType.getElementType(), padValue));
+      SmallVector<OpFoldResult> offsets, sizes, strides;
+      for (auto [d, size] : llvm::enumerate(inputType.getShape())) {
+        offsets.push_back(rewriter.getIndexAttr(low[d]));
+        sizes.push_back(rewriter.getIndexAttr(size));
+        strides.push_back(rewriter.getIndexAttr(1));
+      }
+      rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
+          op, input, filled, offsets, sizes, strides);
+      return success();
+    }
     rewriter.replaceOp(
         op, buildIndexedGeneric(
                 rewriter, loc, op.getType(),

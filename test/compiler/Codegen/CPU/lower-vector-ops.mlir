@@ -31,3 +31,22 @@ func.func @other_strides(%unit: memref<16xf32>, %wide: memref<16xf32, strided<[5
   %b = vector.transfer_read %wide[%c0], %pad {in_bounds = [true]} : memref<16xf32, strided<[5]>>, vector<16xf32>
   return %a, %b : vector<16xf32>, vector<16xf32>
 }
+
+// -----
+
+// A grouped convolution's tile: one weight (a unit group, output channel
+// and input channel) times a row of 16 output columns, the reduction
+// stepped by one. It is one broadcast FMA on the row, not 16 one-lane
+// reductions (what the outer-product lowering makes of a contraction that
+// is not a plain matmul).
+// CHECK-LABEL: func.func @broadcast_contraction
+// CHECK-NOT: vector.reduction
+// CHECK: vector.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK-NOT: vector.reduction
+// CHECK: return
+func.func @broadcast_contraction(%w: vector<1x1x1xf32>, %row: vector<1x1x16xf32>, %acc: vector<1x1x16xf32>) -> vector<1x1x16xf32> {
+  %r = vector.contract {indexing_maps = [affine_map<(g, o, c, ow) -> (g, o, c)>, affine_map<(g, o, c, ow) -> (g, c, ow)>, affine_map<(g, o, c, ow) -> (g, o, ow)>],
+                        iterator_types = ["parallel", "parallel", "reduction", "parallel"], kind = #vector.kind<add>}
+       %w, %row, %acc : vector<1x1x1xf32>, vector<1x1x16xf32> into vector<1x1x16xf32>
+  return %r : vector<1x1x16xf32>
+}
