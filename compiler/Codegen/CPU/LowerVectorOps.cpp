@@ -91,20 +91,25 @@ struct WidenStridedRead : OpRewritePattern<vector::TransferReadOp> {
 };
 
 /// A contraction of more than three loops whose reduction is stepped by
-/// one (a grouped convolution's tile: one weight broadcast over a row of
-/// output columns, between unit group, channel and window dimensions).
-/// The outer-product lowering wants a plain matmul and would reduce such
-/// a tile lane by lane.
+/// one and whose only wide loop is the vector's (a grouped convolution's
+/// tile: one weight broadcast over a row of output columns, between unit
+/// group, channel and window dimensions). The outer-product lowering wants
+/// a plain matmul and would reduce such a tile lane by lane; matmul tiles
+/// (rows and columns) keep it.
 bool isBroadcastContraction(vector::ContractionOp contract) {
   if (contract.getIteratorTypesArray().size() <= 3)
     return false;
   SmallVector<int64_t> ranges;
   contract.getIterationBounds(ranges);
+  int64_t wideParallel = 0;
   for (auto [range, iterator] :
-       llvm::zip(ranges, contract.getIteratorTypesArray()))
+       llvm::zip(ranges, contract.getIteratorTypesArray())) {
     if (iterator == vector::IteratorType::reduction && range != 1)
       return false;
-  return true;
+    if (iterator == vector::IteratorType::parallel && range != 1)
+      ++wideParallel;
+  }
+  return wideParallel <= 1;
 }
 
 struct LowerVectorOpsPass
