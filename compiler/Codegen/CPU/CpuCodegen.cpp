@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Codegen/CPU/CpuCodegen.h"
+#include "compiler/Codegen/CPU/RegisterTile.h"
 #include "compiler/MemoryPlanning/CommunicateBufferization.h"
 
 #include "compiler/Codegen/CPU/Passes.h"
@@ -106,7 +107,11 @@ void kiln::compiler::buildCpuCodegenPipeline(OpPassManager &pm,
   // Which parameters are inputs and which outputs, before bufferisation
   // makes every result a parameter.
   pm.addPass(createRecordEntryInterfacePass());
-  pm.addPass(createConvertGraphToLinalgPass());
+  // Convolution weights packed for the register tile kiln-vectorize-linalg
+  // will choose (RegisterTile.h).
+  ConvertGraphToLinalgPassOptions toLinalg;
+  toLinalg.packWeightRows = CpuRegisterTile::forHost().rows;
+  pm.addPass(createConvertGraphToLinalgPass(toLinalg));
   pm.addPass(createFuseGroupLoopsPass());
   buildBufferizeAndPlanPipeline(pm);
   // Which loop nests share a kernel (and so a dispatch): the same decision

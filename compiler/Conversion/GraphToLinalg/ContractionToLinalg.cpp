@@ -196,9 +196,12 @@ Value addChannelBias(OpBuilder &b, Location loc, Value result, Value bias,
 struct Conv2dToGeneric : OpRewritePattern<Conv2dOp> {
   Conv2dToGeneric(
       MLIRContext *context,
-      const llvm::DenseMap<Operation *, int64_t> *largestTensorBytes)
-      : OpRewritePattern(context), largestTensorBytes(largestTensorBytes) {}
+      const llvm::DenseMap<Operation *, int64_t> *largestTensorBytes,
+      int64_t packWeightRows)
+      : OpRewritePattern(context), largestTensorBytes(largestTensorBytes),
+        packWeightRows(packWeightRows) {}
   const llvm::DenseMap<Operation *, int64_t> *largestTensorBytes;
+  int64_t packWeightRows;
 
   LogicalResult matchAndRewrite(Conv2dOp op,
                                 PatternRewriter &rewriter) const override {
@@ -216,7 +219,8 @@ struct Conv2dToGeneric : OpRewritePattern<Conv2dOp> {
       // im2col pads the rows each chunk reads, never the whole input.
       Value result = im2colConvolution(
           rewriter, loc, op.getInput(), op.getWeight(), resultType, pads,
-          strides, dilations, largestIn(op->getParentOfType<func::FuncOp>()));
+          strides, dilations, largestIn(op->getParentOfType<func::FuncOp>()),
+          packWeightRows);
       rewriter.replaceOp(
           op, addChannelBias(rewriter, loc, result, op.getBias(), w[0]));
       return success();
@@ -276,7 +280,9 @@ private:
 
 void kiln::compiler::populateContractionToLinalgPatterns(
     RewritePatternSet &patterns,
-    const llvm::DenseMap<Operation *, int64_t> *largestTensorBytes) {
+    const llvm::DenseMap<Operation *, int64_t> *largestTensorBytes,
+    int64_t packWeightRows) {
   patterns.add<MatmulToGeneric, GemmToGeneric>(patterns.getContext());
-  patterns.add<Conv2dToGeneric>(patterns.getContext(), largestTensorBytes);
+  patterns.add<Conv2dToGeneric>(patterns.getContext(), largestTensorBytes,
+                                packWeightRows);
 }

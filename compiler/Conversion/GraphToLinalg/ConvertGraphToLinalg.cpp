@@ -57,8 +57,8 @@ struct ConvertGraphToLinalgPass
 
     RewritePatternSet patterns(context);
     kiln::compiler::populateElementwiseToLinalgPatterns(patterns);
-    kiln::compiler::populateContractionToLinalgPatterns(patterns,
-                                                        &largestTensorBytes);
+    kiln::compiler::populateContractionToLinalgPatterns(
+        patterns, &largestTensorBytes, packWeightRows);
     kiln::compiler::populateNNToLinalgPatterns(patterns);
     kiln::compiler::populateReductionToLinalgPatterns(patterns);
     kiln::compiler::populateShapeToLinalgPatterns(patterns);

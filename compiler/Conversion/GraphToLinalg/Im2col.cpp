@@ -26,8 +26,12 @@
 #include "compiler/Conversion/GraphToLinalg/Passes.h"
 #include "compiler/Conversion/GraphToLinalg/ScalarOps.h"
 #include "dialects/Graph/IR/GraphOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+
+#include <cstring>
 
 using namespace mlir;
 
@@ -111,16 +115,27 @@ Value gatherColumns(OpBuilder &b, Location loc, Value strip,
           {in[0], in[1] * kernel[0] * kernel[1], rows * columns}, element));
 }
 
-/// `init` + matrix [O, R] x col [N, R, P], as [N, O, P].
+/// `init` + matrix x col [N, R, P]: a matrix [O, R] gives [N, O, P], a
+/// packed one [O / rows, R, rows] gives [N, O / rows, rows, P].
 Value multiply(OpBuilder &b, Location loc, Value matrix, Value col,
                Value init) {
   MLIRContext *context = b.getContext();
-  AffineExpr n, o, p, r;
-  bindDims(context, n, o, p, r);
-  SmallVector<AffineMap> maps = {AffineMap::get(4, 0, {o, r}, context),
-                                 AffineMap::get(4, 0, {n, r, p}, context),
-                                 AffineMap::get(4, 0, {n, o, p}, context)};
-  SmallVector<utils::IteratorType> iterators(3, utils::IteratorType::parallel);
+  SmallVector<AffineMap> maps;
+  SmallVector<utils::IteratorType> iterators;
+  if (cast<RankedTensorType>(matrix.getType()).getRank() == 3) {
+    AffineExpr n, ob, oi, p, r;
+    bindDims(context, n, ob, oi, p, r);
+    maps = {AffineMap::get(5, 0, {ob, r, oi}, context),
+            AffineMap::get(5, 0, {n, r, p}, context),
+            AffineMap::get(5, 0, {n, ob, oi, p}, context)};
+  } else {
+    AffineExpr n, o, p, r;
+    bindDims(context, n, o, p, r);
+    maps = {AffineMap::get(4, 0, {o, r}, context),
+            AffineMap::get(4, 0, {n, r, p}, context),
+            AffineMap::get(4, 0, {n, o, p}, context)};
+  }
+  iterators.assign(maps.back().getNumResults(), utils::IteratorType::parallel);
   iterators.push_back(utils::IteratorType::reduction);
   return buildGeneric(b, loc, init.getType(), ValueRange{matrix, col}, init,
                       maps, iterators,
@@ -129,6 +144,41 @@ Value multiply(OpBuilder &b, Location loc, Value matrix, Value col,
                             nb, l, args[2], emitMul(nb, l, args[0], args[1]))};
                       })
       .front();
+}
+
+/// A constant `weight` [O, ...] as the matrix [O / rows, R, rows] (R the
+/// product of the other dimensions): each register tile's `rows` weights
+/// of one reduction step are contiguous, so the micro-kernel reads one
+/// stream instead of `rows` rows R elements apart. Null when the weight is
+/// not a constant of byte-sized elements or `rows` does not divide O.
+Value packedWeights(OpBuilder &b, Location loc, Value weight, int64_t rows) {
+  DenseElementsAttr attr;
+  if (rows <= 1 || !matchPattern(weight, m_Constant(&attr)))
+    return {};
+  auto type = cast<RankedTensorType>(attr.getType());
+  Type element = type.getElementType();
+  int64_t outputs = type.getDimSize(0);
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0 ||
+      outputs % rows != 0 || outputs == rows)
+    return {};
+  int64_t reduction = type.getNumElements() / outputs;
+  auto packedType =
+      RankedTensorType::get({outputs / rows, reduction, rows}, element);
+  DenseElementsAttr packed;
+  if (attr.isSplat()) {
+    packed = attr.reshape(packedType);
+  } else {
+    size_t bytes = element.getIntOrFloatBitWidth() / 8;
+    ArrayRef<char> raw = attr.getRawData();
+    std::vector<char> data(raw.size());
+    for (int64_t o = 0; o < outputs; ++o)
+      for (int64_t r = 0; r < reduction; ++r)
+        std::memcpy(
+            &data[(((o / rows) * reduction + r) * rows + o % rows) * bytes],
+            &raw[(o * reduction + r) * bytes], bytes);
+    packed = DenseElementsAttr::getFromRawBuffer(packedType, data);
+  }
+  return arith::ConstantOp::create(b, loc, packed);
 }
 
 Value zeroFilled(OpBuilder &b, Location loc, Value tensor) {
@@ -163,15 +213,22 @@ int64_t im2colChunkRows(int64_t outRows, int64_t outColumns,
 Value im2colConvolution(OpBuilder &b, Location loc, Value input, Value weight,
                         RankedTensorType resultType, ArrayRef<int64_t> pads,
                         ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
-                        int64_t largestTensorBytes) {
+                        int64_t largestTensorBytes, int64_t packRows) {
   Type element = resultType.getElementType();
   ArrayRef<int64_t> in = cast<RankedTensorType>(input.getType()).getShape();
   ArrayRef<int64_t> w = cast<RankedTensorType>(weight.getType()).getShape();
   ArrayRef<int64_t> out = resultType.getShape();
   int64_t pixels = out[2] * out[3], reduction = w[1] * w[2] * w[3];
-  Value matrix = reshapeTensor(
-      b, loc, weight, RankedTensorType::get({w[0], reduction}, element));
-  auto productType = RankedTensorType::get({in[0], w[0], pixels}, element);
+  // The product is [N, O, P], or [N, O / rows, rows, P] with packed
+  // weights: the same bytes, so the result reshapes either way.
+  Value matrix = packedWeights(b, loc, weight, packRows);
+  SmallVector<int64_t> productShape = {in[0], w[0], pixels};
+  if (matrix)
+    productShape = {in[0], w[0] / packRows, packRows, pixels};
+  else
+    matrix = reshapeTensor(b, loc, weight,
+                           RankedTensorType::get({w[0], reduction}, element));
+  auto productType = RankedTensorType::get(productShape, element);
   bool padded = llvm::any_of(pads, [](int64_t p) { return p != 0; });
 
   // A 1x1 stride-1 convolution reads its input as col directly.
@@ -206,16 +263,22 @@ Value im2colConvolution(OpBuilder &b, Location loc, Value input, Value weight,
     product = multiply(b, loc, matrix, col, zeroFilled(b, loc, product));
     return reshapeTensor(b, loc, product, resultType);
   }
-  // Each chunk multiplies into a slice of the one output buffer, which
-  // bufferisation updates in place (extract_slice / insert_slice pairs).
-  SmallVector<OpFoldResult> sizes = indexAttrs(b, {in[0], w[0], rows * out[3]});
-  SmallVector<OpFoldResult> unit = indexAttrs(b, {1, 1, 1});
+  // Each chunk multiplies into a slice of the one output buffer (its last
+  // dimension, the pixels), which bufferisation updates in place
+  // (extract_slice / insert_slice pairs).
+  SmallVector<int64_t> chunkShape = productShape;
+  chunkShape.back() = rows * out[3];
+  SmallVector<OpFoldResult> sizes = indexAttrs(b, chunkShape);
+  SmallVector<OpFoldResult> unit =
+      indexAttrs(b, SmallVector<int64_t>(chunkShape.size(), 1));
   for (int64_t first = 0; first < out[2]; first += rows) {
     Value strip =
         paddedRows(b, loc, input, pads, first * strides[0], stripRows(rows));
     Value col = gatherColumns(b, loc, strip, w.drop_front(2), rows, out[3],
                               strides, dilations);
-    SmallVector<OpFoldResult> offsets = indexAttrs(b, {0, 0, first * out[3]});
+    SmallVector<int64_t> chunkOffsets(chunkShape.size(), 0);
+    chunkOffsets.back() = first * out[3];
+    SmallVector<OpFoldResult> offsets = indexAttrs(b, chunkOffsets);
     Value slice =
         tensor::ExtractSliceOp::create(b, loc, product, offsets, sizes, unit);
     Value chunk = multiply(b, loc, matrix, col, zeroFilled(b, loc, slice));

@@ -16,14 +16,16 @@ namespace kiln::compiler::lowering {
 /// is top, left, bottom, right, zeros) by `weight` [O, C, KH, KW] as
 /// im2col + matmul, in chunks of output rows when the whole col matrix
 /// would be larger than both the output and `largestTensorBytes` (the
-/// largest tensor the function computes; 0 when unknown).
+/// largest tensor the function computes; 0 when unknown). With `packRows`
+/// > 1 a constant weight whose output channels it divides is packed into
+/// [O / packRows, C*KH*KW, packRows], the CPU micro-kernel's layout.
 mlir::Value im2colConvolution(mlir::OpBuilder &b, mlir::Location loc,
                               mlir::Value input, mlir::Value weight,
                               mlir::RankedTensorType resultType,
                               llvm::ArrayRef<int64_t> pads,
                               llvm::ArrayRef<int64_t> strides,
                               llvm::ArrayRef<int64_t> dilations,
-                              int64_t largestTensorBytes);
+                              int64_t largestTensorBytes, int64_t packRows);
 
 /// Output rows per chunk (a divisor of `outRows`) for a col matrix of
 /// `colRowBytes` per output row, at most `budget` bytes when it can be.

@@ -29,11 +29,13 @@ namespace kiln::compiler {
 /// Patterns lowering each op family; together they cover the dialect.
 void populateElementwiseToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// `largestTensorBytes` (per function, optional) bounds im2col chunks; see
-/// largestComputedTensorBytes.
+/// largestComputedTensorBytes. `packWeightRows` > 1 packs constant
+/// convolution weights for the CPU register tile (see im2colConvolution).
 void populateContractionToLinalgPatterns(
     mlir::RewritePatternSet &patterns,
     const llvm::DenseMap<mlir::Operation *, int64_t> *largestTensorBytes =
-        nullptr);
+        nullptr,
+    int64_t packWeightRows = 0);
 void populateNNToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateReductionToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateShapeToLinalgPatterns(mlir::RewritePatternSet &patterns);

@@ -29,6 +29,9 @@ def ConvertGraphToLinalgPass
            "Build im2col matrices larger than the function's largest tensor "
            "in chunks of output rows (bounds memory on CPUs; GPUs prefer one "
            "large GEMM)">,
+    Option<"packWeightRows", "pack-weight-rows", "int64_t", /*default=*/"0",
+           "Pack constant convolution weights into [O / rows, C*KH*KW, rows] "
+           "blocks, the CPU register tile's rows (0: not packed)">,
   ];
   let dependentDialects = [
     "::kiln::exec::KilnExecDialect",
