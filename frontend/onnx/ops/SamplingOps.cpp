@@ -31,6 +31,9 @@ namespace kiln::onnx {
 
 namespace {
 
+/// Most output elements along one resized axis (see convertResize).
+constexpr int64_t kMaxResizedAxis = int64_t(1) << 24;
+
 enum class SampleMode { Nearest, Bilinear, Bicubic };
 enum class SamplePadding { Zeros, Border, Reflection };
 
@@ -612,6 +615,13 @@ template <bool Legacy> LogicalResult convertResize(ImportContext &ctx) {
     if (outShape[d] < 0 || (shape[d] == 0 && outShape[d] != 0))
       return ctx.error() << "cannot resize dimension " << d << " from "
                          << shape[d] << " to " << outShape[d] << " elements";
+    // Each resized axis becomes a constant of its output coordinates: a
+    // declared 2^31 would be a 16 GiB constant (found by the importer
+    // fuzzer), so such an output is refused, as a scale that large is.
+    if (outShape[d] > kMaxResizedAxis)
+      return ctx.error() << "cannot resize dimension " << d << " to "
+                         << outShape[d] << " elements (at most "
+                         << kMaxResizedAxis << "): implausibly large";
   }
 
   Value roi;

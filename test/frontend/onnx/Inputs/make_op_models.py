@@ -181,6 +181,11 @@ case("resize_int_linear", node("Resize", ["x", "", "scales"], mode="linear"),
      inits=[("scales", np.array([2, 2], np.float32))])
 case("resize_bad_mode", node("Resize", ["x", "", "scales"], mode="area"),
      [("x", x)], ref, inits=[("scales", scales)])
+# A run-time scale with a declared output of 2^31 along one axis (the
+# importer fuzzer's find: it used to allocate 16 GiB of coordinates).
+case("resize_huge_declared", node("Upsample", ["x", "scales"], mode="nearest"),
+     [("x", f32(1, 1, 2, 2)), ("scales", np.ones(4, np.float32))], ref,
+     opset=9, y_shape=[1, 1, 4, 2**31 - 1])
 
 # ReverseSequence on a rank-3 input, time axis 0.
 x = f32(5, 3, 2)
