@@ -87,19 +87,10 @@ DenseElementsAttr transposed2D(DenseElementsAttr attr) {
   int64_t rows = type.getDimSize(0), columns = type.getDimSize(1);
   auto resultType =
       RankedTensorType::get({columns, rows}, type.getElementType());
-  if (attr.isSplat())
-    return attr.reshape(resultType);
-  if (!type.getElementType().isIntOrFloat() ||
-      type.getElementTypeBitWidth() % 8 != 0)
-    return {};
-  size_t bytes = type.getElementTypeBitWidth() / 8;
-  ArrayRef<char> raw = attr.getRawData();
-  std::vector<char> result(raw.size());
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c = 0; c < columns; ++c)
-      std::memcpy(&result[(c * rows + r) * bytes],
-                  &raw[(r * columns + c) * bytes], bytes);
-  return DenseElementsAttr::getFromRawBuffer(resultType, result);
+  // Result element (c, r) is source element (r, c).
+  return rearrangedConstant(attr, resultType, [&](int64_t i) {
+    return (i % rows) * columns + i / rows;
+  });
 }
 
 struct GemmToGeneric : OpRewritePattern<GemmOp> {

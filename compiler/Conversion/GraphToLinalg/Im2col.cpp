@@ -31,8 +31,6 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 
-#include <cstring>
-
 using namespace mlir;
 
 namespace kiln::compiler::lowering {
@@ -164,20 +162,13 @@ Value packedWeights(OpBuilder &b, Location loc, Value weight, int64_t rows) {
   int64_t reduction = type.getNumElements() / outputs;
   auto packedType =
       RankedTensorType::get({outputs / rows, reduction, rows}, element);
-  DenseElementsAttr packed;
-  if (attr.isSplat()) {
-    packed = attr.reshape(packedType);
-  } else {
-    size_t bytes = element.getIntOrFloatBitWidth() / 8;
-    ArrayRef<char> raw = attr.getRawData();
-    std::vector<char> data(raw.size());
-    for (int64_t o = 0; o < outputs; ++o)
-      for (int64_t r = 0; r < reduction; ++r)
-        std::memcpy(
-            &data[(((o / rows) * reduction + r) * rows + o % rows) * bytes],
-            &raw[(o * reduction + r) * bytes], bytes);
-    packed = DenseElementsAttr::getFromRawBuffer(packedType, data);
-  }
+  // Packed element (block, r, o) is weight (block * rows + o, r).
+  DenseElementsAttr packed =
+      rearrangedConstant(attr, packedType, [&](int64_t i) {
+        int64_t o = i % rows, r = (i / rows) % reduction,
+                block = i / (rows * reduction);
+        return (block * rows + o) * reduction + r;
+      });
   return arith::ConstantOp::create(b, loc, packed);
 }
 

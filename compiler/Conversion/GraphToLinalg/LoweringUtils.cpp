@@ -11,6 +11,8 @@
 #include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/STLExtras.h"
 
+#include <cstring>
+
 using namespace mlir;
 
 namespace kiln::compiler::lowering {
@@ -202,6 +204,22 @@ SmallVector<int64_t> normalizeAxes(ArrayRef<int64_t> axes, int64_t rank) {
     normalized.push_back(axis < 0 ? axis + rank : axis);
   llvm::sort(normalized);
   return normalized;
+}
+
+DenseElementsAttr
+rearrangedConstant(DenseElementsAttr attr, RankedTensorType type,
+                   llvm::function_ref<int64_t(int64_t)> sourceOf) {
+  if (attr.isSplat())
+    return attr.reshape(type);
+  Type element = type.getElementType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+    return {};
+  size_t bytes = element.getIntOrFloatBitWidth() / 8;
+  ArrayRef<char> raw = attr.getRawData();
+  std::vector<char> result(raw.size());
+  for (int64_t i = 0, e = type.getNumElements(); i < e; ++i)
+    std::memcpy(&result[i * bytes], &raw[sourceOf(i) * bytes], bytes);
+  return DenseElementsAttr::getFromRawBuffer(type, result);
 }
 
 } // namespace kiln::compiler::lowering

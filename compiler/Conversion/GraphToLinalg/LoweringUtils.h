@@ -93,6 +93,13 @@ mlir::Value reshapeTensor(mlir::OpBuilder &b, mlir::Location loc,
 llvm::SmallVector<int64_t> normalizeAxes(llvm::ArrayRef<int64_t> axes,
                                          int64_t rank);
 
+/// The constant `attr` with its elements rearranged into `type` (as many
+/// elements): element i of the result is element `sourceOf(i)` of `attr`.
+/// Null for element types without a byte size.
+mlir::DenseElementsAttr
+rearrangedConstant(mlir::DenseElementsAttr attr, mlir::RankedTensorType type,
+                   llvm::function_ref<int64_t(int64_t)> sourceOf);
+
 } // namespace kiln::compiler::lowering
 
 #endif // KILN_COMPILER_CONVERSION_GRAPHTOLINALG_LOWERINGUTILS_H

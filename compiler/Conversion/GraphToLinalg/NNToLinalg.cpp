@@ -195,9 +195,9 @@ struct GlobalPoolToGenerics : OpRewritePattern<OpTy> {
 /// Sliding-window reduction over (n, c, oh, kh, kw, ow) of a tensor already
 /// padded so that every window lies inside it. A [kh, kw] "window" operand
 /// gives the window loops their bounds, as linalg's own pooling ops do.
-/// The output column is the innermost loop: a stride-1 window then reads
-/// the input row contiguously and vectorises, and a strided one is a loop
-/// LLVM vectorises with interleaved loads.
+/// The output column is the innermost loop, the one the CPU code
+/// generator vectorises: a stride-1 window reads the input row
+/// contiguously, a strided one as a widened read and a shuffle.
 Value slidingWindow(OpBuilder &b, Location loc, Value padded,
                     RankedTensorType resultType, ArrayRef<int64_t> kernel,
                     ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
