@@ -534,7 +534,7 @@ void DevicePool::startBatch(int device, int lane, Batch batch) {
   counters_.batchedRequests += requests;
   const ModelSpec &spec = models_[batch.model].spec;
   target.running = std::move(batch);
-  slot.device->beginBatch(spec, requests,
+  slot.device->beginBatch(spec, target.running.requests,
                           lane == 1 ? Stream::kHigh : Stream::kNormal,
                           [this, device, lane] { onBatchDone(device, lane); });
 }
@@ -555,6 +555,7 @@ void DevicePool::onBatchDone(int device, int lane) {
     response.finish = now();
     response.batchSize = batchSize;
     response.device = device;
+    response.data = request.data;
     deliver(std::move(response));
   }
   if (slot.replicas[batch.model].state == ReplicaState::kDraining &&

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Json.h"
+#include "kiln/runtime/serving/Json.h"
 
 #include <cmath>
 #include <cstdio>

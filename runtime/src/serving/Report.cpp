@@ -6,7 +6,7 @@
 
 #include "kiln/runtime/serving/Report.h"
 
-#include "Json.h"
+#include "kiln/runtime/serving/Json.h"
 
 #include <algorithm>
 #include <cmath>

@@ -9,7 +9,7 @@
 
 #include "kiln/runtime/serving/Simulator.h"
 
-#include "Json.h"
+#include "kiln/runtime/serving/Json.h"
 
 #include <algorithm>
 #include <cmath>

@@ -22,9 +22,10 @@ void SimulatedDevice::beginLoad(const ModelSpec &model, bool fromHost,
   events_.scheduleAfter(predictLoad(model, fromHost), std::move(done));
 }
 
-void SimulatedDevice::beginBatch(const ModelSpec &model, int batchSize,
+void SimulatedDevice::beginBatch(const ModelSpec &model,
+                                 const std::vector<Request> &requests,
                                  Stream stream, Done done) {
-  Micros latency = predictBatch(model, batchSize);
+  Micros latency = predictBatch(model, int(requests.size()));
   busyTime_ += latency;
   ++batches_;
   if (stream == Stream::kNormal) {

@@ -14,10 +14,12 @@
 
 #include "kiln/runtime/serving/Clock.h"
 #include "kiln/runtime/serving/ModelSpec.h"
+#include "kiln/runtime/serving/Request.h"
 
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace kiln::rt::serving {
 
@@ -48,12 +50,15 @@ public:
   virtual void beginLoad(const ModelSpec &model, bool fromHost, Done done) = 0;
   /// Drops a replica; its memory is free when this returns.
   virtual void unload(const ModelSpec &model) = 0;
-  /// Starts one execution of `model` with a `batchSize` variant (padded when
-  /// fewer requests). Calls `done` when the outputs are ready. At most one
+  /// Starts one execution of `model` for `requests` (the smallest batch-size
+  /// variant that holds them, padded). Calls `done` when the outputs are
+  /// ready: devices that run real models write each request's
+  /// InferenceData first; `requests` stays valid until then. At most one
   /// batch per stream: a kHigh batch started while a kNormal one runs
   /// begins at that batch's next step boundary, and the kNormal batch
   /// resumes after it (so it finishes later by the kHigh batch's time).
-  virtual void beginBatch(const ModelSpec &model, int batchSize, Stream stream,
+  virtual void beginBatch(const ModelSpec &model,
+                          const std::vector<Request> &requests, Stream stream,
                           Done done) = 0;
   /// How long a kHigh batch started now would wait for the running kNormal
   /// batch to reach a step boundary (0 when none runs).

@@ -15,9 +15,12 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 
 namespace kiln::rt::serving {
+
+struct InferenceData;
 
 using RequestId = std::uint64_t;
 
@@ -34,6 +37,9 @@ struct Request {
   Micros deadline = kNoDeadline;
   /// The pool's index of `model`; DevicePool::submit fills it in.
   int modelIndex = -1;
+  /// Tensors in and out, for devices that really run models (null in the
+  /// simulator). The pool hands it to the device and then to the Response.
+  std::shared_ptr<InferenceData> data;
 };
 
 enum class Outcome { kCompleted, kRejected, kCancelled };
@@ -67,6 +73,8 @@ struct Response {
   int batchSize = 0;
   /// Index of the device that served it, or -1.
   int device = -1;
+  /// The request's tensors, outputs filled in when completed.
+  std::shared_ptr<InferenceData> data;
 
   Micros latency() const { return finish - arrival; }
   bool metDeadline() const {

@@ -25,8 +25,8 @@ public:
   const DeviceSpec &spec() const override { return spec_; }
   void beginLoad(const ModelSpec &model, bool fromHost, Done done) override;
   void unload(const ModelSpec &) override {}
-  void beginBatch(const ModelSpec &model, int batchSize, Stream stream,
-                  Done done) override;
+  void beginBatch(const ModelSpec &model, const std::vector<Request> &requests,
+                  Stream stream, Done done) override;
   Micros highStreamDelay() const override;
   Micros predictBatch(const ModelSpec &model, int requests) const override;
   Micros predictLoad(const ModelSpec &model, bool fromHost) const override;

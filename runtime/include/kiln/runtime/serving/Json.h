@@ -1,15 +1,16 @@
-//===- Json.h - A small JSON reader and writer for configs ------*- C++ -*-===//
+//===- Json.h - A small JSON reader and writer ------------------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0
 //
-// Internal. The runtime takes no third-party dependency for one config file:
-// this reads RFC 8259 JSON into a tree (objects keep their key order) with
-// line:column errors, and quotes strings for the JSON reports.
+// The runtime takes no third-party JSON dependency: simulator configs,
+// reports and kiln-serve's protocol use this. It reads RFC 8259 JSON into a
+// tree (objects keep their key order) with line:column errors, depth-limited,
+// and quotes strings for output.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KILN_RUNTIME_SRC_SERVING_JSON_H
-#define KILN_RUNTIME_SRC_SERVING_JSON_H
+#ifndef KILN_RUNTIME_SERVING_JSON_H
+#define KILN_RUNTIME_SERVING_JSON_H
 
 #include "kiln/runtime/Status.h"
 
@@ -74,4 +75,4 @@ std::string number(double value);
 
 } // namespace kiln::rt::serving::json
 
-#endif // KILN_RUNTIME_SRC_SERVING_JSON_H
+#endif // KILN_RUNTIME_SERVING_JSON_H

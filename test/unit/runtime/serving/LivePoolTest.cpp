@@ -1,0 +1,251 @@
+//===- LivePoolTest.cpp - The pool on real threads and CPU devices --------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// CPU devices run a stand-in executable (it doubles its f32 input after a
+// short sleep), so these tests exercise the threads, the lock, the
+// streams and the hand-over of tensors without compiling a model.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/runtime/serving/InferenceData.h"
+#include "kiln/runtime/serving/LivePool.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <future>
+#include <thread>
+
+using namespace kiln::rt;
+using namespace kiln::rt::serving;
+
+namespace {
+
+/// y = 2x on a [4] f32 tensor, taking `sleep` per run.
+class DoublingExecutable final : public DeviceExecutable {
+public:
+  explicit DoublingExecutable(std::chrono::microseconds sleep)
+      : sleep_(sleep) {
+    program_.inputs.push_back({"x", DType::kF32, {4}});
+    program_.outputs.push_back({"y", DType::kF32, {4}});
+  }
+  const Program &program() const override { return program_; }
+  std::string description() const override { return "doubling"; }
+  Status run(const std::vector<HostTensor> &inputs,
+             std::vector<HostTensor> &outputs) override {
+    if (inputs.size() != 1 || inputs[0].data.size() != 16)
+      return invalidArgument("expected one [4] f32 input");
+    std::this_thread::sleep_for(sleep_);
+    outputs.assign(1, HostTensor{DType::kF32, {4}, {}});
+    outputs[0].data.resize(16);
+    float values[4];
+    std::memcpy(values, inputs[0].data.data(), 16);
+    for (float &v : values)
+      v *= 2;
+    std::memcpy(outputs[0].data.data(), values, 16);
+    return Status::ok();
+  }
+  Status run(const std::vector<TensorRef> &,
+             const std::vector<TensorRef> &) override {
+    return unimplemented("not used");
+  }
+
+private:
+  std::chrono::microseconds sleep_;
+  Program program_;
+};
+
+ModelSpec modelSpec(const std::string &name, double latencyMs) {
+  ModelSpec spec;
+  spec.name = name;
+  spec.footprint.weightsBytes = 1 << 20;
+  spec.coldLoadTime = spec.reloadTime = 1000;
+  spec.stepTime = millisToMicros(latencyMs);
+  EXPECT_TRUE(spec.profile.set(1, millisToMicros(latencyMs)).isOk());
+  return spec;
+}
+
+/// Serves "fast" (1 ms) and "slow" (5 ms); "broken" fails to load.
+ExecutableLoader loader() {
+  return [](const std::string &model)
+             -> StatusOr<std::shared_ptr<DeviceExecutable>> {
+    if (model == "broken")
+      return dataLoss("artifact is truncated");
+    auto sleep = std::chrono::microseconds(model == "slow" ? 5000 : 1000);
+    return std::shared_ptr<DeviceExecutable>(
+        std::make_shared<DoublingExecutable>(sleep));
+  };
+}
+
+std::shared_ptr<InferenceData> input(float base) {
+  auto data = std::make_shared<InferenceData>();
+  HostTensor x{DType::kF32, {4}, std::vector<uint8_t>(16)};
+  float values[4] = {base, base + 1, base + 2, base + 3};
+  std::memcpy(x.data.data(), values, 16);
+  data->inputs.push_back(std::move(x));
+  return data;
+}
+
+struct Pool {
+  explicit Pool(int devices, PoolOptions options = {}) : live(options, 0) {
+    for (int d = 0; d < devices; ++d) {
+      CpuDeviceOptions device;
+      device.spec = {"cpu" + std::to_string(d), 1ull << 30, 0, 1.0};
+      live.addCpuDevice(device, loader());
+    }
+    for (const char *name : {"fast", "slow", "broken"})
+      EXPECT_TRUE(live.addModel(modelSpec(name, name[0] == 's' ? 5 : 1))
+                      .isOk());
+    live.start();
+  }
+  /// Submits and waits for the response.
+  Response call(const std::string &model, int priority,
+                std::shared_ptr<InferenceData> data) {
+    std::promise<Response> promise;
+    Request request;
+    request.model = model;
+    request.priority = priority;
+    request.data = std::move(data);
+    live.submit(request,
+                [&](const Response &response) { promise.set_value(response); });
+    return promise.get_future().get();
+  }
+  LivePool live;
+};
+
+float outputAt(const Response &response, int index) {
+  float value;
+  std::memcpy(&value, response.data->outputs.at(0).data.data() + 4 * index, 4);
+  return value;
+}
+
+} // namespace
+
+TEST(LivePoolTest, RunsTheRequestsTensorsOnACpuDevice) {
+  Pool pool(1);
+  ASSERT_TRUE(pool.live.loadModel("fast", 0).isOk());
+  Response response = pool.call("fast", 1, input(1.5f));
+  ASSERT_EQ(response.outcome, Outcome::kCompleted);
+  ASSERT_TRUE(response.data->status.isOk()) << response.data->status.toString();
+  EXPECT_EQ(outputAt(response, 0), 3.0f);
+  EXPECT_EQ(outputAt(response, 3), 9.0f);
+  EXPECT_EQ(response.device, 0);
+  EXPECT_GE(response.latency(), 1000);
+}
+
+TEST(LivePoolTest, EveryConcurrentRequestGetsItsOwnOutputsOnce) {
+  Pool pool(2);
+  constexpr int kThreads = 4, kPerThread = 25;
+  std::atomic<int> answered{0}, wrong{0};
+  std::vector<std::thread> clients;
+  for (int t = 0; t < kThreads; ++t)
+    clients.emplace_back([&, t] {
+      for (int i = 0; i < kPerThread; ++i) {
+        float base = float(t * 1000 + i);
+        Response response = pool.call(i % 2 ? "fast" : "slow", i % 2,
+                                      input(base));
+        ++answered;
+        if (response.outcome != Outcome::kCompleted ||
+            !response.data->status.isOk() ||
+            outputAt(response, 2) != 2 * (base + 2))
+          ++wrong;
+      }
+    });
+  for (std::thread &client : clients)
+    client.join();
+  EXPECT_EQ(answered.load(), kThreads * kPerThread);
+  EXPECT_EQ(wrong.load(), 0);
+  pool.live.inspect([](const DevicePool &devices) {
+    EXPECT_EQ(devices.counters().responses, uint64_t(kThreads * kPerThread));
+    EXPECT_EQ(devices.queued(), 0u);
+    EXPECT_EQ(devices.running(), 0u);
+  });
+}
+
+TEST(LivePoolTest, ALoadFailureReachesTheResponseAsItsStatus) {
+  Pool pool(1);
+  Response response = pool.call("broken", 0, input(0));
+  ASSERT_EQ(response.outcome, Outcome::kCompleted);
+  EXPECT_EQ(response.data->status.code(), StatusCode::kDataLoss);
+  EXPECT_NE(response.data->status.message().find("loading model 'broken'"),
+            std::string::npos)
+      << response.data->status.message();
+}
+
+TEST(LivePoolTest, HighPriorityRunsBeforeQueuedLowPriorityWork) {
+  PoolOptions options;
+  options.batching = false;
+  Pool pool(1, options);
+  ASSERT_TRUE(pool.live.loadModel("slow", 0).isOk());
+  ASSERT_TRUE(pool.live.loadModel("fast", 0).isOk());
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::mutex mutex;
+  std::vector<std::string> order;
+  std::atomic<int> done{0};
+  auto submit = [&](const std::string &model, int priority) {
+    Request request;
+    request.model = model;
+    request.priority = priority;
+    request.data = input(0);
+    pool.live.submit(request, [&, model](const Response &) {
+      std::lock_guard<std::mutex> lock(mutex);
+      order.push_back(model);
+      ++done;
+    });
+  };
+  for (int i = 0; i < 4; ++i)
+    submit("slow", 1);
+  submit("fast", 0);
+  while (done.load() < 5)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  // The high-priority request overtakes at least the queued slow ones.
+  auto fast = std::find(order.begin(), order.end(), "fast") - order.begin();
+  EXPECT_LE(fast, 1) << "finished at position " << fast;
+}
+
+TEST(LivePoolTest, LoadUnloadChurnUnderLoadLosesNoResponse) {
+  Pool pool(2);
+  ASSERT_TRUE(pool.live.loadModel("fast", 0).isOk());
+  std::atomic<bool> stop{false};
+  std::atomic<int> sent{0}, answered{0}, failed{0};
+  std::thread client([&] {
+    while (!stop) {
+      ++sent;
+      Response response = pool.call("fast", sent % 2, input(1));
+      ++answered;
+      if (response.outcome == Outcome::kCompleted &&
+          !response.data->status.isOk())
+        ++failed;
+    }
+  });
+  for (int cycle = 0; cycle < 100; ++cycle) {
+    (void)pool.live.loadModel("fast", 1);
+    std::this_thread::sleep_for(std::chrono::microseconds(500));
+    (void)pool.live.unloadModel("fast", 1);
+  }
+  stop = true;
+  client.join();
+  EXPECT_EQ(sent.load(), answered.load());
+  EXPECT_EQ(failed.load(), 0);
+  pool.live.inspect([](const DevicePool &devices) {
+    EXPECT_EQ(devices.queued(), 0u);
+  });
+}
+
+TEST(LivePoolTest, ShutdownAnswersWhatIsStillInFlight) {
+  Pool pool(1);
+  std::atomic<int> answered{0};
+  for (int i = 0; i < 20; ++i) {
+    Request request;
+    request.model = "slow";
+    request.priority = 1;
+    request.data = input(0);
+    pool.live.submit(request, [&](const Response &) { ++answered; });
+  }
+  pool.live.shutdown();
+  EXPECT_EQ(answered.load(), 20);
+}
