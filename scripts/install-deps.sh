@@ -27,6 +27,9 @@ packages=(
   dataset-fashion-mnist
   # Node runs ONNX Runtime (npm) in the benchmark harness's smoke test
   nodejs
+  # kiln-serve: HTTP (cpp-httplib); its tests use curl and Node as clients
+  # and Prometheus's promtool to check /metrics
+  libcpp-httplib-dev curl prometheus
 )
 # Some Node builds bring npm themselves; otherwise Debian's package.
 command -v npm >/dev/null || packages+=(npm)

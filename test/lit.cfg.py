@@ -22,7 +22,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 # and fill the home folder. Tests of the cache set their own folder.
 config.environment["KILN_CACHE_DIR"] = "off"
 llvm_config.add_tool_substitutions(
-    ["kiln-opt", "kiln-translate", "kilnc", "kiln-run", "kiln-sim", "kiln-cuda-emulate"], [config.kiln_tools_dir, config.llvm_tools_dir])
+    ["kiln-opt", "kiln-translate", "kilnc", "kiln-run", "kiln-sim", "kiln-cuda-emulate", "kiln-serve"], [config.kiln_tools_dir, config.llvm_tools_dir])
 config.substitutions.append(("%kiln_src_root", config.kiln_src_root))
 config.substitutions.append(("%kiln_obj_root", config.kiln_obj_root))
 
@@ -34,6 +34,14 @@ if config.kiln_have_cuda_toolkit:
 if os.path.exists("/dev/nvidia0") or (shutil.which("nvidia-smi") and
                                       os.system("nvidia-smi -L >/dev/null 2>&1") == 0):
     config.available_features.add("cuda")
+
+# `kiln-serve`: built when libcpp-httplib-dev is installed; its tests talk
+# to it with curl and Node. `promtool` (Debian's prometheus) checks /metrics.
+if (os.path.exists(os.path.join(config.kiln_tools_dir, "kiln-serve")) and
+        shutil.which("curl") and shutil.which("node")):
+    config.available_features.add("kiln-serve")
+if shutil.which("promtool"):
+    config.available_features.add("promtool")
 
 # `mpirun`: Open MPI's launcher and Kiln's MPI plugin, for sharded models run
 # one rank per process (scripts/install-deps.sh installs openmpi-bin).

@@ -43,6 +43,8 @@ Status DevicePool::addModel(ModelSpec model) {
   models_.push_back(std::move(slot));
   for (auto &device : devices_)
     device.replicas.emplace_back();
+  if (policy_)
+    policy_->onModelAdded(modelCount());
   return Status::ok();
 }
 

@@ -26,6 +26,7 @@ public:
                   std::max(1, options.queue.priorityLevels)) {}
 
   const char *name() const override { return "fifo"; }
+  void onModelAdded(int) override {}
 
   void enqueue(DevicePool &pool, Request request) override {
     if (queue_.size() >= capacity_)

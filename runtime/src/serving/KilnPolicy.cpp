@@ -42,6 +42,9 @@ public:
       : options_(options), queues_(modelCount, RequestQueue(options.queue)) {}
 
   const char *name() const override { return "kiln"; }
+  void onModelAdded(int modelCount) override {
+    queues_.resize(size_t(modelCount), RequestQueue(options_.queue));
+  }
 
   void enqueue(DevicePool &pool, Request request) override {
     if (options_.deadlineAdmission && request.deadline != kNoDeadline &&

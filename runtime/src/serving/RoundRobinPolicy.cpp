@@ -26,6 +26,9 @@ public:
         queues_(deviceCount) {}
 
   const char *name() const override { return "round-robin"; }
+  void onModelAdded(int modelCount) override {
+    nextTurn_.resize(size_t(modelCount), 0);
+  }
 
   void enqueue(DevicePool &pool, Request request) override {
     std::vector<int> devices = pool.hostingDevices(request.modelIndex);

@@ -105,14 +105,16 @@ struct Pool {
   /// Submits and waits for the response.
   Response call(const std::string &model, int priority,
                 std::shared_ptr<InferenceData> data) {
-    std::promise<Response> promise;
+    auto promise = std::make_shared<std::promise<Response>>();
+    std::future<Response> answer = promise->get_future();
     Request request;
     request.model = model;
     request.priority = priority;
     request.data = std::move(data);
-    live.submit(request,
-                [&](const Response &response) { promise.set_value(response); });
-    return promise.get_future().get();
+    live.submit(request, [promise](const Response &response) {
+      promise->set_value(response);
+    });
+    return answer.get();
   }
   LivePool live;
 };

@@ -104,7 +104,8 @@ public:
 
   /// Adds a device (not owned); returns its index.
   int addDevice(Device &device);
-  /// Registers a model; it is loaded by loadModel or on demand.
+  /// Registers a model (before or after start); it is loaded by loadModel
+  /// or on demand.
   Status addModel(ModelSpec model);
   /// Fixes the policy once every device and model is added.
   void start();

@@ -58,6 +58,8 @@ public:
   virtual std::vector<Request> takeAll(int model) = 0;
   /// Periodic placement decisions (replication, moves, eviction).
   virtual void onTick(DevicePool &) {}
+  /// A model joined the running pool: it now has `modelCount` models.
+  virtual void onModelAdded(int modelCount) = 0;
 };
 
 enum class PolicyKind { kKiln, kFifo, kRoundRobin };

@@ -1,0 +1,44 @@
+//===- ModelRepository.h - The folder of NAME.kiln files --------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// kiln-serve serves model NAME from DIR/NAME.kiln. Names come from the
+// network, so they are checked before they touch a path: letters, digits,
+// '_', '-' and '.', not starting with '.', and the file must resolve to a
+// regular file inside DIR (a symbolic link out of it is refused).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_TOOLS_KILN_SERVE_MODELREPOSITORY_H
+#define KILN_TOOLS_KILN_SERVE_MODELREPOSITORY_H
+
+#include "kiln/runtime/Status.h"
+
+#include <string>
+#include <vector>
+
+namespace kiln::serve {
+
+/// Thread-safe (no mutable state).
+class ModelRepository {
+public:
+  /// NOT_FOUND when `folder` is not a readable folder.
+  static rt::StatusOr<ModelRepository> open(const std::string &folder);
+
+  const std::string &folder() const { return folder_; }
+  /// Models in the folder now, by name, sorted.
+  std::vector<std::string> scan() const;
+  /// The artifact of model `name`: INVALID_ARGUMENT for a name that is not
+  /// a model name, NOT_FOUND when there is no such model inside the folder.
+  rt::StatusOr<std::string> locate(const std::string &name) const;
+
+  static bool isModelName(const std::string &name);
+
+private:
+  explicit ModelRepository(std::string folder) : folder_(std::move(folder)) {}
+  std::string folder_; ///< Absolute, symbolic links resolved.
+};
+
+} // namespace kiln::serve
+
+#endif // KILN_TOOLS_KILN_SERVE_MODELREPOSITORY_H

@@ -1,0 +1,508 @@
+//===- Server.cpp - kiln-serve: the Open Inference Protocol over HTTP -----===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "Server.h"
+
+#include "InferenceProtocol.h"
+
+#include "kiln/runtime/serving/InferenceData.h"
+#include "kiln/runtime/serving/Json.h"
+
+#include <httplib.h>
+
+#include <future>
+
+namespace kiln::serve {
+
+using namespace rt::serving;
+using rt::Status;
+using rt::StatusCode;
+using rt::StatusOr;
+
+namespace {
+
+constexpr const char *kJson = "application/json";
+
+void sendError(httplib::Response &response, int status,
+               const std::string &message) {
+  response.status = status;
+  response.set_content(errorJson(message), kJson);
+}
+
+int httpStatusOf(const Status &status) {
+  switch (status.code()) {
+  case StatusCode::kNotFound:
+    return 404;
+  case StatusCode::kResourceExhausted:
+  case StatusCode::kUnavailable:
+    return 503;
+  case StatusCode::kInternal:
+  case StatusCode::kDataLoss:
+    return 500;
+  default:
+    return 400;
+  }
+}
+
+/// What a rejected request is told: the status and a sentence.
+std::pair<int, std::string> rejection(const Response &response) {
+  std::string model = "model '" + response.model + "': ";
+  switch (response.reason) {
+  case RejectReason::kQueueFull:
+    return {503, model + "queue full at priority " +
+                     std::to_string(response.priority) + " (retry later)"};
+  case RejectReason::kNoCapacity:
+    return {503, model + "no device can hold the model now"};
+  case RejectReason::kDeadlineInfeasible:
+    return {504, model + "cannot finish within its timeout (rejected at "
+                         "admission)"};
+  case RejectReason::kDeadlineExpired:
+    return {504, model + "its timeout expired while it waited"};
+  case RejectReason::kInvalidPriority:
+    return {400, model + "priority " + std::to_string(response.priority) +
+                     " is not a level of this server"};
+  case RejectReason::kUnknownModel:
+    return {404, model + "unknown model"};
+  case RejectReason::kNone:
+    break;
+  }
+  return {500, model + "rejected"};
+}
+
+} // namespace
+
+Server::Server(ServerOptions options, ModelRepository repository)
+    : options_(std::move(options)), repository_(std::move(repository)) {}
+
+Server::~Server() {
+  stop();
+  if (pool_)
+    pool_->shutdown();
+}
+
+StatusOr<std::unique_ptr<Server>> Server::create(ServerOptions options) {
+  if (options.devices < 1 || options.devices > 1024)
+    return rt::invalidArgument("--devices must be between 1 and 1024");
+  int levels = options.pool.queue.priorityLevels;
+  if (options.defaultPriority >= levels)
+    return rt::invalidArgument("--default-priority must be below " +
+                               std::to_string(levels));
+  if (options.defaultPriority < 0)
+    options.defaultPriority = levels - 1;
+  StatusOr<ModelRepository> repository =
+      ModelRepository::open(options.repository);
+  if (!repository.isOk())
+    return repository.status();
+  std::unique_ptr<Server> server(
+      new Server(std::move(options), std::move(*repository)));
+  const ServerOptions &opts = server->options_;
+  server->pool_ =
+      std::make_unique<LivePool>(opts.pool, opts.tickPeriod);
+  const ModelRepository *repo = &server->repository_;
+  ExecutableLoader loader = artifactLoader(
+      [repo](const std::string &model) { return repo->locate(model); },
+      opts.threadsPerDevice);
+  for (int d = 0; d < opts.devices; ++d) {
+    CpuDeviceOptions device;
+    device.spec = {"cpu" + std::to_string(d), opts.deviceMemoryBytes, 0, 1.0};
+    if (opts.pin)
+      for (unsigned t = 0; t < opts.threadsPerDevice; ++t)
+        device.cores.push_back(int(d * opts.threadsPerDevice + t));
+    server->pool_->addCpuDevice(device, loader);
+  }
+  server->pool_->start();
+  std::lock_guard<std::mutex> lock(server->mutex_);
+  for (const std::string &name : server->repository_.scan()) {
+    Status status = server->registerModel(name);
+    if (status.isOk() && opts.loadAtStart)
+      status = server->loadEverywhere(name);
+    if (!status.isOk())
+      std::fprintf(stderr, "kiln-serve: %s\n", status.message().c_str());
+  }
+  server->routes();
+  return server;
+}
+
+/// `message` with the repository's folder left out: clients see model
+/// files by name, never where the server keeps them.
+static std::string withoutFolder(std::string message,
+                                 const std::string &folder) {
+  std::string prefix = folder + "/";
+  for (size_t at; (at = message.find(prefix)) != std::string::npos;)
+    message.erase(at, prefix.size());
+  return message;
+}
+
+Status Server::registerModel(const std::string &name) {
+  ServedModel &model = models_[name];
+  auto fail = [&](const Status &status) {
+    model.reason = withoutFolder(status.message(), repository_.folder());
+    return Status(status.code(), model.reason);
+  };
+  StatusOr<std::string> path = repository_.locate(name);
+  if (!path.isOk())
+    return fail(path.status());
+  model.path = *path;
+  StatusOr<rt::Artifact> artifact = rt::readArtifactFile(model.path);
+  StatusOr<ModelSpec> spec =
+      artifact.isOk() ? profileCpuModel(name, model.path,
+                                        options_.threadsPerDevice,
+                                        options_.timingRuns)
+                      : StatusOr<ModelSpec>(artifact.status().withContext(
+                            "model '" + name + "'"));
+  if (!spec.isOk())
+    return fail(spec.status());
+  model.program = std::move(artifact->program);
+  model.spec = *spec;
+  Status added = pool_->addModel(*spec);
+  if (!added.isOk())
+    return fail(added);
+  model.registered = true;
+  model.reason = "not loaded";
+  return Status::ok();
+}
+
+Status Server::loadEverywhere(const std::string &name) {
+  ServedModel &model = models_[name];
+  int loaded = 0;
+  Status last;
+  for (int d = 0; d < options_.devices; ++d) {
+    Status status = pool_->loadModel(name, d);
+    if (status.isOk() || status.code() == StatusCode::kFailedPrecondition)
+      ++loaded; // FAILED_PRECONDITION: a replica is already there
+    else
+      last = status;
+  }
+  if (loaded == 0) {
+    model.ready = false;
+    model.reason = last.message();
+    return last;
+  }
+  model.ready = true;
+  model.reason.clear();
+  return Status::ok();
+}
+
+Status Server::unloadEverywhere(const std::string &name) {
+  ServedModel &model = models_[name];
+  model.ready = false;
+  model.reason = "unloaded";
+  for (int d = 0; d < options_.devices; ++d)
+    (void)pool_->unloadModel(name, d); // absent replicas: nothing to do
+  return Status::ok();
+}
+
+void Server::routes() {
+  http_ = std::make_unique<httplib::Server>();
+  http_->set_payload_max_length(options_.maxBodyBytes);
+  int threads = options_.httpThreads;
+  http_->new_task_queue = [threads] {
+    return new httplib::ThreadPool(size_t(threads));
+  };
+  http_->set_exception_handler(
+      [](const httplib::Request &, httplib::Response &response,
+         std::exception_ptr) { sendError(response, 500, "internal error"); });
+  http_->set_error_handler(
+      [](const httplib::Request &request, httplib::Response &response) {
+        if (!response.body.empty())
+          return;
+        if (response.status == 404)
+          sendError(response, 404, "no such endpoint: " + request.path);
+        else if (response.status == 413)
+          sendError(response, 413, "request body too large");
+        else if (response.status == 400)
+          sendError(response, 400,
+                    "malformed HTTP request (a POST needs a Content-Length, "
+                    "0 for an empty body)");
+        else
+          sendError(response, response.status, "HTTP error");
+      });
+
+  http_->Get("/v2/health/live",
+             [](const httplib::Request &, httplib::Response &response) {
+               response.set_content("{\"live\":true}", kJson);
+             });
+  http_->Get("/v2/health/ready",
+             [](const httplib::Request &, httplib::Response &response) {
+               response.set_content("{\"ready\":true}", kJson);
+             });
+  http_->Get("/v2", [](const httplib::Request &, httplib::Response &response) {
+    response.set_content(
+        "{\"name\":\"kiln-serve\",\"version\":\"0.1.0\",\"extensions\":["
+        "\"binary_tensor_data\",\"model_repository\",\"metrics\"]}",
+        kJson);
+  });
+  // Model paths, with or without /versions/<v> (every model has version 1).
+  const std::string model = R"(/v2/models/([^/]+)(?:/versions/([^/]+))?)";
+  auto versionOk = [](const httplib::Request &request,
+                      httplib::Response &response) {
+    if (request.matches.size() > 2 && request.matches[2].matched &&
+        request.matches[2].str() != "1") {
+      sendError(response, 404,
+                "model '" + request.matches[1].str() + "' has no version '" +
+                    request.matches[2].str() + "' (only \"1\")");
+      return false;
+    }
+    return true;
+  };
+  http_->Get(model, [this, versionOk](const httplib::Request &request,
+                                      httplib::Response &response) {
+    if (versionOk(request, response))
+      modelMetadata(response, request.matches[1]);
+  });
+  http_->Get(model + "/ready",
+             [this, versionOk](const httplib::Request &request,
+                               httplib::Response &response) {
+               if (versionOk(request, response))
+                 modelReady(response, request.matches[1]);
+             });
+  http_->Post(model + "/infer",
+              [this, versionOk](const httplib::Request &request,
+                                httplib::Response &response) {
+                if (versionOk(request, response))
+                  infer(request, response, request.matches[1]);
+              });
+  http_->Post("/v2/repository/index",
+              [this](const httplib::Request &request,
+                     httplib::Response &response) {
+                repositoryIndex(request, response);
+              });
+  http_->Post(R"(/v2/repository/models/([^/]+)/load)",
+              [this](const httplib::Request &request,
+                     httplib::Response &response) {
+                repositoryLoad(response, request.matches[1]);
+              });
+  http_->Post(R"(/v2/repository/models/([^/]+)/unload)",
+              [this](const httplib::Request &request,
+                     httplib::Response &response) {
+                repositoryUnload(response, request.matches[1]);
+              });
+  http_->Get("/metrics",
+             [this](const httplib::Request &, httplib::Response &response) {
+               metrics(response);
+             });
+}
+
+StatusOr<int> Server::bind() {
+  int port = options_.port == 0
+                 ? http_->bind_to_any_port(options_.host)
+                 : (http_->bind_to_port(options_.host, options_.port)
+                        ? options_.port
+                        : -1);
+  if (port < 0)
+    return Status(StatusCode::kUnavailable,
+                  "cannot listen on " + options_.host + ":" +
+                      std::to_string(options_.port));
+  return port;
+}
+
+void Server::serve() { http_->listen_after_bind(); }
+
+void Server::stop() {
+  if (http_)
+    http_->stop();
+}
+
+void Server::modelMetadata(httplib::Response &response,
+                           const std::string &name) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto found = models_.find(name);
+  if (found == models_.end() || !found->second.registered)
+    return sendError(response, 404, "unknown model '" + name + "'");
+  response.set_content(modelMetadataJson(name, found->second.program), kJson);
+}
+
+void Server::modelReady(httplib::Response &response, const std::string &name) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto found = models_.find(name);
+  if (found == models_.end())
+    return sendError(response, 404, "unknown model '" + name + "'");
+  if (!found->second.ready)
+    return sendError(response, 400,
+                     "model '" + name + "' is not ready: " +
+                         found->second.reason);
+  response.set_content("{\"name\":" + json::quote(name) + ",\"ready\":true}",
+                       kJson);
+}
+
+void Server::infer(const httplib::Request &http, httplib::Response &response,
+                   const std::string &name) {
+  rt::Program program;
+  Micros unloaded = 0;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto found = models_.find(name);
+    if (found == models_.end())
+      return sendError(response, 404, "unknown model '" + name + "'");
+    if (!found->second.ready)
+      return sendError(response, 400,
+                       "model '" + name + "' is not ready: " +
+                           found->second.reason);
+    program = found->second.program;
+    unloaded = found->second.spec.profile.unloadedLatency();
+  }
+  std::optional<size_t> jsonLength;
+  if (http.has_header("Inference-Header-Content-Length")) {
+    std::string text = http.get_header_value("Inference-Header-Content-Length");
+    char *end = nullptr;
+    unsigned long long value = std::strtoull(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || text[0] == '-')
+      return sendError(response, 400,
+                       "Inference-Header-Content-Length is not a length");
+    jsonLength = size_t(value);
+  }
+  StatusOr<InferRequest> parsed =
+      parseInferRequest(http.body, jsonLength, program);
+  if (!parsed.isOk())
+    return sendError(response, 400,
+                     "model '" + name + "': " + parsed.status().message());
+  InferRequest &inferRequest = *parsed;
+  int levels = options_.pool.queue.priorityLevels;
+  int priority = inferRequest.priority.value_or(options_.defaultPriority);
+  if (priority >= levels)
+    return sendError(response, 400,
+                     "parameters.priority " + std::to_string(priority) +
+                         " is not a level (0 is the highest, " +
+                         std::to_string(levels - 1) + " the lowest)");
+
+  Request request;
+  request.model = name;
+  request.priority = priority;
+  Micros now = pool_->clock().now();
+  if (inferRequest.timeoutMicros)
+    request.deadline = now + *inferRequest.timeoutMicros;
+  else if (options_.sloMultiple > 0)
+    request.deadline = now + Micros(options_.sloMultiple * double(unloaded));
+  request.data = std::make_shared<InferenceData>();
+  request.data->inputs = std::move(inferRequest.inputs);
+
+  // Shared: the pool's thread may still be inside set_value when this
+  // thread wakes up and returns.
+  auto promise = std::make_shared<std::promise<Response>>();
+  std::future<Response> answer = promise->get_future();
+  pool_->submit(std::move(request), [this, promise](const Response &done) {
+    metrics_.record(done, done.outcome == Outcome::kCompleted && done.data &&
+                              !done.data->status.isOk());
+    promise->set_value(done);
+  });
+  Response done = answer.get();
+  if (done.outcome == Outcome::kCancelled)
+    return sendError(response, 503, "model '" + name + "': cancelled");
+  if (done.outcome == Outcome::kRejected) {
+    auto [status, message] = rejection(done);
+    if (status == 503)
+      response.set_header("Retry-After", "1");
+    return sendError(response, status, message);
+  }
+  if (!done.data->status.isOk())
+    return sendError(response, httpStatusOf(done.data->status),
+                     "model '" + name + "': " + done.data->status.message());
+  StatusOr<InferResponseBody> body =
+      encodeInferResponse(name, inferRequest, program, done.data->outputs);
+  if (!body.isOk())
+    return sendError(response, 400,
+                     "model '" + name + "': " + body.status().message());
+  if (body->jsonLength) {
+    response.set_header("Inference-Header-Content-Length",
+                        std::to_string(*body->jsonLength));
+    response.set_content(std::move(body->body), "application/octet-stream");
+  } else {
+    response.set_content(std::move(body->body), kJson);
+  }
+}
+
+void Server::repositoryIndex(const httplib::Request &request,
+                             httplib::Response &response) {
+  bool onlyReady = false;
+  if (!request.body.empty()) {
+    StatusOr<json::Value> body = json::parse(request.body);
+    if (!body.isOk() || !body->isObject())
+      return sendError(response, 400,
+                       "the index request must be a JSON object");
+    if (const json::Value *ready = body->find("ready"))
+      onlyReady = ready->isBool() && ready->asBool();
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  // Models that appeared in the folder since the last look are listed too.
+  for (const std::string &name : repository_.scan())
+    if (!models_.count(name))
+      models_[name].reason = "not loaded";
+  std::string out = "[";
+  bool first = true;
+  for (const auto &[name, model] : models_) {
+    if (onlyReady && !model.ready)
+      continue;
+    out += std::string(first ? "" : ",") + "{\"name\":" + json::quote(name) +
+           ",\"version\":\"1\",\"state\":\"" +
+           (model.ready ? "READY" : "UNAVAILABLE") + "\",\"reason\":" +
+           json::quote(model.reason) + "}";
+    first = false;
+  }
+  response.set_content(out + "]", kJson);
+}
+
+void Server::repositoryLoad(httplib::Response &response,
+                            const std::string &name) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!ModelRepository::isModelName(name))
+    return sendError(response, 400, "'" + name + "' is not a model name");
+  auto found = models_.find(name);
+  if (found == models_.end() || !found->second.registered) {
+    // A model added to the folder after the start joins the pool now.
+    Status status = registerModel(name);
+    if (!status.isOk()) {
+      if (status.code() == StatusCode::kNotFound)
+        models_.erase(name);
+      return sendError(response, httpStatusOf(status), status.message());
+    }
+  }
+  Status status = loadEverywhere(name);
+  if (!status.isOk())
+    return sendError(response, httpStatusOf(status), status.message());
+  response.set_content("{}", kJson);
+}
+
+void Server::repositoryUnload(httplib::Response &response,
+                              const std::string &name) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto found = models_.find(name);
+  if (found == models_.end() || !found->second.registered)
+    return sendError(response, 404, "unknown model '" + name + "'");
+  (void)unloadEverywhere(name);
+  response.set_content("{}", kJson);
+}
+
+void Server::metrics(httplib::Response &response) {
+  PoolSnapshot snapshot;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto &[name, model] : models_)
+      snapshot.modelsReady[name] = model.ready;
+  }
+  std::vector<Micros> busy = pool_->deviceBusyTimes();
+  pool_->inspect([&](const DevicePool &pool) {
+    snapshot.queued = pool.queued();
+    snapshot.running = pool.running();
+    const PoolCounters &counters = pool.counters();
+    snapshot.batches = counters.batches;
+    snapshot.batchedRequests = counters.batchedRequests;
+    snapshot.loads = counters.loads;
+    snapshot.unloads = counters.unloads;
+    for (int d = 0; d < pool.deviceCount(); ++d) {
+      PoolSnapshot::DeviceFigures device;
+      device.name = pool.device(d).spec().name;
+      device.busySeconds = d < int(busy.size()) ? double(busy[d]) / 1e6 : 0;
+      device.reservedBytes = pool.ledger(d).reservedBytes();
+      device.capacityBytes = pool.ledger(d).capacityBytes();
+      snapshot.devices.push_back(device);
+    }
+  });
+  snapshot.uptimeSeconds = double(pool_->clock().now()) / 1e6;
+  response.set_content(metrics_.render(snapshot),
+                       "text/plain; version=0.0.4");
+}
+
+} // namespace kiln::serve

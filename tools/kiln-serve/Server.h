@@ -1,0 +1,117 @@
+//===- Server.h - kiln-serve: the Open Inference Protocol over HTTP -*- C++ -*-//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Serves every NAME.kiln of a model repository from a LivePool of CPU
+// devices, speaking KServe v2 / the Open Inference Protocol over HTTP/REST
+// (cpp-httplib): health, server and model metadata, infer (JSON tensors and
+// the binary tensor extension), the repository extension (index, load,
+// unload) and /metrics for Prometheus.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_TOOLS_KILN_SERVE_SERVER_H
+#define KILN_TOOLS_KILN_SERVE_SERVER_H
+
+#include "Metrics.h"
+#include "ModelRepository.h"
+
+#include "kiln/runtime/Artifact.h"
+#include "kiln/runtime/serving/LivePool.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace httplib {
+class Server;
+struct Request;
+struct Response;
+} // namespace httplib
+
+namespace kiln::serve {
+
+struct ServerOptions {
+  std::string repository;
+  std::string host = "127.0.0.1";
+  /// 0: any free port (bind() says which).
+  int port = 8000;
+  /// CPU devices, each a worker pinned to its own cores when `pin`.
+  int devices = 1;
+  unsigned threadsPerDevice = 1;
+  bool pin = false;
+  /// Memory each device offers to models (its ledger's capacity).
+  std::uint64_t deviceMemoryBytes = 4ull << 30;
+  rt::serving::PoolOptions pool;
+  rt::serving::Micros tickPeriod = 100'000;
+  /// Level of requests that do not say (-1: the lowest level).
+  int defaultPriority = -1;
+  /// Deadline of requests without a timeout, as a multiple of the model's
+  /// unloaded latency; 0: none.
+  double sloMultiple = 0;
+  std::size_t maxBodyBytes = 64u << 20;
+  int httpThreads = 16;
+  /// Timed executions per model when it is registered.
+  int timingRuns = 5;
+  /// Load every model at start (Triton's "none" model-control mode); else
+  /// only through the repository API ("explicit").
+  bool loadAtStart = true;
+};
+
+/// Thread-safe.
+class Server {
+public:
+  /// Opens the repository, registers (measures) its models and starts the
+  /// pool. A model that cannot be registered stays UNAVAILABLE with its
+  /// reason; only a bad repository or bad options fail.
+  static rt::StatusOr<std::unique_ptr<Server>> create(ServerOptions options);
+  ~Server();
+
+  /// Binds the listening socket; returns the port.
+  rt::StatusOr<int> bind();
+  /// Serves until stop() (from another thread or a signal handler's
+  /// helper thread).
+  void serve();
+  void stop();
+
+private:
+  struct ServedModel {
+    std::string path;
+    rt::Program program;
+    rt::serving::ModelSpec spec;
+    bool registered = false; ///< Known to the pool.
+    bool ready = false;
+    std::string reason; ///< Why it is not ready.
+  };
+
+  explicit Server(ServerOptions options, ModelRepository repository);
+  void routes();
+  /// Measures `name` and adds it to the pool. Needs the lock.
+  rt::Status registerModel(const std::string &name);
+  /// Loads a registered model on every device it fits. Needs the lock.
+  rt::Status loadEverywhere(const std::string &name);
+  rt::Status unloadEverywhere(const std::string &name);
+
+  void infer(const httplib::Request &request, httplib::Response &response,
+             const std::string &model);
+  void modelMetadata(httplib::Response &response, const std::string &model);
+  void modelReady(httplib::Response &response, const std::string &model);
+  void repositoryIndex(const httplib::Request &request,
+                       httplib::Response &response);
+  void repositoryLoad(httplib::Response &response, const std::string &model);
+  void repositoryUnload(httplib::Response &response, const std::string &model);
+  void metrics(httplib::Response &response);
+
+  ServerOptions options_;
+  ModelRepository repository_;
+  std::unique_ptr<rt::serving::LivePool> pool_;
+  std::unique_ptr<httplib::Server> http_;
+  Metrics metrics_;
+  std::mutex mutex_; ///< Guards models_; taken before the pool's lock.
+  std::map<std::string, ServedModel> models_;
+};
+
+} // namespace kiln::serve
+
+#endif // KILN_TOOLS_KILN_SERVE_SERVER_H
