@@ -86,6 +86,30 @@ TEST(DevicePoolTest, HighPriorityBypassesQueuedLowPriority) {
   EXPECT_EQ(h.responseFor(5)->finish - h.responseFor(1)->finish, 10'000);
 }
 
+TEST(DevicePoolTest, AModelAddedWhileServingIsQueuedAndServed) {
+  // kiln-serve's repository API adds models to a running pool; every
+  // policy must grow its per-model state.
+  for (PolicyKind policy :
+       {PolicyKind::kKiln, PolicyKind::kFifo, PolicyKind::kRoundRobin}) {
+    PoolOptions options = kilnOptions();
+    options.policy = policy;
+    PoolHarness h(options);
+    h.addDevice(1000);
+    h.addModel("a", 100, {{1, 10.0}});
+    h.pool.start();
+    h.loadNow("a", 0);
+    h.addModel("late", 100, {{1, 5.0}});
+    h.loadNow("late", 0);
+    double t = microsToMillis(h.clock.now());
+    h.submitAt(t, 1, "late", /*priority=*/1);
+    h.submitAt(t, 2, "a", /*priority=*/1);
+    h.events.runAll();
+    ASSERT_NE(h.responseFor(1), nullptr) << policyKindName(policy);
+    EXPECT_EQ(h.responseFor(1)->outcome, Outcome::kCompleted);
+    EXPECT_EQ(h.responseFor(2)->outcome, Outcome::kCompleted);
+  }
+}
+
 TEST(DevicePoolTest, AgingBoundsTheWaitOfLowPriorityUnderAHighFlood) {
   // High-priority requests keep the device exactly busy for 200 ms; one
   // low-priority request arrives at the start.

@@ -1,0 +1,69 @@
+//===- ModelRepositoryTest.cpp - Names never leave the repository ---------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "ModelRepository.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+using namespace kiln::serve;
+
+namespace {
+
+struct Folder {
+  Folder() {
+    char pattern[] = "/tmp/kiln-repo-XXXXXX";
+    root = mkdtemp(pattern);
+    repo = root + "/models";
+    mkdir(repo.c_str(), 0755);
+  }
+  ~Folder() { std::system(("rm -rf '" + root + "'").c_str()); }
+  void touch(const std::string &path) { std::ofstream(path) << "x"; }
+  std::string root, repo;
+};
+
+} // namespace
+
+TEST(ModelRepositoryTest, ListsOnlyModelFilesInsideTheFolder) {
+  Folder folder;
+  folder.touch(folder.repo + "/resnet-50.kiln");
+  folder.touch(folder.repo + "/bert_base.v2.kiln");
+  folder.touch(folder.repo + "/.hidden.kiln");
+  folder.touch(folder.repo + "/notes.txt");
+  folder.touch(folder.root + "/secret.kiln");
+  ASSERT_EQ(symlink((folder.root + "/secret.kiln").c_str(),
+                    (folder.repo + "/escape.kiln").c_str()),
+            0);
+  mkdir((folder.repo + "/dir.kiln").c_str(), 0755);
+  auto repository = ModelRepository::open(folder.repo);
+  ASSERT_TRUE(repository.isOk());
+  EXPECT_EQ(repository->scan(),
+            (std::vector<std::string>{"bert_base.v2", "resnet-50"}));
+  EXPECT_TRUE(repository->locate("resnet-50").isOk());
+  EXPECT_EQ(repository->locate("escape").status().message(),
+            "no model 'escape' in the repository");
+  EXPECT_EQ(repository->locate("dir").status().message(),
+            "no model 'dir' in the repository");
+}
+
+TEST(ModelRepositoryTest, RefusesNamesThatCouldFormPaths) {
+  for (const char *name : {"", "..", ".hidden", "a/b", "../secret", "a b",
+                           "x\n", "%2e%2e"})
+    EXPECT_FALSE(ModelRepository::isModelName(name)) << name;
+  EXPECT_TRUE(ModelRepository::isModelName("resnet-50.v1_2"));
+  EXPECT_FALSE(ModelRepository::isModelName(std::string(129, 'a')));
+}
+
+TEST(ModelRepositoryTest, AMissingFolderIsNotFound) {
+  auto repository = ModelRepository::open("/nonexistent/kiln/models");
+  ASSERT_FALSE(repository.isOk());
+  EXPECT_EQ(repository.status().message(),
+            "model repository '/nonexistent/kiln/models' is not a folder");
+}
