@@ -14,6 +14,7 @@
 #include <httplib.h>
 
 #include <future>
+#include <sched.h>
 
 namespace kiln::serve {
 
@@ -74,6 +75,23 @@ std::pair<int, std::string> rejection(const Response &response) {
 
 } // namespace
 
+/// Moves the calling thread, and so every thread it starts later (HTTP
+/// workers, the pool's timer, device loaders), off the cores the device
+/// workers are pinned to, so a device's core runs its executions alone.
+/// Nothing changes when that would leave no core.
+static void keepOffDeviceCores(const std::vector<std::vector<int>> &cores) {
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0)
+    return;
+  cpu_set_t rest = allowed;
+  for (const std::vector<int> &device : cores)
+    for (int core : device)
+      if (core >= 0 && core < CPU_SETSIZE)
+        CPU_CLR(core, &rest);
+  if (CPU_COUNT(&rest) > 0 && CPU_COUNT(&rest) < CPU_COUNT(&allowed))
+    (void)sched_setaffinity(0, sizeof(rest), &rest);
+}
+
 Server::Server(ServerOptions options, ModelRepository repository)
     : options_(std::move(options)), repository_(std::move(repository)) {}
 
@@ -81,6 +99,8 @@ Server::~Server() {
   stop();
   if (pool_)
     pool_->shutdown();
+  if (requestLog_)
+    std::fclose(requestLog_);
 }
 
 StatusOr<std::unique_ptr<Server>> Server::create(ServerOptions options) {
@@ -99,6 +119,24 @@ StatusOr<std::unique_ptr<Server>> Server::create(ServerOptions options) {
   std::unique_ptr<Server> server(
       new Server(std::move(options), std::move(*repository)));
   const ServerOptions &opts = server->options_;
+  if (!opts.requestLog.empty()) {
+    server->requestLog_ = std::fopen(opts.requestLog.c_str(), "w");
+    if (!server->requestLog_)
+      return rt::notFound("cannot write the request log '" + opts.requestLog +
+                          "'");
+    std::fputs("id,model,priority,arrival_us,deadline_us,finish_us,outcome,"
+               "reason,device,execution_start_us,execution_end_us\n",
+               server->requestLog_);
+  }
+  std::vector<std::vector<int>> deviceCores(size_t(opts.devices));
+  if (opts.pin)
+    for (int d = 0; d < opts.devices; ++d)
+      for (unsigned t = 0; t < opts.threadsPerDevice; ++t) {
+        size_t slot = size_t(d) * opts.threadsPerDevice + t;
+        deviceCores[size_t(d)].push_back(
+            slot < opts.cores.size() ? opts.cores[slot] : int(slot));
+      }
+  keepOffDeviceCores(deviceCores);
   server->pool_ =
       std::make_unique<LivePool>(opts.pool, opts.tickPeriod);
   const ModelRepository *repo = &server->repository_;
@@ -108,9 +146,7 @@ StatusOr<std::unique_ptr<Server>> Server::create(ServerOptions options) {
   for (int d = 0; d < opts.devices; ++d) {
     CpuDeviceOptions device;
     device.spec = {"cpu" + std::to_string(d), opts.deviceMemoryBytes, 0, 1.0};
-    if (opts.pin)
-      for (unsigned t = 0; t < opts.threadsPerDevice; ++t)
-        device.cores.push_back(int(d * opts.threadsPerDevice + t));
+    device.cores = deviceCores[size_t(d)];
     server->pool_->addCpuDevice(device, loader);
   }
   server->pool_->start();
@@ -122,6 +158,9 @@ StatusOr<std::unique_ptr<Server>> Server::create(ServerOptions options) {
     if (!status.isOk())
       std::fprintf(stderr, "kiln-serve: %s\n", status.message().c_str());
   }
+  if (!opts.simConfig.empty())
+    if (Status status = server->writeSimConfig(); !status.isOk())
+      return status;
   server->routes();
   return server;
 }
@@ -371,11 +410,11 @@ void Server::infer(const httplib::Request &http, httplib::Response &response,
   Request request;
   request.model = name;
   request.priority = priority;
-  Micros now = pool_->clock().now();
+  Micros timeout = 0;
   if (inferRequest.timeoutMicros)
-    request.deadline = now + *inferRequest.timeoutMicros;
+    timeout = *inferRequest.timeoutMicros;
   else if (options_.sloMultiple > 0)
-    request.deadline = now + Micros(options_.sloMultiple * double(unloaded));
+    timeout = Micros(options_.sloMultiple * double(unloaded));
   request.data = std::make_shared<InferenceData>();
   request.data->inputs = std::move(inferRequest.inputs);
 
@@ -383,11 +422,15 @@ void Server::infer(const httplib::Request &http, httplib::Response &response,
   // thread wakes up and returns.
   auto promise = std::make_shared<std::promise<Response>>();
   std::future<Response> answer = promise->get_future();
-  pool_->submit(std::move(request), [this, promise](const Response &done) {
-    metrics_.record(done, done.outcome == Outcome::kCompleted && done.data &&
-                              !done.data->status.isOk());
-    promise->set_value(done);
-  });
+  pool_->submit(
+      std::move(request),
+      [this, promise](const Response &done) {
+        metrics_.record(done, done.outcome == Outcome::kCompleted &&
+                                  done.data && !done.data->status.isOk());
+        logResponse(done);
+        promise->set_value(done);
+      },
+      timeout);
   Response done = answer.get();
   if (done.outcome == Outcome::kCancelled)
     return sendError(response, 503, "model '" + name + "': cancelled");
@@ -473,6 +516,84 @@ void Server::repositoryUnload(httplib::Response &response,
     return sendError(response, 404, "unknown model '" + name + "'");
   (void)unloadEverywhere(name);
   response.set_content("{}", kJson);
+}
+
+void Server::logResponse(const Response &response) {
+  if (!requestLog_)
+    return;
+  // Callbacks run under the pool's lock: lines never interleave.
+  long long deadline =
+      response.deadline == kNoDeadline ? -1 : (long long)response.deadline;
+  long long start = response.data ? response.data->executionStart : 0;
+  long long end = response.data ? response.data->executionEnd : 0;
+  std::fprintf(requestLog_, "%llu,%s,%d,%lld,%lld,%lld,%s,%s,%d,%lld,%lld\n",
+               (unsigned long long)response.id, response.model.c_str(),
+               response.priority, (long long)response.arrival, deadline,
+               (long long)response.finish, outcomeName(response.outcome),
+               rejectReasonName(response.reason), response.device, start, end);
+}
+
+Status Server::writeSimConfig() const {
+  auto mib = [](std::uint64_t bytes) {
+    return json::number(double(bytes) / double(1 << 20));
+  };
+  auto ms = [](Micros micros) { return json::number(microsToMillis(micros)); };
+  const PoolOptions &pool = options_.pool;
+  int levels = pool.queue.priorityLevels;
+  std::string out = "{\n  \"policy\": \"" +
+                    std::string(policyKindName(pool.policy)) +
+                    "\",\n  \"tick_ms\": " + ms(options_.tickPeriod) +
+                    ",\n  \"priorities\": [";
+  for (int level = 0; level < levels; ++level)
+    out +=
+        std::string(level ? ", " : "") + "{\"name\": \"p" +
+        std::to_string(level) + "\", \"share\": " + json::number(1.0 / levels) +
+        ", \"slo_x\": " +
+        json::number(options_.sloMultiple >= 1 ? options_.sloMultiple : 1e6) +
+        "}";
+  out += "],\n  \"devices\": [{\"name\": \"cpu\", \"count\": " +
+         std::to_string(options_.devices) +
+         ", \"memory_mib\": " + mib(options_.deviceMemoryBytes) +
+         "}],\n  \"models\": [";
+  bool first = true;
+  for (const auto &[name, model] : models_) {
+    if (!model.registered)
+      continue;
+    const ModelSpec &spec = model.spec;
+    out += std::string(first ? "" : ",") +
+           "\n    {\"name\": " + json::quote(name) +
+           ", \"weights_mib\": " + mib(spec.footprint.weightsBytes) +
+           ", \"arena_mib\": " + mib(spec.footprint.arenaBytes) +
+           ", \"load_ms\": " + ms(spec.coldLoadTime) +
+           ", \"reload_ms\": " + ms(spec.reloadTime) +
+           ", \"step_ms\": " + ms(spec.stepTime) + ", \"latency_ms\": {";
+    bool firstBatch = true;
+    for (int batch : spec.profile.batchSizes()) {
+      out += std::string(firstBatch ? "" : ", ") + "\"" +
+             std::to_string(batch) +
+             "\": " + ms(spec.profile.latencyFor(batch));
+      firstBatch = false;
+    }
+    out += "}}";
+    first = false;
+  }
+  out += "\n  ],\n  \"pool\": {\"queue_capacity\": " +
+         std::to_string(pool.queue.capacityPerLevel) +
+         ", \"aging_ms\": " + ms(pool.queue.agingStep) +
+         ", \"batching\": " + (pool.batching ? "true" : "false") +
+         ", \"deadline_admission\": " +
+         (pool.deadlineAdmission ? "true" : "false") +
+         ", \"priority_stream\": " + (pool.priorityStream ? "true" : "false") +
+         ", \"batch_window_ms\": " + ms(pool.batchWindow) +
+         ", \"low_priority_batch_cap\": " +
+         json::number(pool.lowPriorityBatchCap) + "}\n}\n";
+  std::FILE *file = std::fopen(options_.simConfig.c_str(), "w");
+  if (!file)
+    return rt::notFound("cannot write the simulator config '" +
+                        options_.simConfig + "'");
+  std::fputs(out.c_str(), file);
+  std::fclose(file);
+  return Status::ok();
 }
 
 void Server::metrics(httplib::Response &response) {

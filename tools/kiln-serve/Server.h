@@ -19,6 +19,7 @@
 #include "kiln/runtime/Artifact.h"
 #include "kiln/runtime/serving/LivePool.h"
 
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -37,10 +38,12 @@ struct ServerOptions {
   std::string host = "127.0.0.1";
   /// 0: any free port (bind() says which).
   int port = 8000;
-  /// CPU devices, each a worker pinned to its own cores when `pin`.
+  /// CPU devices, each a worker pinned to its own cores when `pin`:
+  /// device d gets cores[d*T .. d*T+T-1] of `cores` (empty: 0, 1, 2, ...).
   int devices = 1;
   unsigned threadsPerDevice = 1;
   bool pin = false;
+  std::vector<int> cores;
   /// Memory each device offers to models (its ledger's capacity).
   std::uint64_t deviceMemoryBytes = 4ull << 30;
   rt::serving::PoolOptions pool;
@@ -57,6 +60,12 @@ struct ServerOptions {
   /// Load every model at start (Triton's "none" model-control mode); else
   /// only through the repository API ("explicit").
   bool loadAtStart = true;
+  /// One CSV line per answered request (empty: none), for offline
+  /// analysis and the simulated-vs-real check.
+  std::string requestLog;
+  /// A kiln-sim config of this server (devices, measured models, pool
+  /// options), written once the models are registered (empty: none).
+  std::string simConfig;
 };
 
 /// Thread-safe.
@@ -102,6 +111,9 @@ private:
   void repositoryLoad(httplib::Response &response, const std::string &model);
   void repositoryUnload(httplib::Response &response, const std::string &model);
   void metrics(httplib::Response &response);
+  /// Appends one line to the request log (under the pool's lock).
+  void logResponse(const rt::serving::Response &response);
+  rt::Status writeSimConfig() const;
 
   ServerOptions options_;
   ModelRepository repository_;
@@ -110,6 +122,7 @@ private:
   Metrics metrics_;
   std::mutex mutex_; ///< Guards models_; taken before the pool's lock.
   std::map<std::string, ServedModel> models_;
+  std::FILE *requestLog_ = nullptr;
 };
 
 } // namespace kiln::serve

@@ -30,6 +30,8 @@ static const char kUsage[] =
     "  --devices N              CPU devices (1)\n"
     "  --threads-per-device T   threads per execution (1)\n"
     "  --pin                    pin device D to cores D*T .. D*T+T-1\n"
+    "  --cores LIST             with --pin: the cores to use, in order\n"
+    "                           (e.g. 2,3; default 0,1,2,...)\n"
     "  --device-memory-mib M    memory each device offers models (4096)\n"
     "  --policy kiln|fifo|round-robin   scheduling policy (kiln)\n"
     "  --priority-levels N      priority levels, 0 the highest (2)\n"
@@ -41,6 +43,10 @@ static const char kUsage[] =
     "  --batch-window-ms X      wait up to X ms to fill a batch (0)\n"
     "  --max-body-mib M         largest request body (64)\n"
     "  --http-threads N         connections served at once (16)\n"
+    "  --timing-runs N          timed runs per model at registration (5)\n"
+    "  --request-log F          one CSV line per answered request\n"
+    "  --write-sim-config F     a kiln-sim config of this server (devices,\n"
+    "                           measured models, pool options)\n"
     "  --model-control-mode none|explicit\n"
     "                           load every model at start (none) or only\n"
     "                           through the repository API (explicit)\n";
@@ -83,6 +89,26 @@ int main(int argc, char **argv) {
       options.host = value;
     } else if (arg == "--port-file") {
       portFile = value;
+    } else if (arg == "--cores") {
+      options.pin = true;
+      std::string list = value;
+      for (size_t start = 0; start <= list.size();) {
+        size_t comma = list.find(',', start);
+        std::string item = list.substr(start, comma - start);
+        double core = 0;
+        if (!parseNumber(item.c_str(), core) || core < 0 || core > 4095 ||
+            core != double(int(core)))
+          return usage("--cores needs a list of core numbers, got '" + list +
+                       "'");
+        options.cores.push_back(int(core));
+        if (comma == std::string::npos)
+          break;
+        start = comma + 1;
+      }
+    } else if (arg == "--request-log") {
+      options.requestLog = value;
+    } else if (arg == "--write-sim-config") {
+      options.simConfig = value;
     } else if (arg == "--port" && needs(0, 65535)) {
       options.port = int(number);
     } else if (arg == "--devices" && needs(1, 1024)) {
@@ -110,10 +136,13 @@ int main(int argc, char **argv) {
       options.pool.batchWindow = rt::serving::millisToMicros(number);
     } else if (arg == "--max-body-mib" && needs(1, 4096)) {
       options.maxBodyBytes = size_t(number) << 20;
+    } else if (arg == "--timing-runs" && needs(1, 1000)) {
+      options.timingRuns = int(number);
     } else if (arg == "--http-threads" && needs(1, 1024)) {
       options.httpThreads = int(number);
     } else if (arg == "--model-control-mode" &&
-               (!std::strcmp(value, "none") || !std::strcmp(value, "explicit"))) {
+               (!std::strcmp(value, "none") ||
+                !std::strcmp(value, "explicit"))) {
       options.loadAtStart = !std::strcmp(value, "none");
     } else {
       return usage("bad option or value: " + arg + " " + value);

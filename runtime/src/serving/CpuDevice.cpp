@@ -180,9 +180,14 @@ void CpuDevice::runWorker() {
       executionLatency_ = job.requestLatency;
       lock.unlock();
       execute(executable.get(), loadError, data.get());
+      Micros end = clock_.now();
+      if (data) {
+        data->executionStart = executionStart_;
+        data->executionEnd = end;
+      }
       lock.lock();
       executing_ = false;
-      busyTime_ += clock_.now() - executionStart_;
+      busyTime_ += end - executionStart_;
     }
     // `job` still names the same slot: only this thread finishes jobs,
     // and the pool starts no new batch on a busy stream.

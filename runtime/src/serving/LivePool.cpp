@@ -56,10 +56,14 @@ void LivePool::scheduleTick() {
   });
 }
 
-RequestId LivePool::submit(Request request, ResponseCallback done) {
+RequestId LivePool::submit(Request request, ResponseCallback done,
+                           Micros timeout) {
   std::lock_guard<std::mutex> lock(mutex_);
   request.id = nextId_++;
+  // Stamped under the lock: the deadline counts from the arrival the pool
+  // sees, however long the caller waited for the lock.
   request.arrival = clock_.now();
+  request.deadline = timeout > 0 ? request.arrival + timeout : kNoDeadline;
   RequestId id = request.id;
   if (stopped_) {
     Response response;

@@ -14,6 +14,7 @@
 
 #include "kiln/runtime/HostTensor.h"
 #include "kiln/runtime/Status.h"
+#include "kiln/runtime/serving/Clock.h"
 
 #include <vector>
 
@@ -27,6 +28,10 @@ struct InferenceData {
   /// What the execution returned: a completed request may still have
   /// failed to run (a bad input that passed admission, a kernel fault).
   Status status;
+  /// When the device started and finished executing it (its clock): the
+  /// service time, apart from queueing.
+  Micros executionStart = 0;
+  Micros executionEnd = 0;
 };
 
 } // namespace kiln::rt::serving

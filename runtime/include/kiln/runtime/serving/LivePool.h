@@ -48,10 +48,11 @@ public:
   void start();
 
   // --- Serving -----------------------------------------------------------
-  /// Stamps `request` with an id and its arrival time (now) and submits
-  /// it; `done` gets its one Response, on some pool thread, holding the
-  /// pool's lock (so it must not call back into the pool). Returns the id.
-  RequestId submit(Request request, ResponseCallback done);
+  /// Stamps `request` with an id and its arrival time (now), and its
+  /// deadline with `timeout` after that (0: none), and submits it; `done`
+  /// gets its one Response, on some pool thread, holding the pool's lock
+  /// (so it must not call back into the pool). Returns the id.
+  RequestId submit(Request request, ResponseCallback done, Micros timeout = 0);
   bool cancel(RequestId id);
   Status loadModel(const std::string &model, int device);
   Status unloadModel(const std::string &model, int device);
