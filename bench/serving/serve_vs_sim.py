@@ -5,7 +5,8 @@ Serves two real models with kiln-serve on CPU devices (one pinned core
 each), offers them Poisson load at a given fraction of batch-1 capacity
 from an open-loop Node client, and replays the very same arrivals (as the
 server logged them) through kiln-sim, configured by the server itself
-(--write-sim-config: measured latencies, footprints, pool options). Prints
+(--write-sim-config, rewritten at exit: the latencies it measured at load
+and refined while serving, footprints, pool options). Prints
 SLO attainment and p99 latency of both, overall and per priority level.
 
 usage: serve_vs_sim.py --build-dir build [--load 0.6] [--duration-s 20]
@@ -180,10 +181,13 @@ def main():
          'arrivals={"process":"trace","path":"%s"}' % trace],
         check=True, stdout=subprocess.PIPE, text=True)
     report = json.loads(sim.stdout)
+    learned = {m["name"]: m["latency_ms"]["1"]
+               for m in json.load(open(sim_config))["models"]}
 
     result = {"load": args.load, "devices": args.devices,
               "client": json.loads(client.stdout),
               "measured_latency_ms": latencies,
+              "learned_latency_ms": learned,
               "real": {"overall": summarise(rows)},
               "simulated": {"overall": {
                   k: report["overall"][k]

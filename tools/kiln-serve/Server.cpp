@@ -97,6 +97,9 @@ Server::Server(ServerOptions options, ModelRepository repository)
 
 Server::~Server() {
   stop();
+  // Written again at the end: with the profiles as the pool refined them.
+  if (pool_ && !options_.simConfig.empty())
+    (void)writeSimConfig();
   if (pool_)
     pool_->shutdown();
   if (requestLog_)
@@ -139,6 +142,7 @@ StatusOr<std::unique_ptr<Server>> Server::create(ServerOptions options) {
   keepOffDeviceCores(deviceCores);
   server->pool_ =
       std::make_unique<LivePool>(opts.pool, opts.tickPeriod);
+  server->pool_->setLatencyLearning(opts.latencyWindow);
   const ModelRepository *repo = &server->repository_;
   ExecutableLoader loader = artifactLoader(
       [repo](const std::string &model) { return repo->locate(model); },
@@ -559,7 +563,12 @@ Status Server::writeSimConfig() const {
   for (const auto &[name, model] : models_) {
     if (!model.registered)
       continue;
-    const ModelSpec &spec = model.spec;
+    // The pool's profile: what it measured at load, refined under load.
+    ModelSpec spec = model.spec;
+    pool_->inspect([&, name = name](const DevicePool &pool) {
+      if (int index = pool.modelIndex(name); index >= 0)
+        spec.profile = pool.model(index).profile;
+    });
     out += std::string(first ? "" : ",") +
            "\n    {\"name\": " + json::quote(name) +
            ", \"weights_mib\": " + mib(spec.footprint.weightsBytes) +

@@ -57,6 +57,9 @@ struct ServerOptions {
   int httpThreads = 16;
   /// Timed executions per model when it is registered.
   int timingRuns = 5;
+  /// Executions per refinement of a model's latency from what it measures
+  /// while serving (LivePool::setLatencyLearning); 0: keep the profile.
+  std::size_t latencyWindow = 128;
   /// Load every model at start (Triton's "none" model-control mode); else
   /// only through the repository API ("explicit").
   bool loadAtStart = true;

@@ -44,6 +44,8 @@ static const char kUsage[] =
     "  --max-body-mib M         largest request body (64)\n"
     "  --http-threads N         connections served at once (16)\n"
     "  --timing-runs N          timed runs per model at registration (5)\n"
+    "  --latency-window N       refine a model's latency every N measured\n"
+    "                           executions (128; 0: never)\n"
     "  --request-log F          one CSV line per answered request\n"
     "  --write-sim-config F     a kiln-sim config of this server (devices,\n"
     "                           measured models, pool options)\n"
@@ -136,6 +138,8 @@ int main(int argc, char **argv) {
       options.pool.batchWindow = rt::serving::millisToMicros(number);
     } else if (arg == "--max-body-mib" && needs(1, 4096)) {
       options.maxBodyBytes = size_t(number) << 20;
+    } else if (arg == "--latency-window" && needs(0, 1e6)) {
+      options.latencyWindow = size_t(number);
     } else if (arg == "--timing-runs" && needs(1, 1000)) {
       options.timingRuns = int(number);
     } else if (arg == "--http-threads" && needs(1, 1024)) {

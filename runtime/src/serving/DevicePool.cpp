@@ -48,6 +48,16 @@ Status DevicePool::addModel(ModelSpec model) {
   return Status::ok();
 }
 
+Status DevicePool::setProfile(int model, LatencyProfile profile) {
+  if (model < 0 || model >= modelCount())
+    return invalidArgument("no model " + std::to_string(model));
+  if (profile.empty())
+    return invalidArgument("model '" + models_[model].spec.name +
+                           "': empty latency profile");
+  models_[model].spec.profile = std::move(profile);
+  return Status::ok();
+}
+
 void DevicePool::start() {
   policy_ = makePolicy(options_.policy, options_, modelCount(), deviceCount());
 }

@@ -6,6 +6,8 @@
 
 #include "kiln/runtime/serving/LivePool.h"
 
+#include "kiln/runtime/serving/InferenceData.h"
+
 #include <chrono>
 
 namespace kiln::rt::serving {
@@ -108,7 +110,35 @@ std::vector<Micros> LivePool::deviceBusyTimes() const {
   return times;
 }
 
+void LivePool::setLatencyLearning(std::size_t window) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  learningWindow_ = window;
+}
+
+void LivePool::learnLatency(const Response &response) {
+  if (learningWindow_ == 0 || response.outcome != Outcome::kCompleted ||
+      !response.data || !response.data->status.isOk() ||
+      response.data->executionEnd <= response.data->executionStart)
+    return;
+  int model = pool_->modelIndex(response.model);
+  if (model < 0 ||
+      pool_->model(model).profile.batchSizes() != std::vector<int>{1})
+    return; // several variants: a batch's time is not one request's
+  std::vector<Micros> &times = executions_[model];
+  times.push_back(response.data->executionEnd - response.data->executionStart);
+  if (times.size() < learningWindow_)
+    return;
+  Micros total = 0;
+  for (Micros time : times)
+    total += time;
+  LatencyProfile profile;
+  if (profile.set(1, std::max<Micros>(1, total / Micros(times.size()))).isOk())
+    (void)pool_->setProfile(model, profile);
+  times.clear();
+}
+
 void LivePool::onResponse(const Response &response) {
+  learnLatency(response);
   auto found = waiting_.find(response.id);
   if (found == waiting_.end())
     return;

@@ -251,3 +251,32 @@ TEST(LivePoolTest, ShutdownAnswersWhatIsStillInFlight) {
   pool.live.shutdown();
   EXPECT_EQ(answered.load(), 20);
 }
+
+TEST(LivePoolTest, MeasuredExecutionsRefineTheLatencyProfile) {
+  // "fast" runs in about 1 ms; tell the pool it takes 20 ms.
+  LivePool live(PoolOptions{}, 0);
+  CpuDeviceOptions device;
+  device.spec = {"cpu0", 1ull << 30, 0, 1.0};
+  live.addCpuDevice(device, loader());
+  ASSERT_TRUE(live.addModel(modelSpec("fast", 20)).isOk());
+  live.setLatencyLearning(4);
+  live.start();
+  for (int i = 0; i < 4; ++i) {
+    auto promise = std::make_shared<std::promise<Response>>();
+    Request request;
+    request.model = "fast";
+    request.priority = 1;
+    request.data = input(0);
+    live.submit(request,
+                [promise](const Response &r) { promise->set_value(r); });
+    Response response = promise->get_future().get();
+    ASSERT_EQ(response.outcome, Outcome::kCompleted);
+    EXPECT_GE(response.data->executionEnd - response.data->executionStart,
+              1000);
+  }
+  live.inspect([](const DevicePool &pool) {
+    Micros learned = pool.model(0).profile.unloadedLatency();
+    EXPECT_GE(learned, 1000);
+    EXPECT_LT(learned, 10'000);
+  });
+}

@@ -109,6 +109,9 @@ public:
   Status addModel(ModelSpec model);
   /// Fixes the policy once every device and model is added.
   void start();
+  /// Replaces a model's latency profile (a live pool refines it from the
+  /// executions it measures). INVALID_ARGUMENT for an empty profile.
+  Status setProfile(int model, LatencyProfile profile);
 
   /// Reserves memory and starts loading a replica of `model` on `device`.
   /// RESOURCE_EXHAUSTED when it does not fit; FAILED_PRECONDITION when a

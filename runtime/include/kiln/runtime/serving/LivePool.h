@@ -62,6 +62,12 @@ public:
   const Clock &clock() const { return clock_; }
   /// Busy time of each device so far.
   std::vector<Micros> deviceBusyTimes() const;
+  /// Refine single-variant latency profiles from measured executions: every
+  /// `window` completed executions of a model, its batch-1 latency becomes
+  /// their mean (0: never; the default is 128). Profiles measured alone at
+  /// load are optimistic under load (caches shared, weights evicted by the
+  /// other models), and the scheduler's predictions should not be.
+  void setLatencyLearning(std::size_t window);
   /// Stops devices and timers; idempotent.
   void shutdown();
 
@@ -83,6 +89,7 @@ private:
   };
 
   void onResponse(const Response &response);
+  void learnLatency(const Response &response);
   void scheduleTick();
 
   SteadyClock clock_;
@@ -92,6 +99,9 @@ private:
   std::unique_ptr<DevicePool> pool_;
   std::vector<std::unique_ptr<CpuDevice>> cpuDevices_;
   std::map<RequestId, ResponseCallback> waiting_;
+  std::size_t learningWindow_ = 128;
+  /// Execution times measured since the last refinement, by model index.
+  std::map<int, std::vector<Micros>> executions_;
   RequestId nextId_ = 1;
   bool started_ = false;
   bool stopped_ = false;
