@@ -22,7 +22,7 @@ if grep -rEl '#include *[<"](mlir|llvm)/' "$root/runtime"; then
   exit 1
 fi
 # The runtime-only tools must not pull in the compiler's libraries.
-for tool in kiln-run kiln-sim; do
+for tool in kiln-run kiln-sim kiln-serve; do
   if ldd "$build/bin/$tool" | grep -E 'libMLIR|libLLVM'; then
     echo "error: $tool links MLIR or LLVM (listed above)" >&2
     exit 1
