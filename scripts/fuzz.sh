@@ -2,20 +2,21 @@
 # libFuzzer harnesses for Kiln's readers of untrusted bytes, each run from
 # its seed corpus (fuzz/corpus/<name>) for SECONDS seconds (default 30: the
 # smoke mode scripts/test.sh runs; see docs/fuzzing.md for a long run).
-#  - npy, artifact: the runtime's readers, built with one clang++ line
-#    against the runtime's sources into build-fuzz/ (a few seconds);
+#  - npy, artifact: the runtime's readers, and infer: kiln-serve's infer
+#    request parser, built with one clang++ line against their sources into
+#    build-fuzz/ (a few seconds);
 #  - onnx, mlir: the ONNX importer and the MLIR parser with Kiln's dialects,
 #    which link libKiln: built in the ASan/UBSan build dir that
 #    scripts/check-sanitizers.sh uses (build-asan/, configured by
 #    scripts/configure-asan.sh with KILN_BUILD_FUZZERS=ON).
 # Inputs that crash are kept in build-fuzz/crashes/<name>/ and fail the
-# script. Usage: scripts/fuzz.sh [SECONDS] [HARNESS...] (default: all four).
+# script. Usage: scripts/fuzz.sh [SECONDS] [HARNESS...] (default: all five).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:-30}"
 shift || true
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(npy artifact onnx mlir)
+[ ${#names[@]} -gt 0 ] || names=(npy artifact infer onnx mlir)
 build="${KILN_FUZZ_BUILD_DIR:-$root/build-fuzz}"
 compiler_build="${KILN_ASAN_BUILD_DIR:-$root/build-asan}"
 # The compiler harnesses mix ASan-built Kiln with Debian's uninstrumented
@@ -26,24 +27,26 @@ mkdir -p "$build"
 
 flags=(-std=gnu++17 -O1 -g -fsanitize=fuzzer,address,undefined
   -fno-sanitize-recover=undefined -I"$root/runtime/include"
-  -I"$root/runtime/src")
+  -I"$root/runtime/src" -I"$root/tools/kiln-serve")
 common=("$root/runtime/src/base/Status.cpp" "$root/runtime/src/base/DType.cpp")
 declare -A sources=(
   [npy]="$root/runtime/src/io/Npy.cpp"
+  [infer]="$root/tools/kiln-serve/InferenceProtocol.cpp $root/runtime/src/serving/Json.cpp"
   [artifact]="$root/runtime/src/artifact/Artifact.cpp $root/runtime/src/artifact/FileBytes.cpp $root/runtime/src/artifact/GemmCall.cpp $root/runtime/src/artifact/RankedArtifact.cpp $root/runtime/src/artifact/StepCodec.cpp"
 )
 declare -A harness=([npy]=NpyFuzzer [artifact]=ArtifactFuzzer
+  [infer]=InferRequestFuzzer
   [onnx]=OnnxImportFuzzer [mlir]=MlirParseFuzzer)
 # Per-harness libFuzzer options: a slow input is a finding too (an import
 # or parse of a few KiB has no reason to take seconds).
-declare -A options=([npy]="" [artifact]="" [onnx]="-timeout=10"
+declare -A options=([npy]="" [artifact]="" [infer]="-timeout=10" [onnx]="-timeout=10"
   [mlir]="-timeout=10 -dict=$root/fuzz/mlir.dict")
 
 compiler_targets=()
 for name in "${names[@]}"; do
   case "$name" in
   onnx | mlir) compiler_targets+=("${harness[$name]}") ;;
-  npy | artifact) ;;
+  npy | artifact | infer) ;;
   *) echo "fuzz: unknown harness '$name'" >&2; exit 2 ;;
   esac
 done

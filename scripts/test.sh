@@ -27,7 +27,7 @@ scripts/check-runtime-standalone.sh
 stage "ASan/UBSan: the malformed-ONNX corpus, the lit suite and gtests"
 scripts/check-sanitizers.sh
 
-stage "Fuzzing smoke: the four harnesses, 30 s each"
+stage "Fuzzing smoke: the five harnesses, 30 s each"
 scripts/fuzz.sh 30
 
 stage "Code-health checks"

@@ -198,7 +198,8 @@ Status Server::registerModel(const std::string &name) {
                             "model '" + name + "'"));
   if (!spec.isOk())
     return fail(spec.status());
-  model.program = std::move(artifact->program);
+  model.program =
+      std::make_shared<const rt::Program>(std::move(artifact->program));
   model.spec = *spec;
   Status added = pool_->addModel(*spec);
   if (!added.isOk())
@@ -355,7 +356,7 @@ void Server::modelMetadata(httplib::Response &response,
   auto found = models_.find(name);
   if (found == models_.end() || !found->second.registered)
     return sendError(response, 404, "unknown model '" + name + "'");
-  response.set_content(modelMetadataJson(name, found->second.program), kJson);
+  response.set_content(modelMetadataJson(name, *found->second.program), kJson);
 }
 
 void Server::modelReady(httplib::Response &response, const std::string &name) {
@@ -373,7 +374,7 @@ void Server::modelReady(httplib::Response &response, const std::string &name) {
 
 void Server::infer(const httplib::Request &http, httplib::Response &response,
                    const std::string &name) {
-  rt::Program program;
+  std::shared_ptr<const rt::Program> program;
   Micros unloaded = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -398,7 +399,7 @@ void Server::infer(const httplib::Request &http, httplib::Response &response,
     jsonLength = size_t(value);
   }
   StatusOr<InferRequest> parsed =
-      parseInferRequest(http.body, jsonLength, program);
+      parseInferRequest(http.body, jsonLength, *program);
   if (!parsed.isOk())
     return sendError(response, 400,
                      "model '" + name + "': " + parsed.status().message());
@@ -448,7 +449,7 @@ void Server::infer(const httplib::Request &http, httplib::Response &response,
     return sendError(response, httpStatusOf(done.data->status),
                      "model '" + name + "': " + done.data->status.message());
   StatusOr<InferResponseBody> body =
-      encodeInferResponse(name, inferRequest, program, done.data->outputs);
+      encodeInferResponse(name, inferRequest, *program, done.data->outputs);
   if (!body.isOk())
     return sendError(response, 400,
                      "model '" + name + "': " + body.status().message());

@@ -90,7 +90,8 @@ public:
 private:
   struct ServedModel {
     std::string path;
-    rt::Program program;
+    /// Shared with the requests in flight: a program can be large.
+    std::shared_ptr<const rt::Program> program;
     rt::serving::ModelSpec spec;
     bool registered = false; ///< Known to the pool.
     bool ready = false;

@@ -96,8 +96,9 @@ private:
   Micros tickPeriod_;
   mutable std::mutex mutex_;
   ThreadTimer timer_;
-  std::unique_ptr<DevicePool> pool_;
+  /// Declared before the pool, so they outlive the pool that names them.
   std::vector<std::unique_ptr<CpuDevice>> cpuDevices_;
+  std::unique_ptr<DevicePool> pool_;
   std::map<RequestId, ResponseCallback> waiting_;
   std::size_t learningWindow_ = 128;
   /// Execution times measured since the last refinement, by model index.
