@@ -7,6 +7,7 @@
 #include "Metrics.h"
 
 #include <cstdio>
+#include <functional>
 
 namespace kiln::serve {
 
@@ -139,31 +140,30 @@ std::string Metrics::render(const PoolSnapshot &snapshot) const {
     out += "kiln_model_ready{model=\"" + label(model) + "\"} " +
            (ready ? "1" : "0") + "\n";
 
-  header(out, "kiln_device_busy_seconds_total", "counter",
-         "Time each device spent executing requests.");
-  for (const auto &device : snapshot.devices)
-    out += "kiln_device_busy_seconds_total{device=\"" + label(device.name) +
-           "\"} " + number(device.busySeconds) + "\n";
-  header(out, "kiln_device_utilization", "gauge",
-         "Busy time over uptime, per device.");
-  for (const auto &device : snapshot.devices)
-    out += "kiln_device_utilization{device=\"" + label(device.name) + "\"} " +
-           number(snapshot.uptimeSeconds > 0
-                      ? device.busySeconds / snapshot.uptimeSeconds
-                      : 0) +
-           "\n";
-  header(out, "kiln_device_memory_reserved_bytes", "gauge",
-         "Memory reserved by loaded replicas (the ledger).");
-  for (const auto &device : snapshot.devices)
-    out += "kiln_device_memory_reserved_bytes{device=\"" +
-           label(device.name) + "\"} " + std::to_string(device.reservedBytes) +
-           "\n";
-  header(out, "kiln_device_memory_capacity_bytes", "gauge",
-         "Memory the device offers to models.");
-  for (const auto &device : snapshot.devices)
-    out += "kiln_device_memory_capacity_bytes{device=\"" +
-           label(device.name) + "\"} " + std::to_string(device.capacityBytes) +
-           "\n";
+  using Device = PoolSnapshot::DeviceFigures;
+  auto perDevice =
+      [&](const char *name, const char *type, const char *help,
+          const std::function<std::string(const Device &)> &value) {
+        header(out, name, type, help);
+        for (const Device &device : snapshot.devices)
+          out += std::string(name) + "{device=\"" + label(device.name) +
+                 "\"} " + value(device) + "\n";
+      };
+  perDevice("kiln_device_busy_seconds_total", "counter",
+            "Time each device spent executing requests.",
+            [](const Device &d) { return number(d.busySeconds); });
+  perDevice("kiln_device_utilization", "gauge",
+            "Busy time over uptime, per device.", [&](const Device &d) {
+              return number(snapshot.uptimeSeconds > 0
+                                ? d.busySeconds / snapshot.uptimeSeconds
+                                : 0);
+            });
+  perDevice("kiln_device_memory_reserved_bytes", "gauge",
+            "Memory reserved by loaded replicas (the ledger).",
+            [](const Device &d) { return std::to_string(d.reservedBytes); });
+  perDevice("kiln_device_memory_capacity_bytes", "gauge",
+            "Memory the device offers to models.",
+            [](const Device &d) { return std::to_string(d.capacityBytes); });
   header(out, "kiln_uptime_seconds", "gauge", "Seconds since start.");
   out += "kiln_uptime_seconds " + number(snapshot.uptimeSeconds) + "\n";
   return out;

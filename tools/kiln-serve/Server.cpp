@@ -359,15 +359,25 @@ void Server::modelMetadata(httplib::Response &response,
   response.set_content(modelMetadataJson(name, *found->second.program), kJson);
 }
 
+const Server::ServedModel *Server::readyModel(httplib::Response &response,
+                                              const std::string &name) {
+  auto found = models_.find(name);
+  if (found == models_.end()) {
+    sendError(response, 404, "unknown model '" + name + "'");
+    return nullptr;
+  }
+  if (!found->second.ready) {
+    sendError(response, 400,
+              "model '" + name + "' is not ready: " + found->second.reason);
+    return nullptr;
+  }
+  return &found->second;
+}
+
 void Server::modelReady(httplib::Response &response, const std::string &name) {
   std::lock_guard<std::mutex> lock(mutex_);
-  auto found = models_.find(name);
-  if (found == models_.end())
-    return sendError(response, 404, "unknown model '" + name + "'");
-  if (!found->second.ready)
-    return sendError(response, 400,
-                     "model '" + name + "' is not ready: " +
-                         found->second.reason);
+  if (!readyModel(response, name))
+    return;
   response.set_content("{\"name\":" + json::quote(name) + ",\"ready\":true}",
                        kJson);
 }
@@ -378,15 +388,11 @@ void Server::infer(const httplib::Request &http, httplib::Response &response,
   Micros unloaded = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto found = models_.find(name);
-    if (found == models_.end())
-      return sendError(response, 404, "unknown model '" + name + "'");
-    if (!found->second.ready)
-      return sendError(response, 400,
-                       "model '" + name + "' is not ready: " +
-                           found->second.reason);
-    program = found->second.program;
-    unloaded = found->second.spec.profile.unloadedLatency();
+    const ServedModel *model = readyModel(response, name);
+    if (!model)
+      return;
+    program = model->program;
+    unloaded = model->spec.profile.unloadedLatency();
   }
   std::optional<size_t> jsonLength;
   if (http.has_header("Inference-Header-Content-Length")) {

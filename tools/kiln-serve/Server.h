@@ -106,6 +106,10 @@ private:
   rt::Status loadEverywhere(const std::string &name);
   rt::Status unloadEverywhere(const std::string &name);
 
+  /// The model if it is ready to serve; otherwise answers `response` with
+  /// why (404 unknown, 400 not ready) and returns null. Needs the lock.
+  const ServedModel *readyModel(httplib::Response &response,
+                                const std::string &name);
   void infer(const httplib::Request &request, httplib::Response &response,
              const std::string &model);
   void modelMetadata(httplib::Response &response, const std::string &model);
