@@ -164,6 +164,20 @@ std::string Metrics::render(const PoolSnapshot &snapshot) const {
   perDevice("kiln_device_memory_capacity_bytes", "gauge",
             "Memory the device offers to models.",
             [](const Device &d) { return std::to_string(d.capacityBytes); });
+  if (snapshot.cpuEnergyJoules) {
+    std::uint64_t served = 0;
+    for (const auto &[key, s] : series_)
+      served += s.success;
+    header(out, "kiln_cpu_energy_joules_total", "counter",
+           "CPU package energy since start (RAPL), every process included.");
+    out += "kiln_cpu_energy_joules_total " + number(*snapshot.cpuEnergyJoules) +
+           "\n";
+    header(out, "kiln_energy_joules_per_request", "gauge",
+           "CPU energy since start over the requests served since start.");
+    out += "kiln_energy_joules_per_request " +
+           number(served ? *snapshot.cpuEnergyJoules / double(served) : 0) +
+           "\n";
+  }
   header(out, "kiln_uptime_seconds", "gauge", "Seconds since start.");
   out += "kiln_uptime_seconds " + number(snapshot.uptimeSeconds) + "\n";
   return out;

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,8 @@ struct PoolSnapshot {
   double uptimeSeconds = 0;
   /// Model name -> ready to serve.
   std::map<std::string, bool> modelsReady;
+  /// CPU package energy since start (RAPL), when this machine exposes it.
+  std::optional<double> cpuEnergyJoules;
 };
 
 /// Thread-safe.

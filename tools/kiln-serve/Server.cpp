@@ -122,6 +122,7 @@ StatusOr<std::unique_ptr<Server>> Server::create(ServerOptions options) {
   std::unique_ptr<Server> server(
       new Server(std::move(options), std::move(*repository)));
   const ServerOptions &opts = server->options_;
+  server->energy_ = std::make_unique<RaplEnergy>(opts.powercapRoot);
   if (!opts.requestLog.empty()) {
     server->requestLog_ = std::fopen(opts.requestLog.c_str(), "w");
     if (!server->requestLog_)
@@ -638,6 +639,7 @@ void Server::metrics(httplib::Response &response) {
     }
   });
   snapshot.uptimeSeconds = double(pool_->clock().now()) / 1e6;
+  snapshot.cpuEnergyJoules = energy_->joules();
   response.set_content(metrics_.render(snapshot),
                        "text/plain; version=0.0.4");
 }

@@ -18,6 +18,7 @@
 
 #include "kiln/runtime/Artifact.h"
 #include "kiln/runtime/serving/LivePool.h"
+#include "kiln/runtime/serving/RaplEnergy.h"
 
 #include <cstdio>
 #include <map>
@@ -69,6 +70,8 @@ struct ServerOptions {
   /// A kiln-sim config of this server (devices, measured models, pool
   /// options), written once the models are registered (empty: none).
   std::string simConfig;
+  /// Where the CPU's energy counters are (RAPL through powercap).
+  std::string powercapRoot = "/sys/class/powercap";
 };
 
 /// Thread-safe.
@@ -131,6 +134,7 @@ private:
   std::mutex mutex_; ///< Guards models_; taken before the pool's lock.
   std::map<std::string, ServedModel> models_;
   std::FILE *requestLog_ = nullptr;
+  std::unique_ptr<rt::serving::RaplEnergy> energy_;
 };
 
 } // namespace kiln::serve

@@ -47,6 +47,7 @@ static const char kUsage[] =
     "  --latency-window N       refine a model's latency every N measured\n"
     "                           executions (128; 0: never)\n"
     "  --request-log F          one CSV line per answered request\n"
+    "  --powercap DIR           CPU energy counters (/sys/class/powercap)\n"
     "  --write-sim-config F     a kiln-sim config of this server (devices,\n"
     "                           measured models, pool options)\n"
     "  --model-control-mode none|explicit\n"
@@ -107,6 +108,8 @@ int main(int argc, char **argv) {
           break;
         start = comma + 1;
       }
+    } else if (arg == "--powercap") {
+      options.powercapRoot = value;
     } else if (arg == "--request-log") {
       options.requestLog = value;
     } else if (arg == "--write-sim-config") {

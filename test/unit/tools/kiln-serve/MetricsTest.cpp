@@ -85,3 +85,15 @@ TEST(MetricsTest, LabelValuesAreEscaped) {
   EXPECT_TRUE(has(page, "kiln_device_utilization{device=\"cpu0\"} 0.5"));
   EXPECT_TRUE(has(page, "kiln_device_memory_reserved_bytes{device=\"cpu0\"} 100"));
 }
+
+TEST(MetricsTest, EnergyAppearsOnlyWhenMeasured) {
+  Metrics metrics;
+  metrics.record(completed("m", 0, 100), false);
+  metrics.record(completed("m", 0, 100), false);
+  EXPECT_EQ(metrics.render({}).find("energy"), std::string::npos);
+  PoolSnapshot snapshot;
+  snapshot.cpuEnergyJoules = 3.0;
+  std::string page = metrics.render(snapshot);
+  EXPECT_TRUE(has(page, "kiln_cpu_energy_joules_total 3")) << page;
+  EXPECT_TRUE(has(page, "kiln_energy_joules_per_request 1.5"));
+}
