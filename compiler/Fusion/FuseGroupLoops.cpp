@@ -4,7 +4,8 @@
 //
 // A lowered kiln.fusion group holds one linalg op per graph op. Inside the
 // group, and only there, elementwise producers are fused into their
-// consumers (the rules are in Passes.td); then the group is dissolved and
+// consumers (the rules are in Passes.td), and reductions that only
+// broadcast along some loops reduce once; then the group is dissolved and
 // its ops carry its identity in `kiln.group`.
 //
 //===----------------------------------------------------------------------===//
@@ -12,6 +13,7 @@
 #include "compiler/Fusion/FusionRules.h"
 #include "compiler/Fusion/KernelFormation.h"
 #include "compiler/Fusion/Passes.h"
+#include "compiler/Fusion/ReduceBeforeBroadcast.h"
 
 #include "dialects/Graph/IR/GraphOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -45,6 +47,9 @@ bool shouldFuse(OpOperand *operand) {
 LogicalResult fuseLoops(FusionOp group) {
   RewritePatternSet patterns(group.getContext());
   linalg::populateElementwiseOpsFusionPatterns(patterns, shouldFuse);
+  // Splat operands folded into a contraction's body leave loops it only
+  // broadcasts along.
+  populateReduceBeforeBroadcastPatterns(patterns);
   return applyPatternsGreedily(group, std::move(patterns));
 }
 

@@ -75,6 +75,17 @@ func.func @gemm_linear(%x: tensor<4x16xf32>, %w: tensor<8x16xf32>, %bias: tensor
   return %0 : tensor<4x8xf32>
 }
 
+// Splat weights with a fused epilogue: the columns are all the same, so the
+// rows are reduced once and broadcast (ReduceBeforeBroadcast.h). Wide enough
+// that the old per-column recomputation was visibly slow.
+func.func @gemm_splat_weights(%x: tensor<5x96xf32>) -> tensor<5x40xf32> {
+  %w = kiln.constant dense<0.125> : tensor<40x96xf32>
+  %b = kiln.constant dense<-0.25> : tensor<40xf32>
+  %0 = kiln.gemm %x, %w, %b {trans_b} : (tensor<5x96xf32>, tensor<40x96xf32>, tensor<40xf32>) -> tensor<5x40xf32>
+  %1 = kiln.relu %0 : tensor<5x40xf32>
+  return %1 : tensor<5x40xf32>
+}
+
 // trans_a and trans_b with C of shape [M, N], [M, 1], [1, N] and rank 0.
 func.func @gemm_transposes(%at: tensor<6x4xf32>, %b: tensor<6x5xf32>, %bt: tensor<5x6xf32>,
                            %c2: tensor<4x5xf32>, %c1: tensor<4x1xf32>, %cr: tensor<1x5xf32>, %cs: tensor<f32>)

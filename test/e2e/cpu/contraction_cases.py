@@ -64,6 +64,10 @@ CASES = [
     Case("gemm_linear",
          lambda rng: [randn(rng, 4, 16), randn(rng, 8, 16), randn(rng, 8)],
          lambda x, w, b: F32(nnref.gemm(x, w, b, trans_b=True))),
+    Case("gemm_splat_weights", lambda rng: [randn(rng, 5, 96)],
+         lambda x: F32(np.maximum(nnref.gemm(
+             x, np.full((40, 96), 0.125), np.full(40, -0.25), trans_b=True),
+             0))),
     Case("gemm_transposes",
          lambda rng: [randn(rng, 6, 4), randn(rng, 6, 5), randn(rng, 5, 6),
                       randn(rng, 4, 5), randn(rng, 4, 1), randn(rng, 1, 5),
