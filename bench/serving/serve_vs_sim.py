@@ -29,8 +29,9 @@ def mlp(name, layers, batch=64, features=16, width=768, seed=0):
     """An MLIR MLP on [batch, features]: one layer up to `width`, then
     `layers` GEMM+ReLU layers of width x width sharing one random weight
     matrix (a hex literal). Small inputs keep the HTTP cost of a request
-    small beside its compute. Random, not splat: splat weights take a slow
-    path today (issue 15)."""
+    small beside its compute. Random, not splat: a splat-weight contraction
+    reduces to row sums (ReduceBeforeBroadcast), far cheaper than a real
+    layer."""
     rng = random.Random(seed)
 
     def literal(rows, cols):

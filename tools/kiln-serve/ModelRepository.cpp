@@ -61,11 +61,42 @@ std::vector<std::string> ModelRepository::scan() const {
   return names;
 }
 
-rt::StatusOr<std::string>
-ModelRepository::locate(const std::string &name) const {
+std::vector<int> ModelRepository::variants(const std::string &name) const {
+  std::vector<int> sizes;
+  if (!isModelName(name))
+    return sizes;
+  DIR *dir = opendir(folder_.c_str());
+  if (!dir)
+    return sizes;
+  std::string prefix = name + "@b";
+  while (dirent *entry = readdir(dir)) {
+    std::string file = entry->d_name;
+    if (file.size() <= prefix.size() + kSuffixLength ||
+        file.compare(0, prefix.size(), prefix) != 0 ||
+        file.compare(file.size() - kSuffixLength, kSuffixLength, kSuffix) != 0)
+      continue;
+    std::string digits =
+        file.substr(prefix.size(), file.size() - kSuffixLength - prefix.size());
+    if (digits.empty() || digits.size() > 5 || digits[0] == '0' ||
+        !std::all_of(digits.begin(), digits.end(),
+                     [](char c) { return c >= '0' && c <= '9'; }))
+      continue;
+    int size = std::stoi(digits);
+    if (size >= 2 && locate(name, size).isOk())
+      sizes.push_back(size);
+  }
+  closedir(dir);
+  std::sort(sizes.begin(), sizes.end());
+  return sizes;
+}
+
+rt::StatusOr<std::string> ModelRepository::locate(const std::string &name,
+                                                  int batchSize) const {
   if (!isModelName(name))
     return rt::invalidArgument("'" + name + "' is not a model name");
-  std::string real = resolved(folder_ + "/" + name + kSuffix);
+  std::string file =
+      batchSize == 1 ? name : name + "@b" + std::to_string(batchSize);
+  std::string real = resolved(folder_ + "/" + file + kSuffix);
   struct stat info;
   if (real.empty() || real.compare(0, folder_.size() + 1, folder_ + "/") != 0 ||
       stat(real.c_str(), &info) != 0 || !S_ISREG(info.st_mode))

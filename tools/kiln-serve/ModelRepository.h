@@ -2,7 +2,9 @@
 //
 // SPDX-License-Identifier: Apache-2.0
 //
-// kiln-serve serves model NAME from DIR/NAME.kiln. Names come from the
+// kiln-serve serves model NAME from DIR/NAME.kiln, and its batch-size
+// variants from DIR/NAME@bN.kiln (the same model compiled for N rows on
+// axis 0; '@' is not a model-name character). Names come from the
 // network, so they are checked before they touch a path: letters, digits,
 // '_', '-' and '.', not starting with '.', and the file must resolve to a
 // regular file inside DIR (a symbolic link out of it is refused).
@@ -30,7 +32,11 @@ public:
   std::vector<std::string> scan() const;
   /// The artifact of model `name`: INVALID_ARGUMENT for a name that is not
   /// a model name, NOT_FOUND when there is no such model inside the folder.
-  rt::StatusOr<std::string> locate(const std::string &name) const;
+  rt::StatusOr<std::string> locate(const std::string &name,
+                                   int batchSize = 1) const;
+  /// Batch sizes of NAME's variants in the folder (NAME@bN.kiln, N >= 2),
+  /// ascending.
+  std::vector<int> variants(const std::string &name) const;
 
   static bool isModelName(const std::string &name);
 

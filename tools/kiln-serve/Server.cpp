@@ -146,7 +146,9 @@ StatusOr<std::unique_ptr<Server>> Server::create(ServerOptions options) {
   server->pool_->setLatencyLearning(opts.latencyWindow);
   const ModelRepository *repo = &server->repository_;
   ExecutableLoader loader = artifactLoader(
-      [repo](const std::string &model) { return repo->locate(model); },
+      [repo](const std::string &model, int batchSize) {
+        return repo->locate(model, batchSize);
+      },
       opts.threadsPerDevice);
   for (int d = 0; d < opts.devices; ++d) {
     CpuDeviceOptions device;
@@ -180,6 +182,38 @@ static std::string withoutFolder(std::string message,
   return message;
 }
 
+/// A batch-size variant must be the model with `batch` rows on axis 0:
+/// the same inputs and outputs (names, types), the base with 1 row.
+static Status sameInterface(const rt::Program &base, const rt::Program &variant,
+                            int batch) {
+  auto compare = [&](const std::vector<rt::TensorSpec> &ones,
+                     const std::vector<rt::TensorSpec> &many,
+                     const char *what) -> Status {
+    if (ones.size() != many.size())
+      return rt::invalidArgument(std::string("has a different number of ") +
+                                 what + "s");
+    for (size_t i = 0; i < ones.size(); ++i) {
+      const rt::TensorSpec &one = ones[i], &row = many[i];
+      std::vector<int64_t> expected = one.shape;
+      if (expected.empty() || expected[0] != 1)
+        return rt::invalidArgument(std::string(what) + " '" + one.name +
+                                   "' of the base model must have 1 row on "
+                                   "axis 0 to be batched");
+      expected[0] = batch;
+      if (row.name != one.name || row.dtype != one.dtype ||
+          row.shape != expected)
+        return rt::invalidArgument(std::string(what) + " '" + row.name +
+                                   "' is not '" + one.name + "' with " +
+                                   std::to_string(batch) + " rows");
+    }
+    return Status::ok();
+  };
+  if (Status inputs = compare(base.inputs, variant.inputs, "input");
+      !inputs.isOk())
+    return inputs;
+  return compare(base.outputs, variant.outputs, "output");
+}
+
 Status Server::registerModel(const std::string &name) {
   ServedModel &model = models_[name];
   auto fail = [&](const Status &status) {
@@ -199,6 +233,31 @@ Status Server::registerModel(const std::string &name) {
                             "model '" + name + "'"));
   if (!spec.isOk())
     return fail(spec.status());
+  // Batch-size variants: the same interface with N rows on axis 0.
+  for (int batch : repository_.variants(name)) {
+    StatusOr<std::string> variantPath = repository_.locate(name, batch);
+    StatusOr<ModelSpec> variant =
+        variantPath.isOk()
+            ? profileCpuModel(name, *variantPath, options_.threadsPerDevice,
+                              options_.timingRuns)
+            : StatusOr<ModelSpec>(variantPath.status());
+    if (!variant.isOk())
+      return fail(variant.status());
+    StatusOr<rt::Artifact> variantArtifact = rt::readArtifactFile(*variantPath);
+    if (!variantArtifact.isOk())
+      return fail(variantArtifact.status());
+    if (Status same =
+            sameInterface(artifact->program, variantArtifact->program, batch);
+        !same.isOk())
+      return fail(same.withContext("model '" + name + "', variant " + name +
+                                   "@b" + std::to_string(batch)));
+    (void)spec->profile.set(batch, variant->profile.unloadedLatency());
+    spec->footprint.weightsBytes += variant->footprint.weightsBytes;
+    spec->footprint.arenaBytes += variant->footprint.arenaBytes;
+    spec->coldLoadTime += variant->coldLoadTime;
+    spec->reloadTime += variant->reloadTime;
+    spec->stepTime = std::max(spec->stepTime, variant->stepTime);
+  }
   model.program =
       std::make_shared<const rt::Program>(std::move(artifact->program));
   model.spec = *spec;

@@ -12,13 +12,15 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cstddef>
 
 namespace kiln::rt::serving {
 
 ExecutableLoader artifactLoader(ArtifactLocator locate, unsigned threads) {
-  return [locate = std::move(locate), threads](const std::string &model)
-             -> StatusOr<std::shared_ptr<DeviceExecutable>> {
-    StatusOr<std::string> path = locate(model);
+  return [locate = std::move(locate), threads](
+             const std::string &model,
+             int batchSize) -> StatusOr<std::shared_ptr<DeviceExecutable>> {
+    StatusOr<std::string> path = locate(model, batchSize);
     if (!path.isOk())
       return path.status();
     StatusOr<Artifact> artifact = readArtifactFile(*path);
@@ -60,7 +62,7 @@ void CpuDevice::stop() {
 void CpuDevice::beginLoad(const ModelSpec &model, bool, Done done) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    loads_.push_back({model.name, std::move(done)});
+    loads_.push_back({model.name, model.profile.batchSizes(), std::move(done)});
   }
   loadAvailable_.notify_one();
 }
@@ -77,9 +79,12 @@ CpuDevice::Job CpuDevice::makeJob(const ModelSpec &model,
                                   const std::vector<Request> &requests,
                                   Done done) {
   Job job;
+  int largest = model.profile.largestBatch();
+  if (largest > 1)
+    job.variant = model.profile.variantFor(int(requests.size()));
   auto found = executables_.find(model.name);
-  if (found != executables_.end())
-    job.executable = found->second;
+  if (found != executables_.end() && found->second.count(job.variant))
+    job.executable = found->second.at(job.variant);
   else if (auto error = loadErrors_.find(model.name);
            error != loadErrors_.end())
     job.loadError = error->second;
@@ -89,7 +94,7 @@ CpuDevice::Job CpuDevice::makeJob(const ModelSpec &model,
                                options_.spec.name + "'");
   for (const Request &request : requests)
     job.requests.push_back(request.data);
-  job.requestLatency = predictBatch(model, 1);
+  job.stepLatency = predictBatch(model, job.variant > 1 ? job.variant : 1);
   job.done = std::move(done);
   return job;
 }
@@ -149,15 +154,71 @@ void CpuDevice::pinToCores() {
   (void)pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
-static void execute(DeviceExecutable *executable, const Status &loadError,
-                    InferenceData *data) {
-  if (!data)
-    return;
+void runStacked(DeviceExecutable &executable, int variant,
+                const std::vector<std::shared_ptr<InferenceData>> &requests) {
+  const Program &program = executable.program();
+  auto fail = [&](Status status) {
+    for (const auto &data : requests)
+      if (data)
+        data->status = status;
+  };
+  if (requests.empty() || int(requests.size()) > variant)
+    return fail(internalError("a batch of " + std::to_string(requests.size()) +
+                              " requests for a variant of " +
+                              std::to_string(variant)));
+  std::vector<HostTensor> stacked;
+  for (size_t i = 0; i < program.inputs.size(); ++i) {
+    const TensorSpec &spec = program.inputs[i];
+    HostTensor tensor{spec.dtype, spec.shape, {}};
+    size_t rowBytes =
+        size_t(tensor.numElements()) * dtypeSize(spec.dtype) / size_t(variant);
+    tensor.data.assign(rowBytes * size_t(variant), 0); // padding rows: zeros
+    for (size_t r = 0; r < requests.size(); ++r) {
+      const InferenceData *data = requests[r].get();
+      if (!data || i >= data->inputs.size() ||
+          data->inputs[i].data.size() != rowBytes)
+        return fail(invalidArgument("input '" + spec.name +
+                                    "': a request's tensor is not one row "
+                                    "of the batch"));
+      std::copy(data->inputs[i].data.begin(), data->inputs[i].data.end(),
+                tensor.data.begin() + std::ptrdiff_t(r * rowBytes));
+    }
+    stacked.push_back(std::move(tensor));
+  }
+  std::vector<HostTensor> outputs;
+  Status status = executable.run(stacked, outputs);
+  if (!status.isOk())
+    return fail(status);
+  for (size_t r = 0; r < requests.size(); ++r) {
+    InferenceData &data = *requests[r];
+    data.outputs.clear();
+    for (const HostTensor &output : outputs) {
+      HostTensor row{output.dtype, output.shape, {}};
+      row.shape[0] = 1;
+      size_t rowBytes = output.data.size() / size_t(variant);
+      row.data.assign(output.data.begin() + std::ptrdiff_t(r * rowBytes),
+                      output.data.begin() + std::ptrdiff_t((r + 1) * rowBytes));
+      data.outputs.push_back(std::move(row));
+    }
+    data.status = Status::ok();
+  }
+}
+
+/// Runs the requests of one step: one request, or (variant > 1) them all.
+static void execute(DeviceExecutable *executable, int variant,
+                    const Status &loadError,
+                    const std::vector<std::shared_ptr<InferenceData>> &step) {
   if (!executable) {
-    data->status = loadError;
+    for (const auto &data : step)
+      if (data)
+        data->status = loadError;
     return;
   }
-  data->status = executable->run(data->inputs, data->outputs);
+  if (variant > 1)
+    return runStacked(*executable, variant, step);
+  for (const auto &data : step)
+    if (data)
+      data->status = executable->run(data->inputs, data->outputs);
 }
 
 void CpuDevice::runWorker() {
@@ -172,19 +233,26 @@ void CpuDevice::runWorker() {
     // The high-priority stream goes first at every request boundary.
     Job &job = high_.active() ? high_ : normal_;
     if (job.next < job.requests.size()) {
-      std::shared_ptr<InferenceData> data = job.requests[job.next++];
+      // One step: the next request, or the whole batch of a variant.
+      size_t count = job.variant > 1 ? job.requests.size() - job.next : 1;
+      std::vector<std::shared_ptr<InferenceData>> step(
+          job.requests.begin() + std::ptrdiff_t(job.next),
+          job.requests.begin() + std::ptrdiff_t(job.next + count));
+      job.next += count;
       std::shared_ptr<DeviceExecutable> executable = job.executable;
       Status loadError = job.loadError;
+      int variant = job.variant;
       executing_ = true;
       executionStart_ = clock_.now();
-      executionLatency_ = job.requestLatency;
+      executionLatency_ = job.stepLatency;
       lock.unlock();
-      execute(executable.get(), loadError, data.get());
+      execute(executable.get(), variant, loadError, step);
       Micros end = clock_.now();
-      if (data) {
-        data->executionStart = executionStart_;
-        data->executionEnd = end;
-      }
+      for (const auto &data : step)
+        if (data) {
+          data->executionStart = executionStart_;
+          data->executionEnd = end;
+        }
       lock.lock();
       executing_ = false;
       busyTime_ += end - executionStart_;
@@ -210,12 +278,22 @@ void CpuDevice::runLoader() {
     LoadJob job = std::move(loads_.front());
     loads_.pop_front();
     lock.unlock();
-    StatusOr<std::shared_ptr<DeviceExecutable>> loaded = load_(job.model);
+    std::map<int, std::shared_ptr<DeviceExecutable>> variants;
+    Status status;
+    for (int variant : job.variants) {
+      StatusOr<std::shared_ptr<DeviceExecutable>> loaded =
+          load_(job.model, variant);
+      if (!loaded.isOk()) {
+        status = loaded.status();
+        break;
+      }
+      variants[variant] = std::move(*loaded);
+    }
     lock.lock();
-    if (loaded.isOk())
-      executables_[job.model] = std::move(*loaded);
+    if (status.isOk())
+      executables_[job.model] = std::move(variants);
     else
-      loadErrors_[job.model] = loaded.status().withContext(
+      loadErrors_[job.model] = status.withContext(
           "loading model '" + job.model + "' on '" + options_.spec.name + "'");
     lock.unlock();
     gate_(std::move(job.done));

@@ -77,3 +77,21 @@ for (const [what, model, body] of bad) {
 }
 const live = await fetch(`${url}/v2/health/live`);
 console.log(`still live: ${live.status}`);
+
+// 48 requests at once for a model with a 4-row variant: whichever ran
+// batched, each gets its own row back.
+{
+  const jobs = [];
+  for (let i = 0; i < 48; ++i) {
+    const body = JSON.stringify({inputs: [
+      {name: "x", shape: [1, 3], datatype: "FP32", data: [i, -i, 0.5]}]});
+    jobs.push(infer("rows", body).then(r => {
+      if (r.status !== 200) return false;
+      const y = JSON.parse(r.bytes.toString()).outputs[0];
+      return JSON.stringify(y.shape) === "[1,3]" &&
+             JSON.stringify(y.data) === JSON.stringify([i + 1, -2 * i + 2, 4.5]);
+    }));
+  }
+  const ok = (await Promise.all(jobs)).filter(Boolean).length;
+  console.log(`rows: ${ok}/48 correct`);
+}

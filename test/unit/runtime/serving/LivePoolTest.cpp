@@ -25,30 +25,38 @@ using namespace kiln::rt::serving;
 
 namespace {
 
-/// y = 2x on a [4] f32 tensor, taking `sleep` per run.
+/// y = 2x on a [4] f32 tensor (or [rows, 4]), taking `sleep` per run.
 class DoublingExecutable final : public DeviceExecutable {
 public:
-  explicit DoublingExecutable(std::chrono::microseconds sleep)
+  explicit DoublingExecutable(std::chrono::microseconds sleep, int rows = 0)
       : sleep_(sleep) {
-    program_.inputs.push_back({"x", DType::kF32, {4}});
-    program_.outputs.push_back({"y", DType::kF32, {4}});
+    std::vector<int64_t> shape =
+        rows ? std::vector<int64_t>{rows, 4} : std::vector<int64_t>{4};
+    program_.inputs.push_back({"x", DType::kF32, shape});
+    program_.outputs.push_back({"y", DType::kF32, shape});
   }
   const Program &program() const override { return program_; }
   std::string description() const override { return "doubling"; }
   Status run(const std::vector<HostTensor> &inputs,
              std::vector<HostTensor> &outputs) override {
-    if (inputs.size() != 1 || inputs[0].data.size() != 16)
-      return invalidArgument("expected one [4] f32 input");
+    const TensorSpec &spec = program_.inputs[0];
+    size_t bytes =
+        4 * size_t(HostTensor{spec.dtype, spec.shape, {}}.numElements());
+    if (inputs.size() != 1 || inputs[0].data.size() != bytes)
+      return invalidArgument("expected one input of " + std::to_string(bytes) +
+                             " bytes");
     std::this_thread::sleep_for(sleep_);
-    outputs.assign(1, HostTensor{DType::kF32, {4}, {}});
-    outputs[0].data.resize(16);
-    float values[4];
-    std::memcpy(values, inputs[0].data.data(), 16);
+    ++runs;
+    outputs.assign(1, HostTensor{DType::kF32, spec.shape, {}});
+    outputs[0].data.resize(bytes);
+    std::vector<float> values(bytes / 4);
+    std::memcpy(values.data(), inputs[0].data.data(), bytes);
     for (float &v : values)
       v *= 2;
-    std::memcpy(outputs[0].data.data(), values, 16);
+    std::memcpy(outputs[0].data.data(), values.data(), bytes);
     return Status::ok();
   }
+  std::atomic<int> runs{0};
   Status run(const std::vector<TensorRef> &,
              const std::vector<TensorRef> &) override {
     return unimplemented("not used");
@@ -69,12 +77,22 @@ ModelSpec modelSpec(const std::string &name, double latencyMs) {
   return spec;
 }
 
-/// Serves "fast" (1 ms) and "slow" (5 ms); "broken" fails to load.
+/// Serves "fast" (1 ms) and "slow" (5 ms); "broken" fails to load; "rows"
+/// has variants of 1 and 4 rows on axis 0 (the last one loaded is kept in
+/// `lastRows4`).
+std::shared_ptr<DoublingExecutable> lastRows4;
 ExecutableLoader loader() {
-  return [](const std::string &model)
-             -> StatusOr<std::shared_ptr<DeviceExecutable>> {
+  return [](const std::string &model,
+            int batch) -> StatusOr<std::shared_ptr<DeviceExecutable>> {
     if (model == "broken")
       return dataLoss("artifact is truncated");
+    if (model == "rows") {
+      auto executable = std::make_shared<DoublingExecutable>(
+          std::chrono::microseconds(1000), batch);
+      if (batch == 4)
+        lastRows4 = executable;
+      return std::shared_ptr<DeviceExecutable>(executable);
+    }
     auto sleep = std::chrono::microseconds(model == "slow" ? 5000 : 1000);
     return std::shared_ptr<DeviceExecutable>(
         std::make_shared<DoublingExecutable>(sleep));
@@ -279,4 +297,56 @@ TEST(LivePoolTest, MeasuredExecutionsRefineTheLatencyProfile) {
     EXPECT_GE(learned, 1000);
     EXPECT_LT(learned, 10'000);
   });
+}
+
+TEST(LivePoolTest, AVariantRunsABatchAsOneExecutionOfStackedRows) {
+  // "rows" has a 1-row and a 4-row variant; three requests queued behind a
+  // slow one run as one execution of the 4-row variant, padded.
+  LivePool live(PoolOptions{}, 0);
+  CpuDeviceOptions device;
+  device.spec = {"cpu0", 1ull << 30, 0, 1.0};
+  live.addCpuDevice(device, loader());
+  ASSERT_TRUE(live.addModel(modelSpec("slow", 5)).isOk());
+  ModelSpec rows = modelSpec("rows", 1);
+  ASSERT_TRUE(rows.profile.set(4, millisToMicros(1.2)).isOk());
+  ASSERT_TRUE(live.addModel(rows).isOk());
+  live.start();
+  ASSERT_TRUE(live.loadModel("slow", 0).isOk());
+  ASSERT_TRUE(live.loadModel("rows", 0).isOk());
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+
+  auto submit = [&](const std::string &model,
+                    std::shared_ptr<InferenceData> x) {
+    auto promise = std::make_shared<std::promise<Response>>();
+    Request request;
+    request.model = model;
+    request.priority = 1;
+    request.data = std::move(x);
+    live.submit(request,
+                [promise](const Response &r) { promise->set_value(r); });
+    return promise->get_future();
+  };
+  auto rowInput = [](float base) {
+    auto data = input(base);
+    data->inputs[0].shape = {1, 4};
+    return data;
+  };
+  auto blocker = submit("slow", input(0));
+  std::vector<std::future<Response>> answers;
+  for (int i = 0; i < 3; ++i)
+    answers.push_back(submit("rows", rowInput(float(10 * i))));
+  blocker.get();
+  for (int i = 0; i < 3; ++i) {
+    Response response = answers[size_t(i)].get();
+    ASSERT_EQ(response.outcome, Outcome::kCompleted);
+    ASSERT_TRUE(response.data->status.isOk())
+        << response.data->status.toString();
+    EXPECT_EQ(response.batchSize, 3);
+    ASSERT_EQ(response.data->outputs.size(), 1u);
+    EXPECT_EQ(response.data->outputs[0].shape, (std::vector<int64_t>{1, 4}));
+    EXPECT_EQ(outputAt(response, 0), 20.0f * float(i));
+    EXPECT_EQ(outputAt(response, 3), 2 * (10.0f * float(i) + 3));
+  }
+  ASSERT_TRUE(lastRows4);
+  EXPECT_EQ(lastRows4->runs.load(), 1);
 }

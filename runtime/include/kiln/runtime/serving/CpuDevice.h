@@ -4,10 +4,13 @@
 //
 // The first real Device: it loads `.kiln` CPU artifacts and runs the
 // requests of each batch on a worker thread of its own (optionally pinned to
-// its cores). Its two streams are two job slots: between two request
-// executions of a normal batch, a waiting high-priority batch runs first, so
-// a request execution is this device's step. Loads run on a second thread,
-// so a replica comes up while the device serves others.
+// its cores). A model with one variant (batch 1) runs a batch one request
+// at a time; its two streams are two job slots, and between two executions
+// of a normal batch a waiting high-priority batch runs first, so a request
+// execution is this device's step. A model with batch-size variants runs a
+// batch as one execution of the smallest variant that holds it: inputs
+// stacked along axis 0 (padded with zeros), outputs split back. Loads run on a
+// second thread, so a replica comes up while the device serves others.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,13 +31,14 @@
 
 namespace kiln::rt::serving {
 
-/// Where a model's artifact is, by model name.
-using ArtifactLocator =
-    std::function<StatusOr<std::string>(const std::string &model)>;
-/// Brings a model's executable up, by model name (on the loader thread).
+/// Where the artifact of a model's batch-size variant is.
+using ArtifactLocator = std::function<StatusOr<std::string>(
+    const std::string &model, int batchSize)>;
+/// Brings the executable of a model's batch-size variant up (on the loader
+/// thread).
 using ExecutableLoader =
     std::function<StatusOr<std::shared_ptr<DeviceExecutable>>(
-        const std::string &model)>;
+        const std::string &model, int batchSize)>;
 /// The usual loader: the artifact `locate` names, loaded with `threads`
 /// threads per execution (more than 1: the process's pool of that size,
 /// shared by every device that asks for it).
@@ -75,18 +79,21 @@ public:
   std::uint64_t batches() const;
 
 private:
-  /// One stream's batch: its requests run one at a time.
+  /// One stream's batch: one execution per request (`variant` 1), or one
+  /// execution of the variant that holds them all.
   struct Job {
     std::shared_ptr<DeviceExecutable> executable;
+    int variant = 1;
     Status loadError;
     std::vector<std::shared_ptr<InferenceData>> requests;
     std::size_t next = 0;
-    Micros requestLatency = 0;
+    Micros stepLatency = 0;
     Done done;
     bool active() const { return bool(done); }
   };
   struct LoadJob {
     std::string model;
+    std::vector<int> variants;
     Done done;
   };
   void runWorker();
@@ -104,7 +111,9 @@ private:
   std::condition_variable workAvailable_;
   std::condition_variable loadAvailable_;
   bool stopping_ = false;
-  std::map<std::string, std::shared_ptr<DeviceExecutable>> executables_;
+  /// By model, then batch-size variant.
+  std::map<std::string, std::map<int, std::shared_ptr<DeviceExecutable>>>
+      executables_;
   std::map<std::string, Status> loadErrors_;
   Job normal_, high_;
   /// When the request now executing started, and its predicted latency.
@@ -117,6 +126,13 @@ private:
   std::thread worker_;
   std::thread loader_;
 };
+
+/// Runs `requests` (each holding one batch-1 input set) as one execution of
+/// `executable`, a `variant`-row variant: inputs stacked along axis 0 and
+/// zero-padded, outputs split back into each request. Each request's status
+/// is the execution's.
+void runStacked(DeviceExecutable &executable, int variant,
+                const std::vector<std::shared_ptr<InferenceData>> &requests);
 
 /// Loads the artifact at `path`, checks it is a CPU program, and measures
 /// what the pool needs: its footprint (weights = the file, arena = the
