@@ -40,7 +40,7 @@ echo "sanitizers: malformed corpus clean under ASan/UBSan"
 # sanitizers), the benchmark smoke tests, and malformed.test (it caps
 # memory with ulimit, which ASan's shadow memory cannot live under; its
 # corpus ran just above, uncapped).
-cmake --build "$build" --target kiln-opt kiln-translate kilnc kiln-run kiln-sim \
+cmake --build "$build" --target kiln-opt kiln-translate kilnc kiln-run kiln-sim kiln-serve \
   kiln-gpu-check kiln-cuda-emulate kiln-doc KilnUnitTests graph-jit onnx-jit \
   DivToMul DivToMulWrongVersion
 heavy='frontend/onnx/conformance\.test|e2e/models/|e2e/cuda/|bench/|frontend/onnx/malformed/|e2e/precision/fashion-mnist\.test'
