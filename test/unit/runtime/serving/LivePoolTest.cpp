@@ -108,6 +108,21 @@ std::shared_ptr<InferenceData> input(float base) {
   return data;
 }
 
+/// Submits a request of `model` and returns its future response.
+std::future<Response> submitTo(LivePool &live, const std::string &model,
+                               int priority,
+                               std::shared_ptr<InferenceData> data) {
+  // Shared: the pool's thread may still be in set_value when get() returns.
+  auto promise = std::make_shared<std::promise<Response>>();
+  std::future<Response> answer = promise->get_future();
+  Request request;
+  request.model = model;
+  request.priority = priority;
+  request.data = std::move(data);
+  live.submit(request, [promise](const Response &r) { promise->set_value(r); });
+  return answer;
+}
+
 struct Pool {
   explicit Pool(int devices, PoolOptions options = {}) : live(options, 0) {
     for (int d = 0; d < devices; ++d) {
@@ -123,16 +138,7 @@ struct Pool {
   /// Submits and waits for the response.
   Response call(const std::string &model, int priority,
                 std::shared_ptr<InferenceData> data) {
-    auto promise = std::make_shared<std::promise<Response>>();
-    std::future<Response> answer = promise->get_future();
-    Request request;
-    request.model = model;
-    request.priority = priority;
-    request.data = std::move(data);
-    live.submit(request, [promise](const Response &response) {
-      promise->set_value(response);
-    });
-    return answer.get();
+    return submitTo(live, model, priority, std::move(data)).get();
   }
   LivePool live;
 };
@@ -280,14 +286,7 @@ TEST(LivePoolTest, MeasuredExecutionsRefineTheLatencyProfile) {
   live.setLatencyLearning(4);
   live.start();
   for (int i = 0; i < 4; ++i) {
-    auto promise = std::make_shared<std::promise<Response>>();
-    Request request;
-    request.model = "fast";
-    request.priority = 1;
-    request.data = input(0);
-    live.submit(request,
-                [promise](const Response &r) { promise->set_value(r); });
-    Response response = promise->get_future().get();
+    Response response = submitTo(live, "fast", 1, input(0)).get();
     ASSERT_EQ(response.outcome, Outcome::kCompleted);
     EXPECT_GE(response.data->executionEnd - response.data->executionStart,
               1000);
@@ -317,14 +316,7 @@ TEST(LivePoolTest, AVariantRunsABatchAsOneExecutionOfStackedRows) {
 
   auto submit = [&](const std::string &model,
                     std::shared_ptr<InferenceData> x) {
-    auto promise = std::make_shared<std::promise<Response>>();
-    Request request;
-    request.model = model;
-    request.priority = 1;
-    request.data = std::move(x);
-    live.submit(request,
-                [promise](const Response &r) { promise->set_value(r); });
-    return promise->get_future();
+    return submitTo(live, model, 1, std::move(x));
   };
   auto rowInput = [](float base) {
     auto data = input(base);
