@@ -93,6 +93,10 @@ def main():
     parser.add_argument("--high-share", type=float, default=0.2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--policy", default="kiln")
+    parser.add_argument("--variants", default="",
+                        help="batch-size variants, e.g. 4,16: each request "
+                             "is then one row ([1, features], width 1024) "
+                             "and kiln-serve batches rows into NAME@bN")
     parser.add_argument("--out", default="/tmp/kiln-serve-vs-sim")
     args = parser.parse_args()
     bin_dir = os.path.join(os.path.abspath(args.build_dir), "bin")
@@ -101,14 +105,25 @@ def main():
     os.makedirs(repo, exist_ok=True)
 
     inputs = {}
+    variants = [int(v) for v in args.variants.split(",") if v]
+    for stale in os.listdir(repo):
+        os.remove(os.path.join(repo, stale))
     for name, layers in (("mlp4", 4), ("mlp8", 8)):
-        text, inputs[name] = mlp(name, layers)
-        source = os.path.join(out, name + ".mlir")
-        open(source, "w").write(text)
-        subprocess.run([os.path.join(bin_dir, "kilnc"), "compile", source,
-                        "-o", os.path.join(repo, name + ".kiln")],
-                       check=True, stdout=subprocess.DEVNULL,
-                       env=dict(os.environ, KILN_CACHE_DIR="off"))
+        # One-row requests (memory-bound GEMVs) when batching into variants.
+        shape = dict(batch=1, width=1024) if variants else {}
+        for rows in [0] + variants:
+            if rows:
+                shape["batch"] = rows
+            text, model_input = mlp(name, layers, **shape)
+            if not rows:
+                inputs[name] = model_input
+            file = name + (f"@b{rows}" if rows else "")
+            source = os.path.join(out, file + ".mlir")
+            open(source, "w").write(text)
+            subprocess.run([os.path.join(bin_dir, "kilnc"), "compile", source,
+                            "-o", os.path.join(repo, file + ".kiln")],
+                           check=True, stdout=subprocess.DEVNULL,
+                           env=dict(os.environ, KILN_CACHE_DIR="off"))
     json.dump(inputs, open(os.path.join(out, "inputs.json"), "w"))
 
     port_file = os.path.join(out, "port")
@@ -166,7 +181,8 @@ def main():
         f = line.split(",")
         rows.append({"model": f[1], "priority": int(f[2]),
                      "arrival": int(f[3]), "deadline": int(f[4]),
-                     "finish": int(f[5]), "outcome": f[6]})
+                     "finish": int(f[5]), "outcome": f[6],
+                     "exec_start": int(f[9]), "exec_end": int(f[10])})
     rows.sort(key=lambda r: r["arrival"])
     # The simulator replays the arrivals the server saw, with their SLOs.
     first = rows[0]["arrival"]
@@ -186,6 +202,7 @@ def main():
                for m in json.load(open(sim_config))["models"]}
 
     result = {"load": args.load, "devices": args.devices,
+              "policy": args.policy, "variants": variants,
               "client": json.loads(client.stdout),
               "measured_latency_ms": latencies,
               "learned_latency_ms": learned,
@@ -200,6 +217,12 @@ def main():
         result["simulated"]["priority%d" % level] = {
             k: sim_level[k]
             for k in ("arrivals", "slo_attainment", "p99_ms", "p50_ms")}
+    span_s = (rows[-1]["arrival"] - rows[0]["arrival"]) / 1e6
+    result["arrival_span_s"] = span_s
+    result["arrivals_per_s"] = len(rows) / max(1e-9, span_s)
+    result["device_busy_fraction"] = sum(
+        r["exec_end"] - r["exec_start"] for r in rows) / 1e6 / max(
+        1e-9, span_s) / args.devices
     real, simulated = result["real"]["overall"], result["simulated"]["overall"]
     result["attainment_gap_points"] = 100 * abs(real["slo_attainment"] -
                                                 simulated["slo_attainment"])
