@@ -41,18 +41,20 @@ struct ReduceBeforeBroadcast : OpRewritePattern<linalg::GenericOp> {
         if (auto dim = dyn_cast<AffineDimExpr>(expr))
           read.set(dim.getPosition());
       });
+    // Loops dropped, and the output dimensions they index.
     llvm::SmallBitVector dropped(loops);
-    SmallVector<int64_t> droppedResults, keptShape;
+    llvm::SmallBitVector droppedResultBits(outMap.getNumResults());
+    SmallVector<int64_t> keptShape;
     for (auto [position, expr] : llvm::enumerate(outMap.getResults())) {
       unsigned dim = cast<AffineDimExpr>(expr).getPosition();
       if (read.test(dim)) {
         keptShape.push_back(outType.getDimSize(position));
       } else {
         dropped.set(dim);
-        droppedResults.push_back(int64_t(position));
+        droppedResultBits.set(position);
       }
     }
-    if (droppedResults.empty())
+    if (droppedResultBits.none())
       return failure();
 
     // The reduction over the loops that matter, from the same fill value.
@@ -65,9 +67,6 @@ struct ReduceBeforeBroadcast : OpRewritePattern<linalg::GenericOp> {
     SmallVector<AffineMap> maps;
     for (OpOperand *input : op.getDpsInputOperands())
       maps.push_back(compressDims(op.getMatchingIndexingMap(input), dropped));
-    llvm::SmallBitVector droppedResultBits(outMap.getNumResults());
-    for (int64_t position : droppedResults)
-      droppedResultBits.set(position);
     maps.push_back(compressDims(outMap.dropResults(droppedResultBits), dropped));
     SmallVector<utils::IteratorType> iterators;
     for (auto [loop, type] : llvm::enumerate(op.getIteratorTypesArray()))

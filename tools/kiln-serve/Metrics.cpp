@@ -13,9 +13,8 @@ namespace kiln::serve {
 
 using rt::serving::Outcome;
 
-const std::array<double, 14> Metrics::kBuckets = {
-    0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05,
-    0.1,    0.2,   0.5,   1,     2,    5,    10};
+const std::array<double, Metrics::kBucketCount> Metrics::kBuckets = {
+    0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10};
 
 void Metrics::record(const rt::serving::Response &response, bool failed) {
   std::lock_guard<std::mutex> lock(mutex_);

@@ -49,7 +49,8 @@ struct PoolSnapshot {
 class Metrics {
 public:
   /// Latency buckets' upper bounds, in seconds.
-  static const std::array<double, 14> kBuckets;
+  static constexpr std::size_t kBucketCount = 14;
+  static const std::array<double, kBucketCount> kBuckets;
 
   /// Records one answered request: `failed` when it completed but the
   /// execution returned an error.
@@ -61,7 +62,7 @@ private:
   struct Series {
     std::uint64_t success = 0, failure = 0, rejected = 0, cancelled = 0;
     std::uint64_t metDeadline = 0;
-    std::array<std::uint64_t, 14> buckets{};
+    std::array<std::uint64_t, kBucketCount> buckets{};
     std::uint64_t count = 0;
     double sumSeconds = 0;
   };

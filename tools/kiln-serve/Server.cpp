@@ -223,31 +223,24 @@ Status Server::registerModel(const std::string &name) {
   StatusOr<std::string> path = repository_.locate(name);
   if (!path.isOk())
     return fail(path.status());
-  model.path = *path;
-  StatusOr<rt::Artifact> artifact = rt::readArtifactFile(model.path);
-  StatusOr<ModelSpec> spec =
-      artifact.isOk() ? profileCpuModel(name, model.path,
-                                        options_.threadsPerDevice,
-                                        options_.timingRuns)
-                      : StatusOr<ModelSpec>(artifact.status().withContext(
-                            "model '" + name + "'"));
+  // One read of each artifact: it is measured and its program kept.
+  rt::Program program;
+  StatusOr<ModelSpec> spec = profileCpuModel(
+      name, *path, options_.threadsPerDevice, options_.timingRuns, &program);
   if (!spec.isOk())
     return fail(spec.status());
   // Batch-size variants: the same interface with N rows on axis 0.
   for (int batch : repository_.variants(name)) {
     StatusOr<std::string> variantPath = repository_.locate(name, batch);
+    rt::Program variantProgram;
     StatusOr<ModelSpec> variant =
         variantPath.isOk()
             ? profileCpuModel(name, *variantPath, options_.threadsPerDevice,
-                              options_.timingRuns)
+                              options_.timingRuns, &variantProgram)
             : StatusOr<ModelSpec>(variantPath.status());
     if (!variant.isOk())
       return fail(variant.status());
-    StatusOr<rt::Artifact> variantArtifact = rt::readArtifactFile(*variantPath);
-    if (!variantArtifact.isOk())
-      return fail(variantArtifact.status());
-    if (Status same =
-            sameInterface(artifact->program, variantArtifact->program, batch);
+    if (Status same = sameInterface(program, variantProgram, batch);
         !same.isOk())
       return fail(same.withContext("model '" + name + "', variant " + name +
                                    "@b" + std::to_string(batch)));
@@ -258,8 +251,7 @@ Status Server::registerModel(const std::string &name) {
     spec->reloadTime += variant->reloadTime;
     spec->stepTime = std::max(spec->stepTime, variant->stepTime);
   }
-  model.program =
-      std::make_shared<const rt::Program>(std::move(artifact->program));
+  model.program = std::make_shared<const rt::Program>(std::move(program));
   model.spec = *spec;
   Status added = pool_->addModel(*spec);
   if (!added.isOk())
@@ -290,13 +282,12 @@ Status Server::loadEverywhere(const std::string &name) {
   return Status::ok();
 }
 
-Status Server::unloadEverywhere(const std::string &name) {
+void Server::unloadEverywhere(const std::string &name) {
   ServedModel &model = models_[name];
   model.ready = false;
   model.reason = "unloaded";
   for (int d = 0; d < options_.devices; ++d)
     (void)pool_->unloadModel(name, d); // absent replicas: nothing to do
-  return Status::ok();
 }
 
 void Server::routes() {
@@ -585,7 +576,7 @@ void Server::repositoryUnload(httplib::Response &response,
   auto found = models_.find(name);
   if (found == models_.end() || !found->second.registered)
     return sendError(response, 404, "unknown model '" + name + "'");
-  (void)unloadEverywhere(name);
+  unloadEverywhere(name);
   response.set_content("{}", kJson);
 }
 

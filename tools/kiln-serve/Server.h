@@ -92,7 +92,6 @@ public:
 
 private:
   struct ServedModel {
-    std::string path;
     /// Shared with the requests in flight: a program can be large.
     std::shared_ptr<const rt::Program> program;
     rt::serving::ModelSpec spec;
@@ -107,7 +106,7 @@ private:
   rt::Status registerModel(const std::string &name);
   /// Loads a registered model on every device it fits. Needs the lock.
   rt::Status loadEverywhere(const std::string &name);
-  rt::Status unloadEverywhere(const std::string &name);
+  void unloadEverywhere(const std::string &name);
 
   /// The model if it is ready to serve; otherwise answers `response` with
   /// why (404 unknown, 400 not ready) and returns null. Needs the lock.

@@ -79,8 +79,7 @@ CpuDevice::Job CpuDevice::makeJob(const ModelSpec &model,
                                   const std::vector<Request> &requests,
                                   Done done) {
   Job job;
-  int largest = model.profile.largestBatch();
-  if (largest > 1)
+  if (model.profile.largestBatch() > 1)
     job.variant = model.profile.variantFor(int(requests.size()));
   auto found = executables_.find(model.name);
   if (found != executables_.end() && found->second.count(job.variant))
@@ -94,7 +93,7 @@ CpuDevice::Job CpuDevice::makeJob(const ModelSpec &model,
                                options_.spec.name + "'");
   for (const Request &request : requests)
     job.requests.push_back(request.data);
-  job.stepLatency = predictBatch(model, job.variant > 1 ? job.variant : 1);
+  job.stepLatency = predictBatch(model, job.variant);
   job.done = std::move(done);
   return job;
 }

@@ -25,7 +25,7 @@ static Micros elapsedSince(std::chrono::steady_clock::time_point start) {
 
 StatusOr<ModelSpec> profileCpuModel(const std::string &name,
                                     const std::string &path, unsigned threads,
-                                    int runs) {
+                                    int runs, Program *program) {
   struct stat info;
   if (stat(path.c_str(), &info) != 0)
     return notFound("model '" + name + "': cannot read '" + path + "'");
@@ -49,9 +49,11 @@ StatusOr<ModelSpec> profileCpuModel(const std::string &name,
     return executable.status().withContext("model '" + name + "'");
   Micros loadTime = std::max<Micros>(1, elapsedSince(loadStart));
 
-  const Program &program = (*executable)->program();
+  const Program &loaded = (*executable)->program();
+  if (program)
+    *program = loaded;
   std::vector<HostTensor> inputs;
-  for (const TensorSpec &spec : program.inputs) {
+  for (const TensorSpec &spec : loaded.inputs) {
     HostTensor tensor;
     tensor.dtype = spec.dtype;
     tensor.shape = spec.shape;

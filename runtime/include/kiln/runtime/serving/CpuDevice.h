@@ -138,10 +138,11 @@ void runStacked(DeviceExecutable &executable, int variant,
 /// what the pool needs: its footprint (weights = the file, arena = the
 /// plan), load time, and the median latency of `runs` executions on zero
 /// inputs with `threads` threads (after one warm-up). The result is model
-/// `name` with a batch-1 profile and a step of one execution.
+/// `name` with a batch-1 profile and a step of one execution; `program`,
+/// when given, receives the artifact's program (its inputs and outputs).
 StatusOr<ModelSpec> profileCpuModel(const std::string &name,
                                     const std::string &path, unsigned threads,
-                                    int runs);
+                                    int runs, Program *program = nullptr);
 
 } // namespace kiln::rt::serving
 
