@@ -448,7 +448,9 @@ DriverError generateCuda(ModuleOp module, const std::string &entry,
                          const PipelineOptions &options, unsigned oldestSm) {
   if (DriverError error =
           lowerAndDescribe(module, entry, signature, [&]() -> DriverError {
-            if (DriverError error = lowerTo(module, Stage::kKiln, options))
+            PipelineOptions cuda = options;
+            cuda.integerContractions = false;
+            if (DriverError error = lowerTo(module, Stage::kKiln, cuda))
               return error;
             return runPipeline(module, options.timing, ErrorKind::kUnsupported,
                                "CUDA code generation", [](OpPassManager &pm) {

@@ -147,6 +147,10 @@ struct PipelineOptions {
   int64_t ranks = 1;
   int64_t rank = 0;
   std::string parallel = "tensor";
+  /// int8 matmuls and gemms run as int8 x int8 -> i32 contractions (the
+  /// CPU's integer kernels); off, they stay fp32 on quantize/dequantize
+  /// (CUDA, which has no integer contractions yet).
+  bool integerContractions = true;
 };
 
 /// Lowers `module` in place to `stage`.

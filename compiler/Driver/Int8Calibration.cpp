@@ -167,7 +167,8 @@ DriverError kiln::compiler::quantizeInt8(ModuleOp module,
     }
   for (auto [point, observer] : llvm::zip(points, observers)) {
     auto [lo, hi] = observer.range();
-    quantizeContraction(point, int8ParamsForRange(lo, hi));
+    quantizeContraction(point, int8ParamsForRange(lo, hi),
+                        options.integerContractions);
   }
   return {};
 }

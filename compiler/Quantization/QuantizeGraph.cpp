@@ -66,8 +66,8 @@ public:
                             AddOp::create(b, loc, floor, scalar(1.0)), floor);
   }
 
-  /// clip(round(x / scale) + zero, -128, 127) as i8, and back to fp32.
-  Value quantizeDequantize(Value x, QuantParams params) {
+  /// clip(round(x / scale) + zero, -128, 127) as i8.
+  Value quantize(Value x, QuantParams params) {
     Value scaled = DivOp::create(b, loc, x, scalar(params.scale));
     Value shifted =
         AddOp::create(b, loc, roundHalfEven(scaled), scalar(params.zeroPoint));
@@ -75,10 +75,23 @@ public:
     Value clipped =
         ClipOp::create(b, loc, type, shifted, b.getF64FloatAttr(-128.0),
                        b.getF64FloatAttr(127.0));
-    Value q = CastOp::create(b, loc, type.clone(b.getI8Type()), clipped);
+    return CastOp::create(b, loc, type.clone(b.getI8Type()), clipped);
+  }
+
+  /// quantize, and back to fp32.
+  Value quantizeDequantize(Value x, QuantParams params) {
+    auto type = cast<RankedTensorType>(x.getType());
+    Value q = quantize(x, params);
     Value centred = SubOp::create(b, loc, CastOp::create(b, loc, type, q),
                                   scalar(params.zeroPoint));
     return MulOp::create(b, loc, centred, scalar(params.scale));
+  }
+
+  /// A constant vector.
+  template <typename T> Value vector(ArrayRef<T> values, Type element) {
+    auto type = RankedTensorType::get({int64_t(values.size())}, element);
+    return ConstantOp::create(
+        b, loc, cast<ElementsAttr>(DenseElementsAttr::get(type, values)));
   }
 
   OpBuilder b;
@@ -91,10 +104,17 @@ private:
   }
 };
 
+/// Weights rounded to symmetric int8 per channel: the fp32 values they
+/// stand for, the int8 values and the channels' scales.
+struct RoundedWeights {
+  DenseElementsAttr rounded;
+  SmallVector<int8_t> integers;
+  SmallVector<double> scales;
+};
+
 /// `weights` rounded to symmetric int8 per channel along `axis`
-/// (scale = max |w| / 127), and those scales.
-std::pair<DenseElementsAttr, SmallVector<double>>
-roundWeights(DenseFPElementsAttr weights, int64_t axis) {
+/// (scale = max |w| / 127).
+RoundedWeights roundWeights(DenseFPElementsAttr weights, int64_t axis) {
   auto type = cast<RankedTensorType>(weights.getType());
   ArrayRef<int64_t> shape = type.getShape();
   int64_t channels = shape[axis], inner = 1;
@@ -109,12 +129,96 @@ roundWeights(DenseFPElementsAttr weights, int64_t axis) {
   SmallVector<double> scales;
   for (double m : maxAbs)
     scales.push_back(m > 0 ? m / 127.0 : 1.0);
+  SmallVector<int8_t> integers(values.size());
   for (size_t i = 0; i < values.size(); ++i) {
     double s = scales[channelOf(i)];
     double q = std::clamp(std::nearbyint(values[i] / s), -127.0, 127.0);
+    integers[i] = static_cast<int8_t>(q);
     values[i] = static_cast<float>(q * s);
   }
-  return {DenseElementsAttr::get(type, ArrayRef<float>(values)), scales};
+  return {DenseElementsAttr::get(type, ArrayRef<float>(values)),
+          std::move(integers), std::move(scales)};
+}
+
+/// What --emit=mlir shows of the calibration.
+void recordParameters(Operation *op, QuantParams activation, int64_t axis,
+                      ArrayRef<double> scales) {
+  Builder b(op->getContext());
+  SmallVector<Attribute> weightScales;
+  for (double s : scales)
+    weightScales.push_back(b.getF32FloatAttr(static_cast<float>(s)));
+  op->setAttr(
+      "kiln.int8",
+      b.getDictionaryAttr({
+          b.getNamedAttr("input_scale", b.getF32FloatAttr(activation.scale)),
+          b.getNamedAttr("input_zero_point",
+                         b.getI32IntegerAttr(activation.zeroPoint)),
+          b.getNamedAttr("weight_axis", b.getI64IntegerAttr(axis)),
+          b.getNamedAttr("weight_scales", b.getArrayAttr(weightScales)),
+      }));
+}
+
+/// The integer form of a matmul (2-D weights) or a gemm without trans_a:
+/// acc = matmul(q(x), Wq) in i32, then y = (acc - zp * colsum(Wq)) *
+/// (sx * sw * alpha) + beta * C. The zero-point correction is an exact i32
+/// add; the float part is one cast, one multiply and the bias.
+bool rewriteAsIntegerContraction(Operation *op, QuantParams activation,
+                                 const RoundedWeights &weights) {
+  auto gemm = dyn_cast<GemmOp>(op);
+  if (gemm && gemm.getTransA())
+    return false;
+  auto weightType = cast<RankedTensorType>(op->getOperand(1).getType());
+  // Wq as [K, N] (a gemm's trans_b weights are [N, K]).
+  bool transposed = gemm && gemm.getTransB();
+  int64_t k = weightType.getDimSize(transposed ? 1 : 0);
+  int64_t n = weightType.getDimSize(transposed ? 0 : 1);
+  SmallVector<int8_t> kn(k * n);
+  SmallVector<int32_t> correction(n, 0);
+  for (int64_t row = 0; row < k; ++row)
+    for (int64_t column = 0; column < n; ++column) {
+      int8_t value = transposed ? weights.integers[column * k + row]
+                                : weights.integers[row * n + column];
+      kn[row * n + column] = value;
+      correction[column] -= activation.zeroPoint * int32_t(value);
+    }
+  double alpha = gemm ? gemm.getAlpha().convertToDouble() : 1.0;
+  SmallVector<float> scales;
+  for (double s : weights.scales)
+    scales.push_back(static_cast<float>(activation.scale * s * alpha));
+
+  QdqBuilder builder(op);
+  OpBuilder &b = builder.b;
+  Location loc = op->getLoc();
+  Value q = builder.quantize(op->getOperand(0), activation);
+  auto wType = RankedTensorType::get({k, n}, b.getI8Type());
+  Value w = ConstantOp::create(
+      b, loc,
+      cast<ElementsAttr>(DenseElementsAttr::get(wType, ArrayRef<int8_t>(kn))));
+  auto matmul = MatmulOp::create(b, loc, q, w);
+  Value acc = AddOp::create(
+      b, loc, matmul,
+      builder.vector(ArrayRef<int32_t>(correction), b.getI32Type()));
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  // gemm's C broadcasts to the result, so y keeps the op's type.
+  Value y =
+      MulOp::create(b, loc,
+                    CastOp::create(b, loc,
+                                   cast<RankedTensorType>(acc.getType())
+                                       .clone(resultType.getElementType()),
+                                   acc),
+                    builder.vector(ArrayRef<float>(scales), b.getF32Type()));
+  if (gemm && gemm.getC() && gemm.getBeta().convertToDouble() != 0.0) {
+    Value c = gemm.getC();
+    double beta = gemm.getBeta().convertToDouble();
+    if (beta != 1.0)
+      c = MulOp::create(b, loc, c, builder.scalar(beta));
+    y = AddOp::create(b, loc, y, c);
+  }
+  // The weights are [K, N]: channels along axis 1.
+  recordParameters(matmul, activation, 1, weights.scales);
+  op->getResult(0).replaceAllUsesWith(y);
+  op->erase();
+  return true;
 }
 
 } // namespace
@@ -135,30 +239,24 @@ kiln::compiler::int8QuantizationPoints(func::FuncOp func) {
   return points;
 }
 
-void kiln::compiler::quantizeContraction(Operation *op,
-                                         QuantParams activation) {
+void kiln::compiler::quantizeContraction(Operation *op, QuantParams activation,
+                                         bool integerContraction) {
   auto [weightIndex, axis] = *weightOf(op);
   auto constant = op->getOperand(weightIndex).getDefiningOp<ConstantOp>();
-  auto [rounded, scales] =
+  RoundedWeights weights =
       roundWeights(cast<DenseFPElementsAttr>(constant.getValue()), axis);
+  if (integerContraction && !isa<Conv2dOp>(op) &&
+      rewriteAsIntegerContraction(op, activation, weights)) {
+    if (constant->use_empty())
+      constant->erase();
+    return;
+  }
   QdqBuilder builder(op);
-  op->setOperand(weightIndex, ConstantOp::create(builder.b, constant.getLoc(),
-                                                 cast<ElementsAttr>(rounded)));
+  op->setOperand(weightIndex,
+                 ConstantOp::create(builder.b, constant.getLoc(),
+                                    cast<ElementsAttr>(weights.rounded)));
   if (constant->use_empty())
     constant->erase();
   op->setOperand(0, builder.quantizeDequantize(op->getOperand(0), activation));
-  // What --emit=mlir shows of the calibration.
-  Builder b(op->getContext());
-  SmallVector<Attribute> weightScales;
-  for (double s : scales)
-    weightScales.push_back(b.getF32FloatAttr(static_cast<float>(s)));
-  op->setAttr(
-      "kiln.int8",
-      b.getDictionaryAttr({
-          b.getNamedAttr("input_scale", b.getF32FloatAttr(activation.scale)),
-          b.getNamedAttr("input_zero_point",
-                         b.getI32IntegerAttr(activation.zeroPoint)),
-          b.getNamedAttr("weight_axis", b.getI64IntegerAttr(axis)),
-          b.getNamedAttr("weight_scales", b.getArrayAttr(weightScales)),
-      }));
+  recordParameters(op, activation, axis, weights.scales);
 }

@@ -7,6 +7,7 @@
 #include "compiler/Target/CpuArtifact.h"
 
 #include "compiler/Codegen/CPU/CpuDispatchEntries.h"
+#include "compiler/Codegen/CPU/CpuKernelLibrary.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -72,6 +73,8 @@ rt::StatusOr<rt::Artifact> buildCpuArtifact(ModuleOp loweredModule,
   std::call_once(initialized, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
+    // The kernel library has inline assembly (cpuid, xgetbv).
+    llvm::InitializeNativeTargetAsmParser();
   });
   auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!builder)
@@ -102,6 +105,7 @@ rt::StatusOr<rt::Artifact> buildCpuArtifact(ModuleOp loweredModule,
   module->setTargetTriple(tm.getTargetTriple());
   module->setDataLayout(tm.createDataLayout());
   KILN_RETURN_IF_ERROR(addCpuDispatchEntries(*module, program));
+  KILN_RETURN_IF_ERROR(linkCpuKernelLibrary(*module));
   if (llvm::verifyModule(*module, &llvm::errs()))
     return rt::internalError("generated LLVM IR does not verify");
   if (llvm::Error error =

@@ -11,6 +11,7 @@
 #include "compiler/Codegen/CPU/CpuJit.h"
 
 #include "compiler/Codegen/CPU/CpuDispatchEntries.h"
+#include "compiler/Codegen/CPU/CpuKernelLibrary.h"
 #include "kiln/runtime/CpuSchedule.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -85,6 +86,8 @@ CpuJitExecutable::create(ModuleOp loweredModule, EntrySignature signature,
   std::call_once(initialized, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
+    // The kernel library has inline assembly (cpuid, xgetbv).
+    llvm::InitializeNativeTargetAsmParser();
   });
 
   // Optimise for the CPU we run on (AVX-512 where present).
@@ -101,6 +104,8 @@ CpuJitExecutable::create(ModuleOp loweredModule, EntrySignature signature,
                                             targetMachine->get());
   auto transform = [&](llvm::Module *module) -> llvm::Error {
     rt::Status added = addCpuDispatchEntries(*module, program);
+    if (added.isOk())
+      added = linkCpuKernelLibrary(*module);
     if (!added.isOk())
       return llvm::createStringError(added.message());
     return optimize(module);

@@ -22,8 +22,12 @@ namespace mlir::affine {
 class AffineDialect;
 } // namespace mlir::affine
 namespace mlir::func {
+class FuncDialect;
 class FuncOp;
 } // namespace mlir::func
+namespace mlir::LLVM {
+class LLVMDialect;
+} // namespace mlir::LLVM
 namespace mlir::math {
 class MathDialect;
 } // namespace mlir::math

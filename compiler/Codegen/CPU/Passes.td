@@ -79,4 +79,26 @@ def ApproximateMathPass : Pass<"kiln-approximate-math", "::mlir::func::FuncOp"> 
                            "::mlir::vector::VectorDialect"];
 }
 
+def Int8GemmCallsPass : Pass<"kiln-cpu-int8-gemm-calls", "::mlir::ModuleOp"> {
+  let summary = "Run int8 x int8 -> i32 matmuls with constant weights on the "
+                "int8 GEMM kernels";
+  let description = [{
+    On planned buffers, before tiling: a contraction generic that reads an
+    int8 matrix A [M, K] and an int8 matrix B [K, N] (sign-extended), and
+    accumulates into an i32 matrix, where B is a slice of all the rows of a
+    constant global, becomes a call to `kiln_int8_gemm`
+    (Kernels/Int8Gemm.h). B is packed at compile time into the kernels'
+    layout (Kernels/Int8GemmLayout.h) as a new global `NAME_int8_packed`;
+    A and C are passed as pointers with their row strides, B's slice by
+    its first column. Which instructions run (AMX, AVX-512 VNNI, portable)
+    is the kernel library's choice at run time; the library is linked into
+    the generated code (CpuKernelLibrary.h). Other integer contractions
+    keep the generated loops.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // KILN_COMPILER_CODEGEN_CPU_PASSES_TD

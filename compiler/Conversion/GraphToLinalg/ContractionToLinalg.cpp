@@ -16,6 +16,7 @@
 #include "compiler/Conversion/GraphToLinalg/Passes.h"
 #include "compiler/Conversion/GraphToLinalg/ScalarOps.h"
 #include "dialects/Graph/IR/GraphOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -27,10 +28,21 @@ using namespace kiln::compiler::lowering;
 
 namespace {
 
+/// `value` sign-extended to the accumulator's integer type when narrower
+/// (int8 operands of an i32 matmul).
+Value widened(OpBuilder &b, Location loc, Value value, Type accumulator) {
+  if (value.getType() == accumulator || !isa<IntegerType>(accumulator))
+    return value;
+  return arith::ExtSIOp::create(b, loc, accumulator, value);
+}
+
 /// acc + lhs * rhs, the body of every contraction.
 SmallVector<Value> multiplyAccumulate(OpBuilder &b, Location loc,
                                       ValueRange args) {
-  return {emitAdd(b, loc, args[2], emitMul(b, loc, args[0], args[1]))};
+  Type accumulator = args[2].getType();
+  return {emitAdd(b, loc, args[2],
+                  emitMul(b, loc, widened(b, loc, args[0], accumulator),
+                          widened(b, loc, args[1], accumulator)))};
 }
 
 Value zeroFilled(OpBuilder &b, Location loc, RankedTensorType type) {

@@ -19,8 +19,10 @@ def Kiln_MatmulOp : Kiln_InferredOp<"matmul",
   let description = [{
     `lhs` is `[B..., M, K]` and `rhs` is `[B'..., K, N]` (rank >= 2 each); the
     batch dimensions broadcast with NumPy rules and the result is
-    `[broadcast(B, B')..., M, N]`. Element types match. ONNX `MatMul` with 1-D
-    operands is expressed with reshapes around this op.
+    `[broadcast(B, B')..., M, N]`. Element types match; the result has
+    that type, except that signed 8-bit operands give an `i32` result (the
+    products accumulate exactly, as ONNX `MatMulInteger`). ONNX `MatMul`
+    with 1-D operands is expressed with reshapes around this op.
 
     Example:
 

@@ -289,7 +289,12 @@ LogicalResult inferMatmul(OptionalLoc loc, Type lhsType, Type rhsType,
                              " are not broadcast-compatible");
   batch->push_back(l[l.size() - 2]);
   batch->push_back(r.back());
-  inferred.push_back(RankedTensorType::get(*batch, lhs->getElementType()));
+  // int8 products accumulate in i32 (ONNX MatMulInteger); a result of
+  // their own type would overflow at once.
+  Type element = lhs->getElementType();
+  if (element.isSignlessInteger(8))
+    element = IntegerType::get(element.getContext(), 32);
+  inferred.push_back(RankedTensorType::get(*batch, element));
   return success();
 }
 

@@ -37,8 +37,8 @@ func.func @matmul_batched(%a: tensor<8x128x64xf16>, %b: tensor<64x32xf16>,
 func.func @matmul_integer(%a: tensor<2x3xi8>, %b: tensor<3x4xi8>,
                           %c: tensor<5x2x3xi32>, %d: tensor<5x3x1xi32>,
                           %e: tensor<1x6xi64>, %f: tensor<6x1xi64>) {
-  // CHECK: kiln.matmul %[[A]], %[[B]] : (tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xi8>
-  %0 = kiln.matmul %a, %b : (tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xi8>
+  // CHECK: kiln.matmul %[[A]], %[[B]] : (tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xi32>
+  %0 = kiln.matmul %a, %b : (tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xi32>
   // CHECK: kiln.matmul %[[C]], %[[D]] : (tensor<5x2x3xi32>, tensor<5x3x1xi32>) -> tensor<5x2x1xi32>
   %1 = kiln.matmul %c, %d : (tensor<5x2x3xi32>, tensor<5x3x1xi32>) -> tensor<5x2x1xi32>
   // CHECK: kiln.matmul %[[E]], %[[F]] : (tensor<1x6xi64>, tensor<6x1xi64>) -> tensor<1x1xi64>
