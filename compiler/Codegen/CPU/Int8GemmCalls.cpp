@@ -154,28 +154,29 @@ void replaceWithCall(linalg::GenericOp op, memref::GlobalOp weights,
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIntOp::create(b, loc, i64, value);
   };
-  // The first element of a view, its row stride and its offset.
+  // The first element of a view and its row stride.
   struct View {
-    Value address, rowStride, offset;
+    Value address, rowStride;
   };
   auto describe = [&](Value view, int64_t elementBytes) {
     auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, view);
     Value base = asI64(memref::ExtractAlignedPointerAsIndexOp::create(
         b, loc, metadata.getBaseBuffer()));
-    Value offset = asI64(metadata.getOffset());
-    Value bytes = arith::MulIOp::create(b, loc, offset, constant(elementBytes));
+    Value bytes = arith::MulIOp::create(b, loc, asI64(metadata.getOffset()),
+                                        constant(elementBytes));
     Value address = arith::AddIOp::create(b, loc, base, bytes);
     return View{LLVM::IntToPtrOp::create(b, loc, pointer, address),
-                asI64(metadata.getStrides()[0]), offset};
+                asI64(metadata.getStrides()[0])};
   };
-  Value a = op.getDpsInputs()[0], bView = op.getDpsInputs()[1],
-        c = op.getDpsInits()[0];
+  Value a = op.getDpsInputs()[0], c = op.getDpsInits()[0];
   auto aType = cast<MemRefType>(a.getType());
   auto cType = cast<MemRefType>(c.getType());
   View aView = describe(a, 1), cView = describe(c, 4);
   // B's slice spans all rows of the global, so its offset is its first
   // column.
-  View bDescription = describe(bView, 1);
+  Value firstColumn = asI64(
+      memref::ExtractStridedMetadataOp::create(b, loc, op.getDpsInputs()[1])
+          .getOffset());
   auto packed = packedGlobal(weights, symbols);
   Value packedView = memref::GetGlobalOp::create(b, loc, packed.getType(),
                                                  packed.getSymName());
@@ -188,7 +189,7 @@ void replaceWithCall(linalg::GenericOp op, memref::GlobalOp weights,
       b, loc, kernel,
       ValueRange{constant(cType.getDimSize(0)), constant(cType.getDimSize(1)),
                  constant(aType.getDimSize(1)), aView.address, aView.rowStride,
-                 packedAddress, constant(weightColumns), bDescription.offset,
+                 packedAddress, constant(weightColumns), firstColumn,
                  cView.address, cView.rowStride});
   op.erase();
 }

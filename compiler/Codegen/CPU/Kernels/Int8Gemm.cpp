@@ -27,6 +27,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#ifdef KILN_INT8_GEMM_EMULATE_AMX
+#include "compiler/Codegen/CPU/Kernels/AmxEmulation.h"
+#endif
+
 using namespace kiln::cpu_kernels;
 
 namespace {
@@ -60,6 +64,9 @@ int detectIsa() {
   // tile instruction is SIGILL.
   if (amx && syscall(SYS_arch_prctl, 0x1023, 18) != 0)
     amx = false;
+#ifdef KILN_INT8_GEMM_EMULATE_AMX
+  amx = true; // Software tiles (AmxEmulation.h).
+#endif
   int best = amx    ? KILN_INT8_ISA_AMX
              : vnni ? KILN_INT8_ISA_VNNI
                     : KILN_INT8_ISA_PORTABLE;
@@ -212,7 +219,11 @@ KILN_VNNI_TARGET void gemmVnni(int64_t m, int64_t n, int64_t k, const int8_t *a,
 // AMX
 //===----------------------------------------------------------------------===//
 
+#ifdef KILN_INT8_GEMM_EMULATE_AMX
+#define KILN_AMX_TARGET
+#else
 #define KILN_AMX_TARGET __attribute__((target("amx-tile,amx-int8")))
+#endif
 
 struct alignas(64) TileConfig {
   uint8_t palette;

@@ -6,6 +6,7 @@
   check DIR    compares DIR/out/y.npy with x quantized per tensor
                (scale 4/255, zero point -64: minmax of the calibration
                sample), dequantized, times W rounded to int8 per column
+  same A B     checks that A/y.npy and B/y.npy are bit for bit equal
 """
 
 import os
@@ -18,6 +19,13 @@ W = np.array([[1, 2, 3], [4, -5, 6], [7, 8, 9], [1, 2, -3]], dtype=np.float64)
 
 def main():
     folder = sys.argv[2]
+    if sys.argv[1] == "same":
+        a, b = np.load(folder + "/y.npy"), np.load(sys.argv[3] + "/y.npy")
+        if a.tobytes() != b.tobytes():
+            print("FAILED: %s and %s differ" % (folder, sys.argv[3]))
+            sys.exit(1)
+        print("the same bits")
+        return
     if sys.argv[1] == "inputs":
         os.makedirs(folder + "/calibration/000", exist_ok=True)
         np.save(folder + "/calibration/000/x.npy",
