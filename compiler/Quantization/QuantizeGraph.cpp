@@ -194,9 +194,22 @@ bool rewriteAsIntegerContraction(Operation *op, QuantParams activation,
   Value w = ConstantOp::create(
       b, loc,
       cast<ElementsAttr>(DenseElementsAttr::get(wType, ArrayRef<int8_t>(kn))));
+  // Batch dimensions of the activation fold into its rows (the weights are
+  // shared), so the product is one GEMM the CPU's kernels take.
+  auto qType = cast<RankedTensorType>(q.getType());
+  if (qType.getRank() > 2)
+    q = ReshapeOp::create(b, loc, qType.clone({qType.getNumElements() / k, k}),
+                          q);
   auto matmul = MatmulOp::create(b, loc, q, w);
+  Value product = matmul;
+  if (qType.getRank() > 2) {
+    SmallVector<int64_t> shape(qType.getShape().drop_back());
+    shape.push_back(n);
+    product = ReshapeOp::create(
+        b, loc, RankedTensorType::get(shape, b.getI32Type()), product);
+  }
   Value acc = AddOp::create(
-      b, loc, matmul,
+      b, loc, product,
       builder.vector(ArrayRef<int32_t>(correction), b.getI32Type()));
   auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
   // gemm's C broadcasts to the result, so y keeps the op's type.
