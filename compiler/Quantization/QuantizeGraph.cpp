@@ -87,9 +87,13 @@ public:
     return MulOp::create(b, loc, centred, scalar(params.scale));
   }
 
-  /// A constant vector.
-  template <typename T> Value vector(ArrayRef<T> values, Type element) {
-    auto type = RankedTensorType::get({int64_t(values.size())}, element);
+  /// A constant vector, or a column ([size, 1]) with `column`.
+  template <typename T>
+  Value vector(ArrayRef<T> values, Type element, bool column = false) {
+    SmallVector<int64_t> shape = {int64_t(values.size())};
+    if (column)
+      shape.push_back(1);
+    auto type = RankedTensorType::get(shape, element);
     return ConstantOp::create(
         b, loc, cast<ElementsAttr>(DenseElementsAttr::get(type, values)));
   }
@@ -234,6 +238,97 @@ bool rewriteAsIntegerContraction(Operation *op, QuantParams activation,
   return true;
 }
 
+/// An ungrouped conv2d as int8 GEMMs: per image, weights [O, C*KH*KW]
+/// times patches [C*KH*KW, OH*OW] (the kernel packs the patches as it
+/// goes). The quantized input is padded with the zero point (a true zero
+/// after the correction), cut into KH x KW strided windows and stacked
+/// into patches; a 1x1 convolution of stride 1 reads the input as its
+/// patches. The product is NCHW already: dequantization is per row.
+bool rewriteConvAsIntegerGemm(Conv2dOp conv, QuantParams activation,
+                              const RoundedWeights &weights) {
+  if (conv.getGroups() != 1)
+    return false;
+  auto inputType = conv.getInput().getType();
+  auto weightType = conv.getWeight().getType();
+  auto resultType = conv.getType();
+  int64_t n = inputType.getDimSize(0), c = inputType.getDimSize(1);
+  int64_t o = weightType.getDimSize(0), kh = weightType.getDimSize(2),
+          kw = weightType.getDimSize(3);
+  int64_t oh = resultType.getDimSize(2), ow = resultType.getDimSize(3);
+  int64_t depth = c * kh * kw, pixels = oh * ow;
+  ArrayRef<int64_t> strides = conv.getStrides(), pads = conv.getPads(),
+                    dilations = conv.getDilations();
+  bool padded = llvm::any_of(pads, [](int64_t p) { return p != 0; });
+
+  QdqBuilder builder(conv);
+  OpBuilder &b = builder.b;
+  Location loc = conv.getLoc();
+  Type i8 = b.getI8Type();
+  Value q = builder.quantize(conv.getInput(), activation);
+  Value patches;
+  if (kh == 1 && kw == 1 && strides[0] == 1 && strides[1] == 1 && !padded) {
+    patches =
+        ReshapeOp::create(b, loc, RankedTensorType::get({n, c, pixels}, i8), q);
+  } else {
+    if (padded)
+      q = PadOp::create(b, loc, q, ArrayRef<int64_t>{0, 0, pads[0], pads[1]},
+                        ArrayRef<int64_t>{0, 0, pads[2], pads[3]},
+                        PadMode::constant,
+                        APFloat(double(activation.zeroPoint)));
+    SmallVector<Value> windows;
+    for (int64_t y = 0; y < kh; ++y)
+      for (int64_t x = 0; x < kw; ++x) {
+        int64_t top = y * dilations[0], left = x * dilations[1];
+        Value window = SliceOp::create(
+            b, loc, q, ArrayRef<int64_t>{0, 0, top, left},
+            ArrayRef<int64_t>{n, c, top + (oh - 1) * strides[0] + 1,
+                              left + (ow - 1) * strides[1] + 1},
+            ArrayRef<int64_t>{1, 1, strides[0], strides[1]});
+        windows.push_back(ReshapeOp::create(
+            b, loc, RankedTensorType::get({n, c, 1, pixels}, i8), window));
+      }
+    // [N, C, KH*KW, OH*OW]: row c*KH*KW + kh*KW + kw, as the weights'.
+    Value stacked = windows.size() == 1
+                        ? windows.front()
+                        : ConcatOp::create(b, loc, windows, /*axis=*/2);
+    patches = ReshapeOp::create(
+        b, loc, RankedTensorType::get({n, depth, pixels}, i8), stacked);
+  }
+
+  SmallVector<int32_t> correction(o, 0);
+  for (int64_t channel = 0; channel < o; ++channel)
+    for (int64_t k = 0; k < depth; ++k)
+      correction[channel] -=
+          activation.zeroPoint * int32_t(weights.integers[channel * depth + k]);
+  SmallVector<float> scales;
+  for (double scale : weights.scales)
+    scales.push_back(static_cast<float>(activation.scale * scale));
+  Value w = ConstantOp::create(
+      b, loc,
+      cast<ElementsAttr>(DenseElementsAttr::get(
+          RankedTensorType::get({o, depth}, i8),
+          ArrayRef<int8_t>(weights.integers))));
+  auto matmul = MatmulOp::create(b, loc, w, patches);
+  Value acc = AddOp::create(
+      b, loc, matmul,
+      builder.vector(ArrayRef<int32_t>(correction), b.getI32Type(), true));
+  Type f32 = b.getF32Type();
+  Value y = MulOp::create(
+      b, loc,
+      CastOp::create(b, loc, RankedTensorType::get({n, o, pixels}, f32), acc),
+      builder.vector(ArrayRef<float>(scales), f32, true));
+  if (Value bias = conv.getBias())
+    y = AddOp::create(
+        b, loc, y,
+        ReshapeOp::create(b, loc, RankedTensorType::get({o, 1}, f32), bias));
+  y = ReshapeOp::create(b, loc, resultType, y);
+  // The weights are [O, C*KH*KW]: channels along axis 0.
+  recordParameters(matmul, activation, 0, weights.scales);
+  conv.getResult().replaceAllUsesWith(y);
+  conv.erase();
+  return true;
+}
+
 } // namespace
 
 SmallVector<Operation *>
@@ -258,8 +353,10 @@ void kiln::compiler::quantizeContraction(Operation *op, QuantParams activation,
   auto constant = op->getOperand(weightIndex).getDefiningOp<ConstantOp>();
   RoundedWeights weights =
       roundWeights(cast<DenseFPElementsAttr>(constant.getValue()), axis);
-  if (integerContraction && !isa<Conv2dOp>(op) &&
-      rewriteAsIntegerContraction(op, activation, weights)) {
+  auto conv = dyn_cast<Conv2dOp>(op);
+  if (integerContraction &&
+      (conv ? rewriteConvAsIntegerGemm(conv, activation, weights)
+            : rewriteAsIntegerContraction(op, activation, weights))) {
     if (constant->use_empty())
       constant->erase();
     return;

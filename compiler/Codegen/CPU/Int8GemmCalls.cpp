@@ -30,11 +30,12 @@ using namespace kiln::cpu_kernels;
 
 namespace {
 
-constexpr StringLiteral kKernel = "kiln_int8_gemm";
+constexpr StringLiteral kPackedKernel = "kiln_int8_gemm";
+constexpr StringLiteral kBatchedKernel = "kiln_int8_gemm_batched";
 
-bool isInteger(Value value, unsigned width) {
+bool isInteger(Value value, unsigned width, int64_t rank) {
   auto type = dyn_cast<MemRefType>(value.getType());
-  return type && type.getRank() == 2 && type.hasStaticShape() &&
+  return type && type.getRank() == rank && type.hasStaticShape() &&
          type.getElementType().isSignlessInteger(width);
 }
 
@@ -46,27 +47,8 @@ bool extendsArgument(Value value, unsigned index) {
   return argument && argument.getArgNumber() == index;
 }
 
-/// acc + extsi(a) * extsi(b) over (m, k) x (k, n) -> (m, n), on buffers:
-/// what ContractionToLinalg makes of an int8 matmul.
-bool isInt8Gemm(linalg::GenericOp op) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1 || op.getNumLoops() != 3 ||
-      !isInteger(op.getDpsInputs()[0], 8) ||
-      !isInteger(op.getDpsInputs()[1], 8) ||
-      !isInteger(op.getDpsInits()[0], 32))
-    return false;
-  auto iterators = op.getIteratorTypesArray();
-  if (iterators[0] != utils::IteratorType::parallel ||
-      iterators[1] != utils::IteratorType::parallel ||
-      iterators[2] != utils::IteratorType::reduction)
-    return false;
-  MLIRContext *context = op.getContext();
-  AffineExpr m, n, k;
-  bindDims(context, m, n, k);
-  SmallVector<AffineMap> expected = AffineMap::inferFromExprList(
-      ArrayRef<ArrayRef<AffineExpr>>{{m, k}, {k, n}, {m, n}}, context);
-  if (op.getIndexingMapsArray() != ArrayRef<AffineMap>(expected))
-    return false;
+/// The body acc + extsi(a) * extsi(b).
+bool multipliesAndAccumulates(linalg::GenericOp op) {
   Block &body = op.getRegion().front();
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
   auto add = yield.getValues()[0].getDefiningOp<arith::AddIOp>();
@@ -82,6 +64,57 @@ bool isInt8Gemm(linalg::GenericOp op) {
           extendsArgument(multiply.getRhs(), 1)) ||
          (extendsArgument(multiply.getLhs(), 1) &&
           extendsArgument(multiply.getRhs(), 0));
+}
+
+/// The int8 GEMMs ContractionToLinalg makes of an int8 matmul, on buffers.
+enum class Form {
+  kNone,
+  kMatrix,    ///< (m, k) x (k, n) -> (m, n)
+  kSharedLhs, ///< (m, k) x (b, k, n) -> (b, m, n): weights x patches
+};
+
+Form int8GemmForm(linalg::GenericOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || !multipliesAndAccumulates(op))
+    return Form::kNone;
+  bool batched = op.getNumLoops() == 4;
+  if (!batched && op.getNumLoops() != 3)
+    return Form::kNone;
+  if (!isInteger(op.getDpsInputs()[0], 8, 2) ||
+      !isInteger(op.getDpsInputs()[1], 8, batched ? 3 : 2) ||
+      !isInteger(op.getDpsInits()[0], 32, batched ? 3 : 2))
+    return Form::kNone;
+  auto iterators = op.getIteratorTypesArray();
+  for (unsigned loop = 0; loop + 1 < iterators.size(); ++loop)
+    if (iterators[loop] != utils::IteratorType::parallel)
+      return Form::kNone;
+  if (iterators.back() != utils::IteratorType::reduction)
+    return Form::kNone;
+  MLIRContext *context = op.getContext();
+  SmallVector<AffineMap> expected;
+  if (batched) {
+    AffineExpr b, m, n, k;
+    bindDims(context, b, m, n, k);
+    expected = AffineMap::inferFromExprList(
+        ArrayRef<ArrayRef<AffineExpr>>{{m, k}, {b, k, n}, {b, m, n}}, context);
+  } else {
+    AffineExpr m, n, k;
+    bindDims(context, m, n, k);
+    expected = AffineMap::inferFromExprList(
+        ArrayRef<ArrayRef<AffineExpr>>{{m, k}, {k, n}, {m, n}}, context);
+  }
+  if (op.getIndexingMapsArray() != ArrayRef<AffineMap>(expected))
+    return Form::kNone;
+  // Every view has contiguous rows.
+  for (Value view : op->getOperands()) {
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(cast<MemRefType>(view.getType())
+                   .getStridesAndOffset(strides, offset)) ||
+        strides.back() != 1)
+      return Form::kNone;
+  }
+  return batched ? Form::kSharedLhs : Form::kMatrix;
 }
 
 /// The constant global `view` is a slice of, through subviews and casts.
@@ -102,6 +135,22 @@ memref::GlobalOp constantSource(Value view, SymbolTable &symbols) {
     }
   }
   return {};
+}
+
+/// The constant global whose rows `view` spans entirely, if any: weights
+/// worth packing once at compile time.
+memref::GlobalOp packableWeights(Value view, SymbolTable &symbols) {
+  memref::GlobalOp weights = constantSource(view, symbols);
+  if (!weights)
+    return {};
+  auto globalType = cast<MemRefType>(weights.getType());
+  auto viewType = cast<MemRefType>(view.getType());
+  if (globalType.getRank() != 2 ||
+      globalType.getDimSize(0) != viewType.getDimSize(0) ||
+      !globalType.getLayout().isIdentity() ||
+      !globalType.getElementType().isSignlessInteger(8))
+    return {};
+  return weights;
 }
 
 /// The packed copy of `global` (a K x N int8 constant), made once.
@@ -127,70 +176,121 @@ memref::GlobalOp packedGlobal(memref::GlobalOp global, SymbolTable &symbols) {
   return result;
 }
 
-func::FuncOp kernelDeclaration(ModuleOp module, SymbolTable &symbols) {
-  if (auto existing = symbols.lookup<func::FuncOp>(kKernel))
+func::FuncOp kernelDeclaration(ModuleOp module, StringRef name,
+                               SymbolTable &symbols) {
+  if (auto existing = symbols.lookup<func::FuncOp>(name))
     return existing;
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
   Type i64 = b.getI64Type(),
        pointer = LLVM::LLVMPointerType::get(module.getContext());
-  auto type = b.getFunctionType(
-      {i64, i64, i64, pointer, i64, pointer, i64, i64, pointer, i64}, {});
-  auto declaration = func::FuncOp::create(b, module.getLoc(), kKernel, type);
+  SmallVector<Type> arguments =
+      name == kPackedKernel
+          ? SmallVector<Type>{i64, i64, i64, pointer, i64, pointer, i64, i64,
+                              pointer, i64}
+          : SmallVector<Type>{i64, i64, i64, i64, pointer, i64, pointer,
+                              i64, i64, pointer, i64, i64};
+  auto declaration = func::FuncOp::create(b, module.getLoc(), name,
+                                          b.getFunctionType(arguments, {}));
   declaration.setPrivate();
   symbols.insert(declaration);
   return declaration;
 }
 
-/// Replaces `op` by the kernel call.
-void replaceWithCall(linalg::GenericOp op, memref::GlobalOp weights,
-                     func::FuncOp kernel, SymbolTable &symbols) {
-  OpBuilder b(op);
-  Location loc = op.getLoc();
-  Type i64 = b.getI64Type();
-  auto pointer = LLVM::LLVMPointerType::get(op.getContext());
-  auto asI64 = [&](Value index) -> Value {
-    return arith::IndexCastOp::create(b, loc, i64, index);
-  };
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIntOp::create(b, loc, i64, value);
-  };
-  // The first element of a view and its row stride.
+/// Builds the address and strides of views for a kernel call before `op`.
+class CallBuilder {
+public:
+  explicit CallBuilder(Operation *op)
+      : b(op), loc(op->getLoc()),
+        pointer(LLVM::LLVMPointerType::get(op->getContext())) {}
+
+  Value constant(int64_t value) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), value);
+  }
+
+  Value asI64(Value index) {
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+  }
+
+  /// The address of a view's first element and its strides (elements).
   struct View {
-    Value address, rowStride;
+    Value address, offset;
+    SmallVector<Value> strides;
   };
-  auto describe = [&](Value view, int64_t elementBytes) {
+  View describe(Value view, int64_t elementBytes) {
     auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, view);
     Value base = asI64(memref::ExtractAlignedPointerAsIndexOp::create(
         b, loc, metadata.getBaseBuffer()));
-    Value bytes = arith::MulIOp::create(b, loc, asI64(metadata.getOffset()),
-                                        constant(elementBytes));
+    Value offset = asI64(metadata.getOffset());
+    Value bytes = arith::MulIOp::create(b, loc, offset, constant(elementBytes));
     Value address = arith::AddIOp::create(b, loc, base, bytes);
-    return View{LLVM::IntToPtrOp::create(b, loc, pointer, address),
-                asI64(metadata.getStrides()[0])};
-  };
+    View result{LLVM::IntToPtrOp::create(b, loc, pointer, address), offset,
+                {}};
+    for (Value stride : metadata.getStrides())
+      result.strides.push_back(asI64(stride));
+    return result;
+  }
+
+  Value addressOf(memref::GlobalOp global) {
+    Value view =
+        memref::GetGlobalOp::create(b, loc, global.getType(), global.getSymName());
+    return LLVM::IntToPtrOp::create(
+        b, loc, pointer,
+        asI64(memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view)));
+  }
+
+  OpBuilder b;
+  Location loc;
+  Type pointer;
+};
+
+/// C += A x B with B packed at compile time: kiln_int8_gemm.
+void callPacked(linalg::GenericOp op, memref::GlobalOp weights,
+                func::FuncOp kernel, SymbolTable &symbols) {
+  CallBuilder call(op);
   Value a = op.getDpsInputs()[0], c = op.getDpsInits()[0];
   auto aType = cast<MemRefType>(a.getType());
   auto cType = cast<MemRefType>(c.getType());
-  View aView = describe(a, 1), cView = describe(c, 4);
+  CallBuilder::View aView = call.describe(a, 1), cView = call.describe(c, 4);
   // B's slice spans all rows of the global, so its offset is its first
   // column.
-  Value firstColumn = asI64(
-      memref::ExtractStridedMetadataOp::create(b, loc, op.getDpsInputs()[1])
+  Value firstColumn = call.asI64(
+      memref::ExtractStridedMetadataOp::create(call.b, call.loc,
+                                               op.getDpsInputs()[1])
           .getOffset());
-  auto packed = packedGlobal(weights, symbols);
-  Value packedView = memref::GetGlobalOp::create(b, loc, packed.getType(),
-                                                 packed.getSymName());
-  Value packedAddress = LLVM::IntToPtrOp::create(
-      b, loc, pointer,
-      asI64(
-          memref::ExtractAlignedPointerAsIndexOp::create(b, loc, packedView)));
+  Value packed = call.addressOf(packedGlobal(weights, symbols));
   int64_t weightColumns = cast<MemRefType>(weights.getType()).getDimSize(1);
   func::CallOp::create(
-      b, loc, kernel,
-      ValueRange{constant(cType.getDimSize(0)), constant(cType.getDimSize(1)),
-                 constant(aType.getDimSize(1)), aView.address, aView.rowStride,
-                 packedAddress, constant(weightColumns), firstColumn,
-                 cView.address, cView.rowStride});
+      call.b, call.loc, kernel,
+      ValueRange{call.constant(cType.getDimSize(0)),
+                 call.constant(cType.getDimSize(1)),
+                 call.constant(aType.getDimSize(1)), aView.address,
+                 aView.strides[0], packed, call.constant(weightColumns),
+                 firstColumn, cView.address, cView.strides[0]});
+  op.erase();
+}
+
+/// C[t] += A x B[t], B packed as the kernel goes: kiln_int8_gemm_batched.
+void callBatched(linalg::GenericOp op, Form form, func::FuncOp kernel) {
+  CallBuilder call(op);
+  Value a = op.getDpsInputs()[0], b = op.getDpsInputs()[1],
+        c = op.getDpsInits()[0];
+  auto aType = cast<MemRefType>(a.getType());
+  auto cType = cast<MemRefType>(c.getType());
+  CallBuilder::View aView = call.describe(a, 1), bView = call.describe(b, 1),
+                    cView = call.describe(c, 4);
+  bool batched = form == Form::kSharedLhs;
+  int64_t rows = cType.getDimSize(batched ? 1 : 0);
+  Value zero = call.constant(0);
+  func::CallOp::create(
+      call.b, call.loc, kernel,
+      ValueRange{call.constant(batched ? cType.getDimSize(0) : 1),
+                 call.constant(rows), call.constant(cType.getShape().back()),
+                 call.constant(aType.getDimSize(1)), aView.address,
+                 aView.strides[0], bView.address,
+                 bView.strides[batched ? 1 : 0],
+                 batched ? bView.strides[0] : zero, cView.address,
+                 cView.strides[batched ? 1 : 0],
+                 batched ? cView.strides[0] : zero});
   op.erase();
 }
 
@@ -199,37 +299,24 @@ struct Int8GemmCallsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
-    SmallVector<std::pair<linalg::GenericOp, memref::GlobalOp>> gemms;
+    SmallVector<std::tuple<linalg::GenericOp, Form, memref::GlobalOp>> gemms;
     module.walk([&](linalg::GenericOp op) {
-      if (!isInt8Gemm(op))
+      Form form = int8GemmForm(op);
+      if (form == Form::kNone)
         return;
-      memref::GlobalOp weights = constantSource(op.getDpsInputs()[1], symbols);
-      auto bType = cast<MemRefType>(op.getDpsInputs()[1].getType());
-      // All of the weights' rows, with unit column stride.
-      if (!weights)
-        return;
-      auto globalType = cast<MemRefType>(weights.getType());
-      if (globalType.getRank() != 2 ||
-          globalType.getDimSize(0) != bType.getDimSize(0) ||
-          !globalType.getLayout().isIdentity() ||
-          !globalType.getElementType().isSignlessInteger(8))
-        return;
-      for (Value view :
-           {op.getDpsInputs()[0], op.getDpsInputs()[1], op.getDpsInits()[0]}) {
-        SmallVector<int64_t> strides;
-        int64_t offset;
-        if (failed(cast<MemRefType>(view.getType())
-                       .getStridesAndOffset(strides, offset)) ||
-            strides.back() != 1)
-          return;
-      }
-      gemms.emplace_back(op, weights);
+      memref::GlobalOp weights;
+      if (form == Form::kMatrix)
+        weights = packableWeights(op.getDpsInputs()[1], symbols);
+      gemms.emplace_back(op, form, weights);
     });
-    if (gemms.empty())
-      return;
-    func::FuncOp kernel = kernelDeclaration(module, symbols);
-    for (auto [op, weights] : gemms)
-      replaceWithCall(op, weights, kernel, symbols);
+    for (auto [op, form, weights] : gemms) {
+      if (weights)
+        callPacked(op, weights, kernelDeclaration(module, kPackedKernel, symbols),
+                   symbols);
+      else
+        callBatched(op, form,
+                    kernelDeclaration(module, kBatchedKernel, symbols));
+    }
   }
 };
 

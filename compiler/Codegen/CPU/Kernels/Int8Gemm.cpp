@@ -332,6 +332,73 @@ KILN_AMX_TARGET void gemmAmx(int64_t m, int64_t n, int64_t k, const int8_t *a,
   _tile_release();
 }
 
+//===----------------------------------------------------------------------===//
+// Packing at run time
+//===----------------------------------------------------------------------===//
+
+/// Packs B (k x n, rows `ldb` apart) into `packed` in the layout of a k x n
+/// matrix: what the compiler does for constant weights, done here for a
+/// block of an activation. Whole 4 x 16 groups are four byte and word
+/// interleaves (SSE2, in every x86-64); the column sums are left to
+/// vnniColumnSums, the only path that reads them. Only AMX reads the depth
+/// padding (whole steps of 64); the other paths stop at the last group.
+void packBlock(const int8_t *b, int64_t ldb, int64_t k, int64_t n,
+               int8_t *packed, bool padDepth) {
+  int64_t depth = int8PackedDepth(k), panels = int8PackedColumns(n) / 16;
+  int64_t groups = padDepth ? depth / 4 : (k + 3) / 4;
+  for (int64_t p = 0; p < panels; ++p) {
+    int8_t *panel = packed + p * depth * kInt8PanelColumns;
+    const int8_t *columns = b + 16 * p;
+    int64_t width = minOf(16, n - 16 * p);
+    for (int64_t g = 0; g < groups; ++g) {
+      int8_t *out = panel + g * 64;
+      if (4 * g + 3 < k && width == 16) {
+        const int8_t *row = columns + 4 * g * ldb;
+        __m128i r0 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(row));
+        __m128i r1 =
+            _mm_loadu_si128(reinterpret_cast<const __m128i *>(row + ldb));
+        __m128i r2 =
+            _mm_loadu_si128(reinterpret_cast<const __m128i *>(row + 2 * ldb));
+        __m128i r3 =
+            _mm_loadu_si128(reinterpret_cast<const __m128i *>(row + 3 * ldb));
+        __m128i low01 = _mm_unpacklo_epi8(r0, r1), high01 = _mm_unpackhi_epi8(r0, r1);
+        __m128i low23 = _mm_unpacklo_epi8(r2, r3), high23 = _mm_unpackhi_epi8(r2, r3);
+        auto *target = reinterpret_cast<__m128i *>(out);
+        _mm_storeu_si128(target, _mm_unpacklo_epi16(low01, low23));
+        _mm_storeu_si128(target + 1, _mm_unpackhi_epi16(low01, low23));
+        _mm_storeu_si128(target + 2, _mm_unpacklo_epi16(high01, high23));
+        _mm_storeu_si128(target + 3, _mm_unpackhi_epi16(high01, high23));
+        continue;
+      }
+      for (int j = 0; j < 16; ++j)
+        for (int i = 0; i < 4; ++i)
+          out[4 * j + i] = 4 * g + i < k && j < width
+                               ? columns[(4 * g + i) * ldb + j]
+                               : int8_t(0);
+    }
+  }
+}
+
+/// The column sums of a packed k x n block: one vpdpbusd with ones per
+/// 64 bytes.
+KILN_VNNI_TARGET void vnniColumnSums(int8_t *packed, int64_t k, int64_t n) {
+  int64_t depth = int8PackedDepth(k), panels = int8PackedColumns(n) / 16;
+  int32_t *sums =
+      reinterpret_cast<int32_t *>(packed + int8PackedSumsOffset(k, n));
+  const __m512i ones = _mm512_set1_epi8(1);
+  for (int64_t p = 0; p < panels; ++p) {
+    const int8_t *panel = packed + p * depth * kInt8PanelColumns;
+    __m512i sum = _mm512_setzero_si512();
+    for (int64_t g = 0; g < (k + 3) / 4; ++g)
+      sum = _mm512_dpbusd_epi32(sum, ones, _mm512_loadu_si512(panel + g * 64));
+    _mm512_storeu_si512(sums + 16 * p, sum);
+  }
+}
+
+/// Blocks of B packed at a time: 64 columns by 1024 of depth (66 KiB on
+/// the stack).
+constexpr int64_t kBlockColumns = 64, kBlockDepth = 1024;
+
 } // namespace
 
 extern "C" int kiln_int8_gemm_isa(void) { return chosenIsa(); }
@@ -364,4 +431,32 @@ extern "C" void kiln_int8_gemm(int64_t m, int64_t n, int64_t k, const int8_t *a,
                                int64_t ldc) {
   kiln_int8_gemm_with(chosenIsa(), m, n, k, a, lda, packed, packedN, n0, c,
                       ldc);
+}
+
+extern "C" void kiln_int8_gemm_batched_with(
+    int isa, int64_t batch, int64_t m, int64_t n, int64_t k, const int8_t *a,
+    int64_t lda, const int8_t *b, int64_t ldb, int64_t batchB, int32_t *c,
+    int64_t ldc, int64_t batchC) {
+  alignas(64) int8_t block[int8PackedBytes(kBlockDepth, kBlockColumns)];
+  for (int64_t item = 0; item < batch; ++item)
+    for (int64_t nb = 0; nb < n; nb += kBlockColumns)
+      for (int64_t kb = 0; kb < k; kb += kBlockDepth) {
+        int64_t columns = minOf(kBlockColumns, n - nb);
+        int64_t depth = minOf(kBlockDepth, k - kb);
+        packBlock(b + item * batchB + kb * ldb + nb, ldb, depth, columns,
+                  block, isa == KILN_INT8_ISA_AMX);
+        if (isa == KILN_INT8_ISA_VNNI)
+          vnniColumnSums(block, depth, columns);
+        kiln_int8_gemm_with(isa, m, columns, depth, a + kb, lda, block,
+                            columns, 0, c + item * batchC + nb, ldc);
+      }
+}
+
+extern "C" void kiln_int8_gemm_batched(int64_t batch, int64_t m, int64_t n,
+                                       int64_t k, const int8_t *a,
+                                       int64_t lda, const int8_t *b,
+                                       int64_t ldb, int64_t batchB, int32_t *c,
+                                       int64_t ldc, int64_t batchC) {
+  kiln_int8_gemm_batched_with(chosenIsa(), batch, m, n, k, a, lda, b, ldb,
+                              batchB, c, ldc, batchC);
 }

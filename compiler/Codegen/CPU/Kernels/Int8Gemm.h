@@ -32,6 +32,22 @@ void kiln_int8_gemm(int64_t m, int64_t n, int64_t k, const int8_t *a,
 void kiln_int8_gemm_with(int isa, int64_t m, int64_t n, int64_t k,
                          const int8_t *a, int64_t lda, const int8_t *packed,
                          int64_t packedN, int64_t n0, int32_t *c, int64_t ldc);
+
+/// C[t][i][j] += sum_l A[i][l] * B[t][l][j] for t < batch: A int8 shared
+/// by every item (rows `lda` apart), B int8 row-major (rows `ldb` apart,
+/// items `batchB` apart), packed block by block as it goes; C int32 (rows
+/// `ldc`, items `batchC` apart). A convolution's weights times its
+/// patches, image by image.
+void kiln_int8_gemm_batched(int64_t batch, int64_t m, int64_t n, int64_t k,
+                            const int8_t *a, int64_t lda, const int8_t *b,
+                            int64_t ldb, int64_t batchB, int32_t *c,
+                            int64_t ldc, int64_t batchC);
+
+/// The same on instruction set `isa`, which the CPU must have.
+void kiln_int8_gemm_batched_with(int isa, int64_t batch, int64_t m, int64_t n,
+                                 int64_t k, const int8_t *a, int64_t lda,
+                                 const int8_t *b, int64_t ldb, int64_t batchB,
+                                 int32_t *c, int64_t ldc, int64_t batchC);
 }
 
 #endif // KILN_COMPILER_CODEGEN_CPU_KERNELS_INT8GEMM_H

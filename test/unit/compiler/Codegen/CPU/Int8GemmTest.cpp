@@ -156,6 +156,42 @@ TEST(Int8GemmTest, UnalignedSliceFallsBackToPortable) {
   }
 }
 
+TEST(Int8GemmBatchedTest, EveryInstructionSetMatchesTheReference) {
+  // Shared A times each item's B, B packed block by block: blocks of 64
+  // columns and 1024 of depth, so these shapes cross both block edges.
+  std::mt19937 rng(11);
+  struct BatchedShape {
+    int64_t batch, m, n, k;
+  };
+  const BatchedShape shapes[] = {{1, 1, 1, 1},    {2, 5, 7, 3},
+                                 {3, 17, 100, 70}, {2, 64, 196, 9},
+                                 {1, 33, 130, 1100}, {2, 8, 64, 2048}};
+  for (const BatchedShape &s : shapes) {
+    int64_t lda = s.k + 1, ldb = s.n + 3, ldc = s.n + 2;
+    int64_t batchB = s.k * ldb + 5, batchC = s.m * ldc + 7;
+    std::vector<int8_t> a = randomBytes(s.m * lda, rng);
+    std::vector<int8_t> b = randomBytes(s.batch * batchB, rng);
+    std::vector<int32_t> start(s.batch * batchC);
+    for (int32_t &value : start)
+      value = int32_t(rng() % 1000) - 500;
+    std::vector<int32_t> expected = start;
+    for (int64_t t = 0; t < s.batch; ++t)
+      for (int64_t i = 0; i < s.m; ++i)
+        for (int64_t j = 0; j < s.n; ++j)
+          for (int64_t l = 0; l < s.k; ++l)
+            expected[t * batchC + i * ldc + j] +=
+                int32_t(a[i * lda + l]) * b[t * batchB + l * ldb + j];
+    for (int isa : availableIsas()) {
+      std::vector<int32_t> c = start;
+      kiln_int8_gemm_batched_with(isa, s.batch, s.m, s.n, s.k, a.data(), lda,
+                                  b.data(), ldb, batchB, c.data(), ldc,
+                                  batchC);
+      EXPECT_EQ(c, expected) << "isa " << isa << ", batch " << s.batch
+                             << " m " << s.m << " n " << s.n << " k " << s.k;
+    }
+  }
+}
+
 TEST(Int8GemmTest, ReportsTheInstructionSetItUses) {
   int isa = kiln_int8_gemm_isa();
   EXPECT_GE(isa, KILN_INT8_ISA_PORTABLE);
