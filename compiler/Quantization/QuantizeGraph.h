@@ -5,8 +5,8 @@
 // Int8 post-training quantization writes Kiln's canonical quantized form:
 // an activation goes through quantize (to an i8 tensor) and dequantize in
 // front of its contraction, and the contraction's weights are rounded to
-// int8 per output channel at compile time. For the CPU, matmul and gemm
-// become integer contractions instead (docs/quantization.md).
+// int8 per output channel at compile time. For the CPU, matmul, gemm and
+// conv2d become integer contractions instead (docs/quantization.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,11 +28,13 @@ int8QuantizationPoints(mlir::func::FuncOp func);
 
 /// Rewrites `op` (one of those points): its weights are rounded to
 /// symmetric int8 per output channel and its activation is quantized with
-/// `activation`. With `integerContraction`, a matmul or gemm becomes an
-/// int8 x int8 -> i32 matmul followed by its dequantization (the CPU runs
-/// it on integer kernels); otherwise, and for conv2d, the activation is
-/// read through quantize/dequantize and the op stays fp32. The parameters
-/// are recorded in the (integer) contraction's `kiln.int8` attribute.
+/// `activation`. With `integerContraction`, a matmul, gemm or ungrouped
+/// conv2d becomes int8 x int8 -> i32 matmuls (a convolution's over the
+/// patches of its input) followed by their dequantization (the CPU runs
+/// them on integer kernels); otherwise, and for grouped convolutions, the
+/// activation is read through quantize/dequantize and the op stays fp32.
+/// The parameters are recorded in the (integer) contraction's `kiln.int8`
+/// attribute.
 void quantizeContraction(mlir::Operation *op, QuantParams activation,
                          bool integerContraction);
 

@@ -80,20 +80,23 @@ def ApproximateMathPass : Pass<"kiln-approximate-math", "::mlir::func::FuncOp"> 
 }
 
 def Int8GemmCallsPass : Pass<"kiln-cpu-int8-gemm-calls", "::mlir::ModuleOp"> {
-  let summary = "Run int8 x int8 -> i32 matmuls with constant weights on the "
-                "int8 GEMM kernels";
+  let summary = "Run int8 x int8 -> i32 GEMMs on the int8 GEMM kernels";
   let description = [{
-    On planned buffers, before tiling: a contraction generic that reads an
-    int8 matrix A [M, K] and an int8 matrix B [K, N] (sign-extended), and
-    accumulates into an i32 matrix, where B is a slice of all the rows of a
-    constant global, becomes a call to `kiln_int8_gemm`
-    (Kernels/Int8Gemm.h). B is packed at compile time into the kernels'
-    layout (Kernels/Int8GemmLayout.h) as a new global `NAME_int8_packed`;
-    A and C are passed as pointers with their row strides, B's slice by
-    its first column. Which instructions run (AMX, AVX-512 VNNI, portable)
-    is the kernel library's choice at run time; the library is linked into
-    the generated code (CpuKernelLibrary.h). Other integer contractions
-    keep the generated loops.
+    On planned buffers, before tiling, a contraction generic that reads
+    int8 operands (sign-extended) and accumulates into i32 becomes a call
+    into the kernel library (Kernels/Int8Gemm.h):
+    - (m, k) x (k, n) -> (m, n) where B is all the rows of a constant
+      global (or a workgroup's column slice of them): `kiln_int8_gemm`,
+      with B packed at compile time into the kernels' layout
+      (Kernels/Int8GemmLayout.h) as a new global `NAME_int8_packed`;
+    - any other (m, k) x (k, n) -> (m, n), and (m, k) x (b, k, n) ->
+      (b, m, n) (a convolution's weights times each image's patches):
+      `kiln_int8_gemm_batched`, which packs B block by block as it goes.
+    Views are passed as pointers with their row (and batch) strides. Which
+    instructions run (AMX, AVX-512 VNNI, portable) is the library's choice
+    at run time; the library is linked into the generated code
+    (CpuKernelLibrary.h). Other integer contractions keep the generated
+    loops.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
