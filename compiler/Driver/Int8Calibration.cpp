@@ -119,7 +119,7 @@ DriverError kiln::compiler::quantizeInt8(ModuleOp module,
   if (!method)
     return {ErrorKind::kUsage, "unknown calibration method '" +
                                    options.calibrationMethod +
-                                   "' (minmax, percentile)"};
+                                   "' (minmax, percentile, entropy)"};
   FailureOr<EntrySignature> signature = getEntrySignature(module, "");
   if (failed(signature))
     return {ErrorKind::kInvalidInput,

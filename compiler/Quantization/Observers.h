@@ -34,14 +34,19 @@ QuantParams int8ParamsForRange(double lo, double hi);
 enum class CalibrationMethod {
   kMinMax,     ///< The observed minimum and maximum.
   kPercentile, ///< The 0.01st and 99.99th percentiles: outliers clipped.
+  kEntropy,    ///< The clipping whose 256-level quantization of the
+               ///< histogram loses the least information (smallest KL
+               ///< divergence), as TensorRT's and ONNX Runtime's entropy
+               ///< calibration.
 };
 
-/// "minmax" or "percentile".
+/// "minmax", "percentile" or "entropy".
 std::optional<CalibrationMethod>
 parseCalibrationMethod(const std::string &name);
 
 /// Streaming statistics of one tensor: a running minimum and maximum, then,
-/// for percentiles, a second pass into kBins bins over that range.
+/// for percentiles and entropy, a second pass into kBins bins over that
+/// range.
 class RangeObserver {
 public:
   static constexpr int kBins = 2048;
@@ -50,9 +55,7 @@ public:
 
   /// Whether range() needs observeHistogram over every sample after
   /// observeRange saw them all.
-  bool needsSecondPass() const {
-    return method_ == CalibrationMethod::kPercentile;
-  }
+  bool needsSecondPass() const { return method_ != CalibrationMethod::kMinMax; }
 
   /// First pass. Non-finite values are skipped (and counted).
   void observeRange(const float *values, size_t count);
@@ -64,6 +67,9 @@ public:
   uint64_t nonFinite() const { return nonFinite_; }
 
 private:
+  std::pair<double, double> percentileRange() const;
+  std::pair<double, double> entropyRange() const;
+
   CalibrationMethod method_;
   double min_ = 0, max_ = 0;
   bool seen_ = false;

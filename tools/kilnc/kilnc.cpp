@@ -131,8 +131,9 @@ cl::opt<std::string> calibrationData(
 cl::opt<std::string> calibrationMethod(
     "calibration-method",
     cl::desc("How --precision int8 picks activation ranges: minmax "
-             "(default) or percentile (0.01-99.99 %)"),
-    cl::value_desc("minmax|percentile"), cl::init("minmax"),
+             "(default), percentile (0.01-99.99 %) or entropy (the "
+             "clipping with the least KL divergence)"),
+    cl::value_desc("minmax|percentile|entropy"), cl::init("minmax"),
     cl::sub(compileCommand), cl::sub(runCommand), cl::sub(benchCommand),
     cl::sub(profileCommand), cl::sub(bisectCommand));
 cl::opt<int> devices(

@@ -218,14 +218,10 @@ static Status checkPrecisionOptions(const CompileOptions &options) {
   if (precision != "int8" && !options.calibrationData.empty())
     return Status(StatusCode::kFailedPrecondition,
                   "calibration data is only for --precision int8");
-  if (options.calibrationMethod == "entropy")
-    return Status(StatusCode::kUnimplemented,
-                  "calibration method 'entropy' is not implemented yet "
-                  "(minmax, percentile)");
   if (!compiler::parseCalibrationMethod(options.calibrationMethod))
     return Status(StatusCode::kFailedPrecondition,
                   "unknown calibration method '" + options.calibrationMethod +
-                      "' (minmax, percentile)");
+                      "' (minmax, percentile, entropy)");
   return Status::ok();
 }
 

@@ -8,8 +8,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <vector>
 
 using namespace kiln::compiler;
@@ -65,11 +67,66 @@ TEST(RangeObserver, PercentileClipsOutliers) {
   EXPECT_LE(hi, 1.0 + 2 * width);
 }
 
+/// The range an entropy observer picks for `values`.
+std::pair<double, double> entropyRange(const std::vector<float> &values) {
+  RangeObserver observer(CalibrationMethod::kEntropy);
+  EXPECT_TRUE(observer.needsSecondPass());
+  observer.observeRange(values.data(), values.size());
+  observer.observeHistogram(values.data(), values.size());
+  return observer.range();
+}
+
+/// 100,000 normal values (mean 0, deviation 1), deterministic.
+std::vector<float> normalValues() {
+  std::mt19937 rng(3);
+  std::normal_distribution<float> normal;
+  std::vector<float> values(100000);
+  for (float &value : values)
+    value = normal(rng);
+  return values;
+}
+
+TEST(RangeObserver, EntropyClipsRareOutliersButKeepsTheBulk) {
+  std::vector<float> values = normalValues();
+  values.push_back(60.0f);
+  values.push_back(-60.0f);
+  auto [lo, hi] = entropyRange(values);
+  // Minmax would spend the 256 levels on [-60, 60], 0.47 apart, where
+  // nearly every value lies in [-4, 4]: entropy clips to a few deviations.
+  EXPECT_LT(hi, 20.0);
+  EXPECT_GT(hi, 2.5);
+  EXPECT_GT(lo, -20.0);
+  EXPECT_LT(lo, -2.5);
+}
+
+TEST(RangeObserver, EntropyKeepsAUniformRange) {
+  // Nothing to gain from clipping values spread evenly.
+  std::vector<float> values;
+  for (int i = 0; i < 100000; ++i)
+    values.push_back(static_cast<float>(i) / 100000.0f);
+  auto [lo, hi] = entropyRange(values);
+  EXPECT_LE(lo, 0.0);
+  EXPECT_GT(hi, 0.9);
+}
+
+TEST(RangeObserver, EntropyOfNonNegativeValuesStartsAtZero) {
+  // After a ReLU: the window shrinks towards zero from above only.
+  std::vector<float> values = normalValues();
+  for (float &value : values)
+    value = std::max(value, 0.0f);
+  values.push_back(60.0f);
+  auto [lo, hi] = entropyRange(values);
+  EXPECT_EQ(lo, 0.0);
+  EXPECT_LT(hi, 20.0);
+  EXPECT_GT(hi, 2.5);
+}
+
 TEST(RangeObserver, ParsesMethods) {
   EXPECT_EQ(parseCalibrationMethod("minmax"), CalibrationMethod::kMinMax);
   EXPECT_EQ(parseCalibrationMethod("percentile"),
             CalibrationMethod::kPercentile);
-  EXPECT_FALSE(parseCalibrationMethod("entropy"));
+  EXPECT_EQ(parseCalibrationMethod("entropy"), CalibrationMethod::kEntropy);
+  EXPECT_FALSE(parseCalibrationMethod("kl"));
 }
 
 } // namespace

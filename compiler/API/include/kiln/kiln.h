@@ -119,8 +119,9 @@ struct CompileOptions {
   std::vector<std::string> keepFp32;
   /// precision "int8": post-training quantization calibrated by Kiln on
   /// the samples of this folder (one sub-folder per sample, one INPUT.npy
-  /// per model input), with the "minmax" or "percentile" (0.01-99.99 %)
-  /// observer. `kilnc --calibration-data`, `--calibration-method`.
+  /// per model input), with the "minmax", "percentile" (0.01-99.99 %) or
+  /// "entropy" (least KL divergence) observer. `kilnc --calibration-data`,
+  /// `--calibration-method`.
   std::string calibrationData;
   std::string calibrationMethod = "minmax";
   /// Devices (ranks) to shard the model over; 1 is unsharded. With more,
