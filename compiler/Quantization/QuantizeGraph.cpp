@@ -47,23 +47,15 @@ public:
             type, b.getF32FloatAttr(static_cast<float>(value)))));
   }
 
-  /// Round half to even: floor, then up when the fraction is above one half
-  /// or exactly one half with an odd floor (as QuantizeLinear requires).
+  /// Round half to even, as QuantizeLinear requires, in two additions:
+  /// adding 1.5 * 2^23 leaves no fraction bits in an f32, so the sum is
+  /// rounded to an integer by the addition itself (IEEE's nearest, ties to
+  /// even), and subtracting it back is exact. That holds for |x| < 2^22;
+  /// beyond, the result stays beyond the int8 range the caller clips to,
+  /// and NaN stays NaN.
   Value roundHalfEven(Value x) {
-    Value floor = FloorOp::create(b, loc, x);
-    Value fraction = SubOp::create(b, loc, x, floor);
-    Value half = scalar(0.5);
-    Value halfFloor =
-        FloorOp::create(b, loc, MulOp::create(b, loc, floor, half));
-    Value parity = SubOp::create(b, loc, floor,
-                                 MulOp::create(b, loc, scalar(2.0), halfFloor));
-    Value above = compare(ComparePredicate::gt, fraction, half);
-    Value tie =
-        AndOp::create(b, loc, compare(ComparePredicate::eq, fraction, half),
-                      compare(ComparePredicate::eq, parity, scalar(1.0)));
-    Value up = OrOp::create(b, loc, above, tie);
-    return SelectOp::create(b, loc, up,
-                            AddOp::create(b, loc, floor, scalar(1.0)), floor);
+    Value shift = scalar(12582912.0); // 1.5 * 2^23
+    return SubOp::create(b, loc, AddOp::create(b, loc, x, shift), shift);
   }
 
   /// clip(round(x / scale) + zero, -128, 127) as i8.
@@ -100,12 +92,6 @@ public:
 
   OpBuilder b;
   Location loc;
-
-private:
-  Value compare(ComparePredicate predicate, Value lhs, Value rhs) {
-    return CompareOp::create(
-        b, loc, ComparePredicateAttr::get(b.getContext(), predicate), lhs, rhs);
-  }
 };
 
 /// Weights rounded to symmetric int8 per channel: the fp32 values they
