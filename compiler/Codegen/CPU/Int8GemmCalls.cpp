@@ -213,7 +213,7 @@ public:
 
   /// The address of a view's first element and its strides (elements).
   struct View {
-    Value address, offset;
+    Value address;
     SmallVector<Value> strides;
   };
   View describe(Value view, int64_t elementBytes) {
@@ -223,8 +223,7 @@ public:
     Value offset = asI64(metadata.getOffset());
     Value bytes = arith::MulIOp::create(b, loc, offset, constant(elementBytes));
     Value address = arith::AddIOp::create(b, loc, base, bytes);
-    View result{LLVM::IntToPtrOp::create(b, loc, pointer, address), offset,
-                {}};
+    View result{LLVM::IntToPtrOp::create(b, loc, pointer, address), {}};
     for (Value stride : metadata.getStrides())
       result.strides.push_back(asI64(stride));
     return result;
