@@ -5,7 +5,8 @@
 set -euo pipefail
 
 packages=(
-  # Build tools
+  # Build tools (clang-22 also compiles the CPU kernel library to bitcode:
+  # compiler/Codegen/CPU/CMakeLists.txt)
   cmake ninja-build ccache clang-22 lld-22
   # ASan/UBSan runtimes for clang-22 (scripts/check-sanitizers.sh)
   libclang-rt-22-dev

@@ -79,6 +79,18 @@ public:
     return MulOp::create(b, loc, centred, scalar(params.scale));
   }
 
+  /// (acc + correction) * scales in f32: the i32 product of an integer
+  /// contraction dequantized per channel, its last axis (per column) or,
+  /// with `perRow`, the one before it.
+  Value dequantize(Value acc, ArrayRef<int32_t> correction,
+                   ArrayRef<float> scales, bool perRow) {
+    Value corrected =
+        AddOp::create(b, loc, acc, vector(correction, b.getI32Type(), perRow));
+    auto type = cast<RankedTensorType>(acc.getType()).clone(b.getF32Type());
+    return MulOp::create(b, loc, CastOp::create(b, loc, type, corrected),
+                         vector(scales, b.getF32Type(), perRow));
+  }
+
   /// A constant vector, or a column ([size, 1]) with `column`.
   template <typename T>
   Value vector(ArrayRef<T> values, Type element, bool column = false) {
@@ -94,40 +106,51 @@ public:
   Location loc;
 };
 
-/// Weights rounded to symmetric int8 per channel: the fp32 values they
-/// stand for, the int8 values and the channels' scales.
+/// Weights rounded to symmetric int8 per channel along an axis: the int8
+/// values and the channels' scales.
 struct RoundedWeights {
-  DenseElementsAttr rounded;
+  RankedTensorType type;
+  int64_t channels, inner;
   SmallVector<int8_t> integers;
   SmallVector<double> scales;
+
+  int64_t channelOf(size_t i) const { return (i / inner) % channels; }
+
+  /// The fp32 values they stand for (the QDQ form's weights). Built only
+  /// there: an attribute lives as long as the context.
+  DenseElementsAttr dequantized() const {
+    SmallVector<float> values(integers.size());
+    for (size_t i = 0; i < values.size(); ++i)
+      values[i] = static_cast<float>(integers[i] * scales[channelOf(i)]);
+    return DenseElementsAttr::get(type, ArrayRef<float>(values));
+  }
 };
 
 /// `weights` rounded to symmetric int8 per channel along `axis`
 /// (scale = max |w| / 127).
 RoundedWeights roundWeights(DenseFPElementsAttr weights, int64_t axis) {
-  auto type = cast<RankedTensorType>(weights.getType());
-  ArrayRef<int64_t> shape = type.getShape();
-  int64_t channels = shape[axis], inner = 1;
-  for (int64_t d = axis + 1; d < type.getRank(); ++d)
-    inner *= shape[d];
+  RoundedWeights result;
+  result.type = cast<RankedTensorType>(weights.getType());
+  ArrayRef<int64_t> shape = result.type.getShape();
+  result.channels = shape[axis];
+  result.inner = 1;
+  for (int64_t d = axis + 1; d < result.type.getRank(); ++d)
+    result.inner *= shape[d];
   SmallVector<float> values(weights.getValues<float>());
-  SmallVector<double> maxAbs(channels, 0.0);
-  auto channelOf = [&](size_t i) { return (i / inner) % channels; };
+  SmallVector<double> maxAbs(result.channels, 0.0);
   for (size_t i = 0; i < values.size(); ++i)
-    maxAbs[channelOf(i)] =
-        std::max(maxAbs[channelOf(i)], double(std::fabs(values[i])));
-  SmallVector<double> scales;
+    maxAbs[result.channelOf(i)] =
+        std::max(maxAbs[result.channelOf(i)], double(std::fabs(values[i])));
   for (double m : maxAbs)
-    scales.push_back(m > 0 ? m / 127.0 : 1.0);
-  SmallVector<int8_t> integers(values.size());
+    result.scales.push_back(m > 0 ? m / 127.0 : 1.0);
+  result.integers.resize(values.size());
   for (size_t i = 0; i < values.size(); ++i) {
-    double s = scales[channelOf(i)];
-    double q = std::clamp(std::nearbyint(values[i] / s), -127.0, 127.0);
-    integers[i] = static_cast<int8_t>(q);
-    values[i] = static_cast<float>(q * s);
+    double q = std::clamp(
+        std::nearbyint(values[i] / result.scales[result.channelOf(i)]), -127.0,
+        127.0);
+    result.integers[i] = static_cast<int8_t>(q);
   }
-  return {DenseElementsAttr::get(type, ArrayRef<float>(values)),
-          std::move(integers), std::move(scales)};
+  return result;
 }
 
 /// What --emit=mlir shows of the calibration.
@@ -198,18 +221,8 @@ bool rewriteAsIntegerContraction(Operation *op, QuantParams activation,
     product = ReshapeOp::create(
         b, loc, RankedTensorType::get(shape, b.getI32Type()), product);
   }
-  Value acc = AddOp::create(
-      b, loc, product,
-      builder.vector(ArrayRef<int32_t>(correction), b.getI32Type()));
-  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
   // gemm's C broadcasts to the result, so y keeps the op's type.
-  Value y =
-      MulOp::create(b, loc,
-                    CastOp::create(b, loc,
-                                   cast<RankedTensorType>(acc.getType())
-                                       .clone(resultType.getElementType()),
-                                   acc),
-                    builder.vector(ArrayRef<float>(scales), b.getF32Type()));
+  Value y = builder.dequantize(product, correction, scales, /*perRow=*/false);
   if (gemm && gemm.getC() && gemm.getBeta().convertToDouble() != 0.0) {
     Value c = gemm.getC();
     double beta = gemm.getBeta().convertToDouble();
@@ -295,14 +308,8 @@ bool rewriteConvAsIntegerGemm(Conv2dOp conv, QuantParams activation,
           RankedTensorType::get({o, depth}, i8),
           ArrayRef<int8_t>(weights.integers))));
   auto matmul = MatmulOp::create(b, loc, w, patches);
-  Value acc = AddOp::create(
-      b, loc, matmul,
-      builder.vector(ArrayRef<int32_t>(correction), b.getI32Type(), true));
   Type f32 = b.getF32Type();
-  Value y = MulOp::create(
-      b, loc,
-      CastOp::create(b, loc, RankedTensorType::get({n, o, pixels}, f32), acc),
-      builder.vector(ArrayRef<float>(scales), f32, true));
+  Value y = builder.dequantize(matmul, correction, scales, /*perRow=*/true);
   if (Value bias = conv.getBias())
     y = AddOp::create(
         b, loc, y,
@@ -350,7 +357,7 @@ void kiln::compiler::quantizeContraction(Operation *op, QuantParams activation,
   QdqBuilder builder(op);
   op->setOperand(weightIndex,
                  ConstantOp::create(builder.b, constant.getLoc(),
-                                    cast<ElementsAttr>(weights.rounded)));
+                                    cast<ElementsAttr>(weights.dequantized())));
   if (constant->use_empty())
     constant->erase();
   op->setOperand(0, builder.quantizeDequantize(op->getOperand(0), activation));

@@ -123,13 +123,18 @@ std::future<Response> submitTo(LivePool &live, const std::string &model,
   return answer;
 }
 
+/// Adds `devices` CPU devices cpu0, cpu1, ... of 1 GiB each.
+void addCpuDevices(LivePool &live, int devices) {
+  for (int d = 0; d < devices; ++d) {
+    CpuDeviceOptions device;
+    device.spec = {"cpu" + std::to_string(d), 1ull << 30, 0, 1.0};
+    live.addCpuDevice(device, loader());
+  }
+}
+
 struct Pool {
   explicit Pool(int devices, PoolOptions options = {}) : live(options, 0) {
-    for (int d = 0; d < devices; ++d) {
-      CpuDeviceOptions device;
-      device.spec = {"cpu" + std::to_string(d), 1ull << 30, 0, 1.0};
-      live.addCpuDevice(device, loader());
-    }
+    addCpuDevices(live, devices);
     for (const char *name : {"fast", "slow", "broken"})
       EXPECT_TRUE(live.addModel(modelSpec(name, name[0] == 's' ? 5 : 1))
                       .isOk());
@@ -279,9 +284,7 @@ TEST(LivePoolTest, ShutdownAnswersWhatIsStillInFlight) {
 TEST(LivePoolTest, MeasuredExecutionsRefineTheLatencyProfile) {
   // "fast" runs in about 1 ms; tell the pool it takes 20 ms.
   LivePool live(PoolOptions{}, 0);
-  CpuDeviceOptions device;
-  device.spec = {"cpu0", 1ull << 30, 0, 1.0};
-  live.addCpuDevice(device, loader());
+  addCpuDevices(live, 1);
   ASSERT_TRUE(live.addModel(modelSpec("fast", 20)).isOk());
   live.setLatencyLearning(4);
   live.start();
@@ -302,9 +305,7 @@ TEST(LivePoolTest, AVariantRunsABatchAsOneExecutionOfStackedRows) {
   // "rows" has a 1-row and a 4-row variant; three requests queued behind a
   // slow one run as one execution of the 4-row variant, padded.
   LivePool live(PoolOptions{}, 0);
-  CpuDeviceOptions device;
-  device.spec = {"cpu0", 1ull << 30, 0, 1.0};
-  live.addCpuDevice(device, loader());
+  addCpuDevices(live, 1);
   ASSERT_TRUE(live.addModel(modelSpec("slow", 5)).isOk());
   ModelSpec rows = modelSpec("rows", 1);
   ASSERT_TRUE(rows.profile.set(4, millisToMicros(1.2)).isOk());
