@@ -46,13 +46,34 @@ mlir::FailureOr<int64_t> normalizeAxisAt(ImportContext &ctx, int64_t axis,
 /// how opset-1..12 Softmax, LogSoftmax and Hardmax see their input.
 mlir::Value flattenAt(ImportContext &ctx, mlir::Value value, int64_t axis);
 
+/// kiln.slice of `value` with kiln's bounds (negative steps walk backwards).
+mlir::FailureOr<mlir::Value> sliceOf(ImportContext &ctx, mlir::Value value,
+                                     llvm::ArrayRef<int64_t> starts,
+                                     llvm::ArrayRef<int64_t> limits,
+                                     llvm::ArrayRef<int64_t> steps);
+
+/// kiln.transpose of `value` by `perm`.
+mlir::FailureOr<mlir::Value> transposeOf(ImportContext &ctx, mlir::Value value,
+                                         llvm::ArrayRef<int64_t> perm);
+
+/// `value` padded with the constant `fill` (`value` itself when every pad
+/// is zero).
+mlir::FailureOr<mlir::Value> padOf(ImportContext &ctx, mlir::Value value,
+                                   llvm::ArrayRef<int64_t> low,
+                                   llvm::ArrayRef<int64_t> high, double fill);
+
+/// `values` joined along `axis` (the value itself when there is one).
+mlir::FailureOr<mlir::Value> concatOf(ImportContext &ctx,
+                                      mlir::ValueRange values, int64_t axis);
+
 /// A scalar constant of `element` type (rank 0).
 mlir::Value scalarConstant(ImportContext &ctx, mlir::Type element,
                            double value);
 
 /// kiln.conv2d of `x` and `w` (+ `bias`, may be null) with the current
 /// node's Conv attributes (group, strides, pads or auto_pad, dilations,
-/// kernel_shape); 1-D convolutions go through 2-D ones.
+/// kernel_shape); 1-D convolutions go through 2-D ones, 3-D ones through a
+/// 2-D one over depth-stacked channels (ops/Volumetric.h).
 mlir::FailureOr<mlir::Value> buildConvolution(ImportContext &ctx, mlir::Value x,
                                               mlir::Value w, mlir::Value bias);
 

@@ -3,12 +3,14 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // 1-D convolution and pooling are expressed in 2-D with a unit height; 3-D
-// ones are reported as unsupported. auto_pad is resolved here into explicit
-// pads, so kiln ops only know explicit padding.
+// ones are built from 2-D ops (ops/Volumetric.h). auto_pad is resolved into
+// explicit pads (ops/Window.h), so kiln ops only know explicit padding.
 //
 //===----------------------------------------------------------------------===//
 
 #include "frontend/onnx/ops/Common.h"
+#include "frontend/onnx/ops/Volumetric.h"
+#include "frontend/onnx/ops/Window.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
@@ -19,87 +21,6 @@ using namespace mlir;
 namespace kiln::onnx {
 
 namespace {
-
-/// Window attributes of Conv and the pools, in kiln's 2-D form.
-struct Window {
-  SmallVector<int64_t> kernel, strides, dilations, pads;
-  bool oneDimensional = false;
-};
-
-/// Reads kernel_shape/strides/dilations/pads/auto_pad for an input of
-/// `inputShape` ([N, C, spatial...]) with `kernelSpatial` when the kernel
-/// comes from a weight.
-FailureOr<Window> readWindow(ImportContext &ctx, ArrayRef<int64_t> inputShape,
-                             std::optional<SmallVector<int64_t>> kernelSpatial) {
-  int64_t spatial = int64_t(inputShape.size()) - 2;
-  if (spatial < 1)
-    return ctx.error() << "the input must be [N, C, spatial...], it has rank "
-                       << inputShape.size();
-  if (spatial > 2) {
-    ctx.markUnsupported();
-    return ctx.error() << "only 1-D and 2-D windows are supported, the input "
-                          "has rank "
-                       << inputShape.size();
-  }
-  auto kernelAttr = ctx.intsAttr("kernel_shape");
-  auto stridesAttr = ctx.intsAttr("strides");
-  auto dilationsAttr = ctx.intsAttr("dilations");
-  auto padsAttr = ctx.intsAttr("pads");
-  FailureOr<std::string> autoPad = ctx.stringAttr("auto_pad", "NOTSET");
-  if (failed(kernelAttr) || failed(stridesAttr) || failed(dilationsAttr) ||
-      failed(padsAttr) || failed(autoPad))
-    return failure();
-  Window w;
-  w.kernel = kernelAttr->has_value() ? **kernelAttr
-                                     : kernelSpatial.value_or(
-                                           SmallVector<int64_t>());
-  w.strides = stridesAttr->value_or(SmallVector<int64_t>(spatial, 1));
-  w.dilations = dilationsAttr->value_or(SmallVector<int64_t>(spatial, 1));
-  w.pads = padsAttr->value_or(SmallVector<int64_t>(2 * spatial, 0));
-  if (int64_t(w.kernel.size()) != spatial ||
-      int64_t(w.strides.size()) != spatial ||
-      int64_t(w.dilations.size()) != spatial ||
-      int64_t(w.pads.size()) != 2 * spatial)
-    return ctx.error() << "kernel_shape, strides, dilations and pads must "
-                          "match the "
-                       << spatial << " spatial dimension(s)";
-  if (*autoPad == "SAME_UPPER" || *autoPad == "SAME_LOWER") {
-    for (int64_t d = 0; d < spatial; ++d) {
-      int64_t in = inputShape[2 + d], s = w.strides[d];
-      if (s <= 0 || w.dilations[d] <= 0 || w.kernel[d] <= 0)
-        return ctx.error() << "kernel_shape, strides and dilations must be "
-                              "positive";
-      int64_t out = in / s + (in % s != 0);
-      // (out - 1) * s + (k - 1) * d + 1 - in, overflow-checked: the
-      // attributes are untrusted.
-      int64_t covered, span, total;
-      if (llvm::MulOverflow(out > 0 ? out - 1 : 0, s, covered) ||
-          llvm::MulOverflow(w.kernel[d] - 1, w.dilations[d], span) ||
-          llvm::AddOverflow(covered, span, total) ||
-          llvm::AddOverflow(total, int64_t(1) - in, total))
-        return ctx.error() << "window arithmetic overflows for spatial "
-                              "dimension "
-                           << d;
-      total = std::max<int64_t>(0, total);
-      int64_t small = total / 2, large = total - small;
-      w.pads[d] = *autoPad == "SAME_UPPER" ? small : large;
-      w.pads[spatial + d] = *autoPad == "SAME_UPPER" ? large : small;
-    }
-  } else if (*autoPad == "VALID") {
-    w.pads.assign(2 * spatial, 0);
-  } else if (*autoPad != "NOTSET") {
-    return ctx.error() << "unknown auto_pad '" << *autoPad << "'";
-  }
-  if (spatial == 1) {
-    // [L] -> [1, L]: a unit height that nothing slides over.
-    w.oneDimensional = true;
-    w.kernel.insert(w.kernel.begin(), 1);
-    w.strides.insert(w.strides.begin(), 1);
-    w.dilations.insert(w.dilations.begin(), 1);
-    w.pads = {0, w.pads[0], 0, w.pads[1]};
-  }
-  return w;
-}
 
 /// [N, C, L] -> [N, C, 1, L] for 1-D windows.
 Value to2d(ImportContext &ctx, Value value) {
@@ -133,6 +54,8 @@ FailureOr<Value> buildConvolution(ImportContext &ctx, Value x, Value w,
   if (ArrayRef<int64_t>(window->kernel) != ArrayRef<int64_t>(kernel2d))
     return ctx.error() << "kernel_shape disagrees with the weight's spatial "
                           "dimensions";
+  if (window->spatial() == 3)
+    return buildConv3d(ctx, x, w, bias, *window, *groups);
   Value input = x, weight = w;
   if (window->oneDimensional) {
     input = to2d(ctx, input);
@@ -164,17 +87,6 @@ LogicalResult convertConv(ImportContext &ctx) {
   return success();
 }
 
-/// kiln.slice of `value` (bounds already valid for kiln).
-Value sliceOf(ImportContext &ctx, Value value, ArrayRef<int64_t> starts,
-              ArrayRef<int64_t> limits, ArrayRef<int64_t> steps) {
-  SmallVector<Type> types;
-  if (failed(kiln::inferSlice(ctx.loc(), value.getType(), starts, limits, steps,
-                              types)))
-    return value;
-  return ctx.finish(SliceOp::create(ctx.builder(), ctx.loc(), types[0], value,
-                                    starts, limits, steps));
-}
-
 /// ConvTranspose as the convolution it is the adjoint of: the input with
 /// stride - 1 zeros inserted between its elements (a reshape, a pad and a
 /// reshape), padded by dilation * (kernel - 1) minus the ONNX pads (a crop
@@ -194,10 +106,10 @@ LogicalResult convertConvTranspose(ImportContext &ctx) {
     return ctx.error() << "X and W must be [N, C, spatial...] tensors of one "
                           "rank";
   int64_t spatial = rank - 2;
-  if (spatial > 2) {
+  if (spatial > 3) {
     ctx.markUnsupported();
-    return ctx.error() << "only 1-D and 2-D ConvTranspose is supported, the "
-                          "input has rank "
+    return ctx.error() << "only 1-D, 2-D and 3-D ConvTranspose is supported, "
+                          "the input has rank "
                        << rank;
   }
   if (!isa<FloatType>(elementTypeOf(*x)))
@@ -270,7 +182,7 @@ LogicalResult convertConvTranspose(ImportContext &ctx) {
     }
   }
 
-  // Everything in 2-D: [N, C, L] -> [N, C, 1, L].
+  // 1-D in 2-D: [N, C, L] -> [N, C, 1, L].
   Value input = *x, weight = *w;
   if (spatial == 1) {
     input = to2d(ctx, input);
@@ -280,32 +192,39 @@ LogicalResult convertConvTranspose(ImportContext &ctx) {
     dilations.insert(dilations.begin(), 1);
     outPad.insert(outPad.begin(), 0);
     pads = {0, pads[0], 0, pads[1]};
+    spatial = 2;
   }
-  int64_t n = xShape[0], h = shapeOf(input)[2], wd = shapeOf(input)[3];
-  // Zero insertion: [N, C, H, 1, W, 1] padded to [N, C, H, sh, W, sw].
-  if (strides[0] > 1 || strides[1] > 1) {
-    Value spread = reshapeTo(ctx, input, {n, cin, h, 1, wd, 1});
-    SmallVector<int64_t> low(6, 0), high(6, 0);
-    high[3] = strides[0] - 1;
-    high[5] = strides[1] - 1;
-    SmallVector<Type> types;
-    if (failed(kiln::inferPad(ctx.loc(), spread.getType(), low, high,
-                              PadMode::constant, types)))
+  int64_t n = xShape[0];
+  SmallVector<int64_t> in(shapeOf(input).drop_front(2));
+  // Zero insertion: [N, C, d0, 1, d1, 1, ...] padded to
+  // [N, C, d0, s0, d1, s1, ...].
+  if (llvm::any_of(strides, [](int64_t s) { return s > 1; })) {
+    SmallVector<int64_t> spreadShape = {n, cin}, low, high,
+                         spreadOut = {n, cin};
+    for (int64_t d = 0; d < spatial; ++d) {
+      spreadShape.append({in[d], 1});
+      spreadOut.push_back(in[d] * strides[d]);
+    }
+    low.assign(spreadShape.size(), 0);
+    high.assign(spreadShape.size(), 0);
+    for (int64_t d = 0; d < spatial; ++d)
+      high[3 + 2 * d] = strides[d] - 1;
+    FailureOr<Value> spread =
+        padOf(ctx, reshapeTo(ctx, input, spreadShape), low, high, 0.0);
+    if (failed(spread))
       return failure();
-    spread =
-        ctx.finish(PadOp::create(ctx.builder(), ctx.loc(), types[0], spread,
-                                 low, high, PadMode::constant, APFloat(0.0)));
-    input = reshapeTo(ctx, spread, {n, cin, h * strides[0], wd * strides[1]});
+    input = reshapeTo(ctx, *spread, spreadOut);
   }
   // Padding of the stride-1 convolution; the zero insertion above left
   // stride - 1 extra zeros at the end. Negative amounts crop.
-  SmallVector<int64_t> convPads(4, 0), starts(4, 0), limits(shapeOf(input)),
-      steps(4, 1);
+  int64_t rank2 = spatial + 2;
+  SmallVector<int64_t> convPads(2 * spatial, 0), starts(rank2, 0),
+      limits(shapeOf(input)), steps(rank2, 1);
   bool crop = false;
-  for (int64_t d = 0; d < 2; ++d) {
+  for (int64_t d = 0; d < spatial; ++d) {
     int64_t span = dilations[d] * (kernel[d] - 1);
     int64_t low = span - pads[d];
-    int64_t high = span - pads[2 + d] + outPad[d] - (strides[d] - 1);
+    int64_t high = span - pads[spatial + d] + outPad[d] - (strides[d] - 1);
     if (low < 0) {
       starts[2 + d] = -low;
       crop = true;
@@ -317,38 +236,64 @@ LogicalResult convertConvTranspose(ImportContext &ctx) {
     if (starts[2 + d] > limits[2 + d])
       return ctx.error() << "the pads leave no output";
     convPads[d] = std::max<int64_t>(low, 0);
-    convPads[2 + d] = std::max<int64_t>(high, 0);
+    convPads[spatial + d] = std::max<int64_t>(high, 0);
   }
-  if (crop)
-    input = sliceOf(ctx, input, starts, limits, steps);
-  // W [C, M/g, kh, kw] -> [g, C/g, M/g, kh, kw] -> [g, M/g, C/g, kh, kw]
-  // -> [M, C/g, kh, kw], flipped in space.
+  if (crop) {
+    FailureOr<Value> cropped = sliceOf(ctx, input, starts, limits, steps);
+    if (failed(cropped))
+      return failure();
+    input = *cropped;
+  }
+  // W [C, M/g, k...] -> [g, C/g, M/g, k...] -> [g, M/g, C/g, k...]
+  // -> [M, C/g, k...], flipped in space.
   int64_t g = *groups, perGroupOut = wShape[1];
-  Value kernelValue =
-      reshapeTo(ctx, weight, {g, cin / g, perGroupOut, kernel[0], kernel[1]});
-  SmallVector<Type> types;
-  SmallVector<int64_t> perm = {0, 2, 1, 3, 4};
-  if (failed(
-          kiln::inferTranspose(ctx.loc(), kernelValue.getType(), perm, types)))
+  SmallVector<int64_t> grouped = {g, cin / g, perGroupOut};
+  grouped.append(kernel);
+  SmallVector<int64_t> perm = {0, 2, 1};
+  for (int64_t d = 0; d < spatial; ++d)
+    perm.push_back(3 + d);
+  FailureOr<Value> swapped =
+      transposeOf(ctx, reshapeTo(ctx, weight, grouped), perm);
+  if (failed(swapped))
     return failure();
-  kernelValue = ctx.finish(TransposeOp::create(ctx.builder(), ctx.loc(),
-                                               types[0], kernelValue, perm));
-  kernelValue = reshapeTo(ctx, kernelValue,
-                          {g * perGroupOut, cin / g, kernel[0], kernel[1]});
-  kernelValue = sliceOf(ctx, kernelValue, {0, 0, kernel[0] - 1, kernel[1] - 1},
-                        {g * perGroupOut, cin / g, -1, -1}, {1, 1, -1, -1});
+  SmallVector<int64_t> kernelShape = {g * perGroupOut, cin / g};
+  kernelShape.append(kernel);
+  SmallVector<int64_t> flipStarts = {0, 0}, flipLimits = kernelShape,
+                       flipSteps = {1, 1};
+  for (int64_t d = 0; d < spatial; ++d) {
+    flipStarts.push_back(kernel[d] - 1);
+    flipLimits[2 + d] = -1;
+    flipSteps.push_back(-1);
+  }
+  FailureOr<Value> kernelValue =
+      sliceOf(ctx, reshapeTo(ctx, *swapped, kernelShape), flipStarts,
+              flipLimits, flipSteps);
+  if (failed(kernelValue))
+    return failure();
   Value bias = ctx.input(2);
-  SmallVector<int64_t> unitStrides = {1, 1};
-  types.clear();
-  if (failed(kiln::inferConv2d(ctx.loc(), input.getType(),
-                               kernelValue.getType(),
-                               bias ? bias.getType() : Type(), unitStrides,
-                               convPads, dilations, g, types)))
+  Window unitStride;
+  unitStride.kernel = kernel;
+  unitStride.strides.assign(spatial, 1);
+  unitStride.dilations = dilations;
+  unitStride.pads = convPads;
+  if (spatial == 3) {
+    FailureOr<Value> result =
+        buildConv3d(ctx, input, *kernelValue, bias, unitStride, g);
+    if (failed(result))
+      return failure();
+    ctx.setOutput(0, *result);
+    return success();
+  }
+  SmallVector<Type> types;
+  if (failed(
+          kiln::inferConv2d(ctx.loc(), input.getType(), kernelValue->getType(),
+                            bias ? bias.getType() : Type(), unitStride.strides,
+                            convPads, dilations, g, types)))
     return failure();
   Value result = ctx.finish(
-      Conv2dOp::create(ctx.builder(), ctx.loc(), types[0], input, kernelValue,
-                       bias, unitStrides, convPads, dilations, g));
-  ctx.setOutput(0, spatial == 1 ? from2d(ctx, result) : result);
+      Conv2dOp::create(ctx.builder(), ctx.loc(), types[0], input, *kernelValue,
+                       bias, unitStride.strides, convPads, dilations, g));
+  ctx.setOutput(0, xShape.size() == 3 ? from2d(ctx, result) : result);
   return success();
 }
 
@@ -476,6 +421,19 @@ template <typename OpTy, bool IsMax> LogicalResult convertPool(ImportContext &ct
   FailureOr<Window> window = readWindow(ctx, shapeOf(*x), std::nullopt);
   if (failed(window))
     return failure();
+  if (window->spatial() == 3) {
+    if (wantIndices) {
+      ctx.markUnsupported();
+      return ctx.error() << "the Indices output of MaxPool is supported for "
+                            "1-D and 2-D windows only";
+    }
+    FailureOr<Value> result =
+        buildPool3d(ctx, *x, *window, IsMax, *ceilMode != 0, *includePad != 0);
+    if (failed(result))
+      return failure();
+    ctx.setOutput(0, *result);
+    return success();
+  }
   Value input = window->oneDimensional ? to2d(ctx, *x) : *x;
   SmallVector<Type> types;
   if (failed(kiln::inferPool2d(ctx.loc(), input.getType(), window->kernel,

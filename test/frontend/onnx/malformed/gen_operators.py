@@ -96,10 +96,33 @@ def gen_operators(w):
          "only 1-D and 2-D windows are supported, the input has rank 0",
          "Conv on scalar X and W", inputs=[vi("x", T.FLOAT, [])],
          weight=const("w", np.ones((), np.float32)))
-    conv("conv_3d.onnx", "only 1-D and 2-D windows are supported", 
-         "a valid 3-D Conv: not supported yet (exit 3)", exit_code=3,
-         inputs=[vi("x", T.FLOAT, [1, 4, 8, 8, 8])],
-         weight=const("w", np.ones((8, 4, 3, 3, 3), np.float32)))
+    conv("conv_4d.onnx", "only 1-D, 2-D and 3-D windows are supported",
+         "a valid 4-D Conv: not supported (exit 3)", exit_code=3,
+         inputs=[vi("x", T.FLOAT, [1, 4, 4, 4, 4, 4])],
+         weight=const("w", np.ones((8, 4, 3, 3, 3, 3), np.float32)))
+    # 3-D windows (built from 2-D ops: ops/Volumetric.cpp).
+    X3 = [vi("x", T.FLOAT, [1, 4, 5, 6, 6])]
+    W3 = const("w", np.ones((8, 4, 3, 3, 3), np.float32))
+    conv("conv3d_depth_kernel_too_deep.onnx",
+         "the kernel spans 9 depths but the padded input has 7",
+         "a 3-D kernel of 5 depths with dilation 2 over 5 depths padded by 1",
+         inputs=X3, weight=const("w", np.ones((8, 4, 5, 3, 3), np.float32)),
+         dilations=[2, 1, 1], pads=[1, 0, 0, 1, 0, 0])
+    conv("conv3d_depth_stride_zero.onnx",
+         "the depth's kernel, stride and dilation must be positive",
+         "strides [0, 1, 1] on a 3-D conv", inputs=X3, weight=W3,
+         strides=[0, 1, 1])
+    conv("conv3d_depth_pad_huge.onnx", "the depth's pads must be in",
+         "a depth pad of INT64_MAX on a 3-D conv", inputs=X3, weight=W3,
+         pads=[(1 << 63) - 1, 0, 0, 0, 0, 0])
+    conv("conv3d_group_not_dividing.onnx",
+         "W must be [O, C / group, k...] with C = 4 and O = 8 divisible by "
+         "group 3", "group 3 with 4 input channels on a 3-D conv",
+         inputs=X3, weight=W3, group=3)
+    conv("conv3d_plane_stride_negative.onnx",
+         "expects every 'strides' value to be positive",
+         "strides [1, -1, 1]: the 2-D conv's own check", inputs=X3,
+         weight=W3, strides=[1, -1, 1])
     conv("conv_strides_wrong_type.onnx",
          "attribute 'strides' must be a list of integers",
          "strides given as FLOATS", strides=[1.0, 1.0])
@@ -115,9 +138,11 @@ def gen_operators(w):
     # Pooling.
     P = [vi("x", T.FLOAT, [1, 2, 6, 6])]
 
-    def pool(rel, message, why, op="MaxPool", **attrs):
-        w.simple(rel, [node(op, ["x"], ["y"], name="pool", **attrs)], P, y, (),
-                 2, message, why)
+    def pool(rel, message, why, op="MaxPool", inputs=P, outputs=y,
+             exit_code=2, **attrs):
+        w.simple(rel, [node(op, ["x"], [o.name for o in outputs],
+                            name="pool", **attrs)],
+                 inputs, outputs, (), exit_code, message, why)
 
     pool("maxpool_missing_kernel_shape.onnx",
          "missing attribute 'kernel_shape'", "MaxPool without kernel_shape")
@@ -141,6 +166,37 @@ def gen_operators(w):
     pool("maxpool_kernel_shape_wrong_type.onnx",
          "attribute 'kernel_shape' must be a list of integers",
          "kernel_shape given as a STRING", kernel_shape="2x2")
+    P3 = [vi("x", T.FLOAT, [1, 2, 5, 6, 6])]
+    pool("maxpool3d_depth_kernel_int64_max.onnx",
+         "the depth's kernel, stride and dilation must be positive and at "
+         "most 4096", "a 3-D kernel of INT64_MAX depths (not as many slices)",
+         inputs=P3, kernel_shape=[(1 << 63) - 1, 2, 2])
+    pool("avgpool3d_depth_dilation_zero.onnx",
+         "the depth's kernel, stride and dilation must be positive",
+         "dilations [0, 1, 1] on a 3-D AveragePool", op="AveragePool",
+         inputs=P3, kernel_shape=[2, 2, 2], dilations=[0, 1, 1])
+    pool("maxpool3d_depth_window_too_deep.onnx", "does not fit",
+         "a window of 7 depths over 5", inputs=P3, kernel_shape=[7, 2, 2])
+    pool("avgpool3d_integer_input.onnx", "X must be a floating-point tensor",
+         "a 3-D AveragePool of int32", op="AveragePool",
+         inputs=[vi("x", T.INT32, [1, 2, 5, 6, 6])], kernel_shape=[2, 2, 2])
+    pool("maxpool3d_indices.onnx",
+         "the Indices output of MaxPool is supported for 1-D and 2-D windows "
+         "only", "a 3-D MaxPool asked for its Indices (exit 3)", inputs=P3,
+         outputs=[vi("y", T.FLOAT, None), vi("i", T.INT64, None)],
+         exit_code=3, kernel_shape=[2, 2, 2])
+    w.simple("convtranspose3d_output_padding_too_large.onnx",
+             [node("ConvTranspose", ["x", "w"], ["y"], name="deconv",
+                   strides=[2, 1, 1], output_padding=[2, 0, 0])],
+             P3, y, [const("w", np.ones((2, 3, 2, 2, 2), np.float32))], 2,
+             "output_padding must be in [0, max(stride, dilation))",
+             "output_padding 2 with stride 2 on a 3-D ConvTranspose")
+    w.simple("convtranspose4d.onnx",
+             [node("ConvTranspose", ["x", "w"], ["y"], name="deconv")],
+             [vi("x", T.FLOAT, [1, 2, 3, 3, 3, 3])], y,
+             [const("w", np.ones((2, 3, 2, 2, 2, 2), np.float32))], 3,
+             "only 1-D, 2-D and 3-D ConvTranspose is supported",
+             "a valid 4-D ConvTranspose: not supported (exit 3)")
     w.simple("global_pool_rank2.onnx",
              [node("GlobalAveragePool", ["x"], ["y"], name="gap")],
              [vi("x", T.FLOAT, [2, 3])], y, (), 2,
