@@ -17,11 +17,13 @@ const ConverterRegistry &ConverterRegistry::get() {
     registerContractionConverters(r);
     registerIndexingConverters(r);
     registerElementwiseConverters(r);
+    registerGradientConverters(r);
     registerNNConverters(r);
     registerQuantizationConverters(r);
     registerRecurrentConverters(r);
     registerReductionConverters(r);
     registerSamplingConverters(r);
+    registerSequenceConverters(r);
     registerShapeConverters(r);
     registerSignalConverters(r);
     registerTrainingConverters(r);

@@ -58,6 +58,7 @@ private:
 
 void registerCompositeConverters(ConverterRegistry &registry);
 void registerContractionConverters(ConverterRegistry &registry);
+void registerGradientConverters(ConverterRegistry &registry);
 void registerIndexingConverters(ConverterRegistry &registry);
 void registerElementwiseConverters(ConverterRegistry &registry);
 void registerNNConverters(ConverterRegistry &registry);
@@ -65,6 +66,7 @@ void registerQuantizationConverters(ConverterRegistry &registry);
 void registerRecurrentConverters(ConverterRegistry &registry);
 void registerReductionConverters(ConverterRegistry &registry);
 void registerSamplingConverters(ConverterRegistry &registry);
+void registerSequenceConverters(ConverterRegistry &registry);
 void registerShapeConverters(ConverterRegistry &registry);
 void registerSignalConverters(ConverterRegistry &registry);
 void registerTrainingConverters(ConverterRegistry &registry);

@@ -57,7 +57,27 @@ Value ImportContext::input(int i) const {
 FailureOr<Value> ImportContext::requiredInput(int i, llvm::StringRef what) {
   if (Value value = input(i))
     return value;
+  if (i < node_->input_size() && lookupSequence(node_->input(i)))
+    return error() << "input #" << i << " (" << what
+                   << ") is a sequence, a tensor is expected";
   return error() << "missing input #" << i << " (" << what << ")";
+}
+
+FailureOr<const Sequence *> ImportContext::sequenceInput(int i,
+                                                         llvm::StringRef what) {
+  if (i < node_->input_size() && !node_->input(i).empty()) {
+    if (const Sequence *sequence = lookupSequence(node_->input(i)))
+      return sequence;
+    if (lookup(node_->input(i)))
+      return error() << "input #" << i << " (" << what
+                     << ") is a tensor, a sequence is expected";
+  }
+  return error() << "missing input #" << i << " (" << what << ")";
+}
+
+void ImportContext::setSequenceOutput(int i, Sequence sequence) {
+  if (i < node_->output_size() && !node_->output(i).empty())
+    defineSequence(node_->output(i), std::move(sequence));
 }
 
 void ImportContext::setOutput(int i, Value value) {

@@ -28,6 +28,17 @@ namespace kiln::onnx {
 /// The generated protobuf classes live in the global `onnx` namespace.
 namespace pb = ::onnx;
 
+/// An ONNX sequence built and consumed inside the graph. Kiln resolves
+/// sequences at import time: their length and every position that indexes
+/// them are compile-time values (positions given as graph inputs are bound
+/// by the JIT, as shape operands are), so a sequence is the list of its
+/// tensors, and SequenceAt is the tensor itself.
+struct Sequence {
+  llvm::SmallVector<mlir::Value> tensors;
+  /// The element type of the tensors (an empty sequence has none to tell).
+  mlir::Type element;
+};
+
 class ImportContext {
 public:
   ImportContext(mlir::OpBuilder &builder, llvm::StringRef modelPath,
@@ -57,6 +68,19 @@ public:
   mlir::Value lookup(const std::string &name) const {
     auto it = values_.find(name);
     return it == values_.end() ? mlir::Value() : it->second;
+  }
+
+  void defineSequence(const std::string &name, Sequence sequence) {
+    sequences_[name] = std::move(sequence);
+  }
+  /// The sequence named `name`, or null.
+  const Sequence *lookupSequence(const std::string &name) const {
+    auto it = sequences_.find(name);
+    return it == sequences_.end() ? nullptr : &it->second;
+  }
+  /// Whether `name` has been computed, as a tensor or as a sequence.
+  bool isDefined(const std::string &name) const {
+    return lookup(name) || lookupSequence(name);
   }
 
   /// Records the fully static shape a model declares for graph output
@@ -97,6 +121,12 @@ public:
   /// Defines output `i` of the node. Extra outputs the model never uses may
   /// be left undefined; using them later is reported then.
   void setOutput(int i, mlir::Value value);
+
+  /// Input `i` as a sequence, or an error naming it when it is missing or
+  /// a tensor.
+  mlir::FailureOr<const Sequence *> sequenceInput(int i, llvm::StringRef what);
+  /// Defines output `i` of the node as a sequence.
+  void setSequenceOutput(int i, Sequence sequence);
 
   //===--------------------------------------------------------------------===//
   // Attributes (type-checked; a wrong type is an error at the node)
@@ -153,6 +183,7 @@ private:
   std::string modelFolder_;
   int64_t opset_;
   llvm::StringMap<mlir::Value> values_;
+  llvm::StringMap<Sequence> sequences_;
   llvm::DenseMap<mlir::Value, std::string> graphInputNames_;
   llvm::SmallVector<std::string> compileTimeInputs_;
   llvm::StringMap<llvm::SmallVector<int64_t>> declaredShapes_;

@@ -40,6 +40,19 @@ namespace {
 /// Largest model accepted: protobuf's own limit for one message.
 constexpr int kMaxModelBytes = std::numeric_limits<int>::max();
 
+/// The values `node` reads: its inputs, and for Gradient the tensor its
+/// `y` attribute names (it differentiates what computes y, so it must come
+/// after it).
+SmallVector<std::string> valuesReadBy(const pb::NodeProto &node) {
+  SmallVector<std::string> values(node.input().begin(), node.input().end());
+  if (node.op_type() == "Gradient" &&
+      node.domain() == "ai.onnx.preview.training")
+    for (const pb::AttributeProto &attr : node.attribute())
+      if (attr.name() == "y" && attr.type() == pb::AttributeProto::STRING)
+        values.push_back(attr.s());
+  return values;
+}
+
 class ModelImporter {
 public:
   ModelImporter(MLIRContext &context, const std::string &path,
@@ -218,7 +231,7 @@ FailureOr<SmallVector<int>> ModelImporter::orderNodes() {
   std::vector<int> pending(count, 0);
   std::vector<std::vector<int>> users(count);
   for (auto [index, node] : llvm::enumerate(graph.node())) {
-    for (const std::string &input : node.input()) {
+    for (const std::string &input : valuesReadBy(node)) {
       if (input.empty() || available.contains(input))
         continue;
       auto it = producer.find(input);
@@ -455,7 +468,7 @@ LogicalResult ModelImporter::importGraph(ModuleOp module) {
     const pb::NodeProto &node = graph.node(index);
     if (refused + invalid > 0 &&
         llvm::any_of(node.input(), [&](const std::string &name) {
-          return !name.empty() && !ctx.lookup(name);
+          return !name.empty() && !ctx.isDefined(name);
         }))
       continue; // Downstream of a failed node.
     ctx.setNode(node, index);
@@ -475,6 +488,12 @@ LogicalResult ModelImporter::importGraph(ModuleOp module) {
   SmallVector<Value> results;
   for (const pb::ValueInfoProto &output : graph.output()) {
     Value value = ctx.lookup(output.name());
+    if (!value && ctx.lookupSequence(output.name())) {
+      failure_ = ImportFailure::kUnsupported;
+      return error() << "output '" << output.name()
+                     << "' is a sequence: Kiln resolves sequences inside the "
+                        "graph, its outputs must be tensors";
+    }
     if (!value)
       return error() << "output '" << output.name()
                      << "' is not computed by the graph";

@@ -116,8 +116,6 @@ case("cumsum_dynamic_axis", node("CumSum", ["x", "axis"]),
      [("x", x), ("axis", np.array(-2, np.int64))], np.cumsum(x, axis=1).astype(np.int32))
 
 # Refused: exit 3 (valid but unsupported) or 2 (invalid).
-case("convtranspose_3d", node("ConvTranspose", ["x", "w"]),
-     [("x", f32(1, 1, 2, 2, 2)), ("w", f32(1, 1, 2, 2, 2))], np.zeros(1, np.float32))
 case("scatter_max", node("ScatterElements", ["data", "idx", "upd"], reduction="max"),
      [("data", f32(3)), ("idx", np.array([0], np.int64)), ("upd", f32(1))],
      np.zeros(3, np.float32))

@@ -6,20 +6,18 @@ count_include_pad, output_padding, SAME padding), each run through
 `kilnc run` and compared with PyTorch's functional ops (fp32, rtol 1e-4,
 atol 1e-5). Prints MATCH or DIFF per case and a SUMMARY line. Fixed seed."""
 import argparse
-import os
-import subprocess
 
 import numpy as np
-import onnx
 import torch
 import torch.nn.functional as F
-from onnx import TensorProto, helper, numpy_helper
+from onnx import helper, numpy_helper
+
+from kilnc_cases import Cases
 
 parser = argparse.ArgumentParser()
 parser.add_argument("outdir")
 parser.add_argument("--kilnc", required=True)
 args = parser.parse_args()
-os.makedirs(args.outdir, exist_ok=True)
 torch.manual_seed(0)
 rng = np.random.default_rng(0)
 
@@ -51,25 +49,13 @@ def conv(name, x, w, bias=None, pads=(0,) * 6, torch_pad=None, **attrs):
     return node, inits, expected
 
 
-def write(name, node, inits, x, expected):
-    graph = helper.make_graph(
-        [node], name,
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(x.shape))],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    onnx.save(model, os.path.join(args.outdir, name + ".onnx"))
-    np.save(os.path.join(args.outdir, name + ".x.npy"), x)
-    np.save(os.path.join(args.outdir, name + ".expected.npy"),
-            expected.detach().numpy() if torch.is_tensor(expected) else expected)
-
-
-cases = []
+cases = Cases(args.outdir, args.kilnc)
 
 
 def case(name, built, x):
     node, inits, expected = built
-    write(name, node, inits, x, expected)
-    cases.append(name)
+    cases.add(name, [node], {"x": x}, {"y": expected.detach().numpy()},
+              [(i.name, numpy_helper.to_array(i)) for i in inits])
 
 
 # Conv: grouped, asymmetric pads, strides and dilations per axis, bias.
@@ -142,26 +128,4 @@ pool("avgpool3d_include_pad", "AveragePool", x,
      kernel_shape=[3, 2, 2], strides=[2, 1, 2], pads=[1, 1, 0, 1, 1, 0],
      count_include_pad=1)
 
-failures = 0
-for name in cases:
-    base = os.path.join(args.outdir, name)
-    out = base + ".out"
-    run = subprocess.run([args.kilnc, "run", base + ".onnx", "--input",
-                          "x=" + base + ".x.npy", "--output-dir", out],
-                         capture_output=True, text=True)
-    if run.returncode != 0:
-        print(f"DIFF {name}: kilnc exit {run.returncode}: {run.stderr.strip()}")
-        failures += 1
-        continue
-    actual = np.load(os.path.join(out, "y.npy"))
-    expected = np.load(base + ".expected.npy")
-    if actual.shape != expected.shape:
-        print(f"DIFF {name}: shape {actual.shape} != {expected.shape}")
-        failures += 1
-    elif not np.allclose(actual, expected, rtol=1e-4, atol=1e-5):
-        print(f"DIFF {name}: max |error| "
-              f"{np.max(np.abs(actual - expected)):.3g}")
-        failures += 1
-    else:
-        print(f"MATCH {name} {list(actual.shape)}")
-print(f"SUMMARY: {len(cases) - failures} match, {failures} differ")
+cases.check()

@@ -93,9 +93,10 @@ EXIT_MEANING = {0: "ok", 1: "usage error", 2: "invalid model or inputs",
 
 def read_registry(folder=CONVERTER_SOURCES):
     """{op_type: [since_version, ...]} from the `r.add("Op", N, ...)` calls
-    in frontend/onnx/ops/*.cpp."""
+    in frontend/onnx/ops/*.cpp; an op of another domain is keyed
+    "domain.Op", as the importer registers it."""
     registry = collections.defaultdict(list)
-    pattern = re.compile(r'\br\.add\(\s*"(\w+)"\s*,\s*(\d+)')
+    pattern = re.compile(r'\br\.add\(\s*"([\w.]+)"\s*,\s*(\d+)')
     for path in sorted(glob.glob(os.path.join(folder, "*.cpp"))):
         with open(path, encoding="utf-8") as f:
             for op, since in pattern.findall(f.read()):
@@ -105,7 +106,7 @@ def read_registry(folder=CONVERTER_SOURCES):
 
 def converter_exists(registry, op_type, domain, opset):
     if domain not in ("", "ai.onnx"):
-        return False
+        return "%s.%s" % (domain, op_type) in registry
     return any(since <= opset for since in registry.get(op_type, ()))
 
 
