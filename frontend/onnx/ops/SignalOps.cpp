@@ -1,4 +1,4 @@
-//===- SignalOps.cpp - Window functions -----------------------------------===//
+//===- SignalOps.cpp - Window functions, DFT and STFT ---------------------===//
 //
 // SPDX-License-Identifier: Apache-2.0
 //
@@ -7,13 +7,24 @@
 // of the requested type (a size given as a graph input is bound by the
 // JIT, as any shape operand is).
 //
+// DFT and STFT are matrix products with constant twiddle matrices (cos and
+// sin of 2 pi n k / N, computed in double precision): the transformed axis
+// moves last, [..., N] x [N, K] gives the K bins (N / 2 + 1 when one-sided)
+// for the real and the imaginary part, and the parts are stacked again.
+// O(N^2) multiply-adds on the GEMM kernels rather than an FFT's
+// O(N log N) in scalar code; N is bounded (kMaxDftLength) to keep the
+// matrices small.
+//
 //===----------------------------------------------------------------------===//
 
 #include "frontend/onnx/ConverterRegistry.h"
 #include "frontend/onnx/TensorImport.h"
 #include "frontend/onnx/ops/Common.h"
 
+#include "mlir/IR/BuiltinTypes.h"
+
 #include <cmath>
+#include <numeric>
 
 using namespace mlir;
 
@@ -65,9 +76,290 @@ LogicalResult convertBlackman(ImportContext &ctx) {
   return convertCosineWindow(ctx, {0.42, 0.5, 0.08});
 }
 
+/// The largest transform length: the two twiddle matrices of f32 take
+/// 2 * N * N * 4 bytes (128 MiB at 4096).
+constexpr int64_t kMaxDftLength = 4096;
+
+/// A complex tensor as its real and imaginary parts (`im` null when the
+/// signal is real).
+struct Complex {
+  Value re, im;
+};
+
+/// A [n, k] constant of `element`: cos or sin of 2 pi i j / n, times
+/// `scale`.
+Value twiddles(ImportContext &ctx, Type element, int64_t n, int64_t k,
+               bool sine, double scale) {
+  SmallVector<Attribute> values;
+  values.reserve(n * k);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < k; ++j) {
+      // (i * j) mod n keeps the angle small, so it stays exact.
+      double angle = 2.0 * M_PI * double((i * j) % n) / double(n);
+      double v = (sine ? std::sin(angle) : std::cos(angle)) * scale;
+      values.push_back(FloatAttr::get(element, v));
+    }
+  return ctx.constant(
+      DenseElementsAttr::get(RankedTensorType::get({n, k}, element), values));
+}
+
+FailureOr<Value> matmulOf(ImportContext &ctx, Value lhs, Value rhs) {
+  SmallVector<Type> types;
+  if (failed(kiln::inferMatmul(ctx.loc(), lhs.getType(), rhs.getType(), types)))
+    return failure();
+  return ctx.finish(
+      MatmulOp::create(ctx.builder(), ctx.loc(), types[0], lhs, rhs));
+}
+
+/// The DFT of `x` along its last dimension (of length n): the forward
+/// transform sums x e^(-2 pi i n k / N), the inverse one x e^(+...) / N.
+FailureOr<Complex> dftAlongLast(ImportContext &ctx, Complex x, bool inverse,
+                                bool onesided) {
+  Type element = elementTypeOf(x.re);
+  int64_t n = shapeOf(x.re).back();
+  int64_t k = onesided ? n / 2 + 1 : n;
+  double scale = inverse ? 1.0 / double(n) : 1.0;
+  // e^(-i a) = cos a - i sin a: the forward sine carries the minus sign.
+  Value cosines = twiddles(ctx, element, n, k, false, scale);
+  Value sines = twiddles(ctx, element, n, k, true, inverse ? scale : -scale);
+  FailureOr<Value> reCos = matmulOf(ctx, x.re, cosines);
+  FailureOr<Value> reSin = matmulOf(ctx, x.re, sines);
+  if (failed(reCos) || failed(reSin))
+    return failure();
+  if (!x.im)
+    return Complex{*reCos, *reSin};
+  FailureOr<Value> imCos = matmulOf(ctx, x.im, cosines);
+  FailureOr<Value> imSin = matmulOf(ctx, x.im, sines);
+  if (failed(imCos) || failed(imSin))
+    return failure();
+  // (a + ib)(c + is) = (ac - bs) + i(as + bc).
+  FailureOr<Value> re = buildBroadcast<SubOp>(ctx, *reCos, *imSin);
+  FailureOr<Value> im = buildBroadcast<AddOp>(ctx, *reSin, *imCos);
+  if (failed(re) || failed(im))
+    return failure();
+  return Complex{*re, *im};
+}
+
+/// Splits [..., 1 or 2] into its parts, or an error.
+FailureOr<Complex> splitComplex(ImportContext &ctx, Value x) {
+  ArrayRef<int64_t> shape = shapeOf(x);
+  if (shape.empty() || (shape.back() != 1 && shape.back() != 2))
+    return ctx.error() << "the last dimension must be 1 (real) or 2 "
+                          "(complex), the input is "
+                       << x.getType();
+  if (!isa<FloatType>(elementTypeOf(x)))
+    return ctx.error() << "the input must be a floating-point tensor";
+  SmallVector<int64_t> partShape(shape.drop_back());
+  auto part = [&](int64_t index) -> FailureOr<Value> {
+    SmallVector<int64_t> starts(shape.size(), 0), limits(shape),
+        steps(shape.size(), 1);
+    starts.back() = index;
+    limits.back() = index + 1;
+    FailureOr<Value> slice = sliceOf(ctx, x, starts, limits, steps);
+    if (failed(slice))
+      return failure();
+    return reshapeTo(ctx, *slice, partShape);
+  };
+  FailureOr<Value> re = part(0);
+  if (failed(re))
+    return failure();
+  if (shape.back() == 1)
+    return Complex{*re, Value()};
+  FailureOr<Value> im = part(1);
+  if (failed(im))
+    return failure();
+  return Complex{*re, *im};
+}
+
+/// [..., 2] from the parts.
+FailureOr<Value> stackComplex(ImportContext &ctx, Complex x) {
+  SmallVector<int64_t> shape(shapeOf(x.re));
+  shape.push_back(1);
+  return concatOf(ctx,
+                  {reshapeTo(ctx, x.re, shape), reshapeTo(ctx, x.im, shape)},
+                  int64_t(shape.size()) - 1);
+}
+
+/// `value` cut or zero-padded to `length` along its last dimension.
+FailureOr<Value> resizeLast(ImportContext &ctx, Value value, int64_t length) {
+  ArrayRef<int64_t> shape = shapeOf(value);
+  int64_t have = shape.back();
+  if (have == length)
+    return value;
+  if (have > length) {
+    SmallVector<int64_t> starts(shape.size(), 0), limits(shape),
+        steps(shape.size(), 1);
+    limits.back() = length;
+    return sliceOf(ctx, value, starts, limits, steps);
+  }
+  SmallVector<int64_t> low(shape.size(), 0), high(shape.size(), 0);
+  high.back() = length - have;
+  return padOf(ctx, value, low, high, 0.0);
+}
+
+/// DFT (opset 17): input [..., 1 or 2], the transform along `axis`, of
+/// length dft_length (the input cut or zero-padded) or the axis's size.
+LogicalResult convertDft(ImportContext &ctx) {
+  FailureOr<Value> input = ctx.requiredInput(0, "input");
+  FailureOr<int64_t> axisAttr = ctx.intAttr("axis", 1);
+  FailureOr<int64_t> inverse = ctx.intAttr("inverse", 0);
+  FailureOr<int64_t> onesided = ctx.intAttr("onesided", 0);
+  if (failed(input) || failed(axisAttr) || failed(inverse) || failed(onesided))
+    return failure();
+  FailureOr<Complex> x = splitComplex(ctx, *input);
+  if (failed(x))
+    return failure();
+  int64_t rank = shapeOf(*input).size();
+  FailureOr<int64_t> axis = normalizeAxisAt(ctx, *axisAttr, rank);
+  if (failed(axis))
+    return failure();
+  if (*axis == rank - 1)
+    return ctx.error() << "axis " << *axisAttr
+                       << " is the real/imaginary dimension";
+  if (*inverse && *onesided) {
+    ctx.markUnsupported();
+    return ctx.error() << "a one-sided inverse DFT is not supported";
+  }
+  int64_t length = shapeOf(*input)[*axis];
+  if (ctx.input(1)) {
+    FailureOr<SmallVector<int64_t>> given = ctx.constantInts(1, "dft_length");
+    if (failed(given))
+      return failure();
+    if (given->size() != 1 || (*given)[0] < 1)
+      return ctx.error() << "dft_length must be one positive integer";
+    length = (*given)[0];
+  }
+  if (length > kMaxDftLength) {
+    ctx.markUnsupported();
+    return ctx.error() << "a DFT of length " << length
+                       << " is longer than Kiln's matrix DFT allows ("
+                       << kMaxDftLength << ")";
+  }
+  // The transformed axis last, and back.
+  SmallVector<int64_t> perm, back(rank - 1);
+  for (int64_t d = 0; d < rank - 1; ++d)
+    if (d != *axis)
+      perm.push_back(d);
+  perm.push_back(*axis);
+  for (int64_t d = 0; d < rank - 1; ++d)
+    back[perm[d]] = d;
+  Complex moved;
+  for (auto [from, to] : {std::pair{&x->re, &moved.re}, {&x->im, &moved.im}}) {
+    if (!*from)
+      continue;
+    FailureOr<Value> t = transposeOf(ctx, *from, perm);
+    FailureOr<Value> sized =
+        succeeded(t) ? resizeLast(ctx, *t, length) : FailureOr<Value>();
+    if (failed(sized))
+      return failure();
+    *to = *sized;
+  }
+  FailureOr<Complex> y = dftAlongLast(ctx, moved, *inverse, *onesided);
+  if (failed(y))
+    return failure();
+  FailureOr<Value> re = transposeOf(ctx, y->re, back);
+  FailureOr<Value> im = transposeOf(ctx, y->im, back);
+  if (failed(re) || failed(im))
+    return failure();
+  FailureOr<Value> result = stackComplex(ctx, Complex{*re, *im});
+  if (failed(result))
+    return failure();
+  ctx.setOutput(0, *result);
+  return success();
+}
+
+/// STFT (opset 17): signal [batch, length, 1 or 2], frames of
+/// frame_length every frame_step samples (gathered with constant indices),
+/// times the window, each transformed: [batch, frames, bins, 2].
+LogicalResult convertStft(ImportContext &ctx) {
+  FailureOr<Value> signal = ctx.requiredInput(0, "signal");
+  FailureOr<int64_t> onesided = ctx.intAttr("onesided", 1);
+  if (failed(signal) || failed(onesided))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(*signal);
+  if (shape.size() != 3)
+    return ctx.error() << "signal must be [batch, length, 1 or 2], it is "
+                       << signal->getType();
+  if (!ctx.input(1))
+    return ctx.error() << "missing input #1 (frame_step)";
+  FailureOr<SmallVector<int64_t>> step = ctx.constantInts(1, "frame_step");
+  if (failed(step))
+    return failure();
+  if (step->size() != 1 || (*step)[0] < 1)
+    return ctx.error() << "frame_step must be one positive integer";
+  Value window = ctx.input(2);
+  std::optional<int64_t> frameLength;
+  if (ctx.input(3)) {
+    FailureOr<SmallVector<int64_t>> given = ctx.constantInts(3, "frame_length");
+    if (failed(given))
+      return failure();
+    if (given->size() != 1 || (*given)[0] < 1)
+      return ctx.error() << "frame_length must be one positive integer";
+    frameLength = (*given)[0];
+  }
+  if (window) {
+    if (shapeOf(window).size() != 1 ||
+        (frameLength && shapeOf(window)[0] != *frameLength))
+      return ctx.error() << "window must be [frame_length], it is "
+                         << window.getType();
+    frameLength = shapeOf(window)[0];
+  }
+  if (!frameLength)
+    return ctx.error() << "STFT needs a window or a frame_length";
+  int64_t length = shape[1], frame = *frameLength;
+  if (frame > length)
+    return ctx.error() << "frames of " << frame
+                       << " samples do not fit a signal of " << length;
+  if (frame > kMaxDftLength) {
+    ctx.markUnsupported();
+    return ctx.error() << "frames of " << frame
+                       << " samples are longer than Kiln's matrix DFT allows ("
+                       << kMaxDftLength << ")";
+  }
+  int64_t frames = (length - frame) / (*step)[0] + 1;
+  SmallVector<int64_t> indices;
+  for (int64_t f = 0; f < frames; ++f)
+    for (int64_t l = 0; l < frame; ++l)
+      indices.push_back(f * (*step)[0] + l);
+  Value index = ctx.constant(DenseElementsAttr::get(
+      RankedTensorType::get({frames, frame}, ctx.builder().getI64Type()),
+      ArrayRef<int64_t>(indices)));
+  SmallVector<Type> types;
+  if (failed(kiln::inferGather(ctx.loc(), signal->getType(), index.getType(), 1,
+                               types)))
+    return failure();
+  Value framed = ctx.finish(
+      GatherOp::create(ctx.builder(), ctx.loc(), types[0], *signal, index, 1));
+  FailureOr<Complex> x = splitComplex(ctx, framed);
+  if (failed(x))
+    return failure();
+  if (x->im && *onesided)
+    return ctx.error() << "a complex signal has no one-sided STFT";
+  if (window) {
+    for (Value *part : {&x->re, &x->im}) {
+      if (!*part)
+        continue;
+      FailureOr<Value> windowed = buildBroadcast<MulOp>(ctx, *part, window);
+      if (failed(windowed))
+        return failure();
+      *part = *windowed;
+    }
+  }
+  FailureOr<Complex> y = dftAlongLast(ctx, *x, false, *onesided);
+  if (failed(y))
+    return failure();
+  FailureOr<Value> result = stackComplex(ctx, *y);
+  if (failed(result))
+    return failure();
+  ctx.setOutput(0, *result);
+  return success();
+}
+
 } // namespace
 
 void registerSignalConverters(ConverterRegistry &r) {
+  r.add("DFT", 17, convertDft);
+  r.add("STFT", 17, convertStft);
   r.add("HannWindow", 17, convertHann);
   r.add("HammingWindow", 17, convertHamming);
   r.add("BlackmanWindow", 17, convertBlackman);

@@ -110,3 +110,4 @@ def gen_sequences(w):
     grad("gradient_no_rule.onnx", "no derivative rule for 'kiln.abs'",
          "Abs has no rule (exit 3)", exit_code=3,
          pre=[node("Abs", ["a"], ["r"], name="abs")], xs=["a"], y="r")
+

@@ -36,6 +36,7 @@ from gen_legacy import gen_legacy, gen_training
 from gen_operators import gen_operators
 from gen_recurrent import gen_recurrent
 from gen_sequences import gen_sequences
+from gen_signal import gen_signal
 from gen_shape_ops import gen_shape_ops
 from gen_tensors import gen_external, gen_tensors
 
@@ -70,6 +71,7 @@ def main():
     gen_operators(w)
     gen_shape_ops(w)
     gen_sequences(w)
+    gen_signal(w)
     gen_external(w)
     gen_misc(w)
     # Messages as worded since the bugs these cases found were fixed.
