@@ -16,6 +16,7 @@ const ConverterRegistry &ConverterRegistry::get() {
     registerCompositeConverters(r);
     registerContractionConverters(r);
     registerIndexingConverters(r);
+    registerLinearAlgebraConverters(r);
     registerElementwiseConverters(r);
     registerGradientConverters(r);
     registerNNConverters(r);

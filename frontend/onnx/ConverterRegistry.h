@@ -60,6 +60,7 @@ void registerCompositeConverters(ConverterRegistry &registry);
 void registerContractionConverters(ConverterRegistry &registry);
 void registerGradientConverters(ConverterRegistry &registry);
 void registerIndexingConverters(ConverterRegistry &registry);
+void registerLinearAlgebraConverters(ConverterRegistry &registry);
 void registerElementwiseConverters(ConverterRegistry &registry);
 void registerNNConverters(ConverterRegistry &registry);
 void registerQuantizationConverters(ConverterRegistry &registry);

@@ -9,6 +9,7 @@ import onnx
 from onnx import helper, numpy_helper
 
 DTYPES = {np.dtype(np.float32): onnx.TensorProto.FLOAT,
+          np.dtype(np.float64): onnx.TensorProto.DOUBLE,
           np.dtype(np.int64): onnx.TensorProto.INT64}
 
 

@@ -33,6 +33,7 @@ from gen_bytes import gen_bytes, gen_model_level, gen_nesting
 from gen_graph import gen_misc, gen_structure
 from gen_integers import gen_integers, gen_topk_windows
 from gen_legacy import gen_legacy, gen_training
+from gen_linalg import gen_linalg
 from gen_operators import gen_operators
 from gen_recurrent import gen_recurrent
 from gen_sequences import gen_sequences
@@ -72,6 +73,7 @@ def main():
     gen_shape_ops(w)
     gen_sequences(w)
     gen_signal(w)
+    gen_linalg(w)
     gen_external(w)
     gen_misc(w)
     # Messages as worded since the bugs these cases found were fixed.
