@@ -15,6 +15,7 @@ const ConverterRegistry &ConverterRegistry::get() {
     ConverterRegistry r;
     registerCompositeConverters(r);
     registerContractionConverters(r);
+    registerControlFlowConverters(r);
     registerIndexingConverters(r);
     registerLinearAlgebraConverters(r);
     registerElementwiseConverters(r);

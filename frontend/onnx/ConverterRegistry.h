@@ -58,6 +58,7 @@ private:
 
 void registerCompositeConverters(ConverterRegistry &registry);
 void registerContractionConverters(ConverterRegistry &registry);
+void registerControlFlowConverters(ConverterRegistry &registry);
 void registerGradientConverters(ConverterRegistry &registry);
 void registerIndexingConverters(ConverterRegistry &registry);
 void registerLinearAlgebraConverters(ConverterRegistry &registry);

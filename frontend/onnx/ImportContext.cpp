@@ -195,15 +195,21 @@ FailureOr<DenseElementsAttr> ImportContext::constantInput(int i,
   FailureOr<Value> value = requiredInput(i, what);
   if (failed(value))
     return failure();
+  return constantOf(*value,
+                    ("input #" + llvm::Twine(i) + " (" + what + ")").str());
+}
+
+FailureOr<DenseElementsAttr> ImportContext::constantOf(Value value,
+                                                       llvm::StringRef what) {
   DenseElementsAttr attr;
-  if (matchPattern(*value, m_Constant(&attr)))
+  if (matchPattern(value, m_Constant(&attr)))
     return attr;
   // A valid model Kiln cannot compile as is: exit 3, and the message says
   // what would fix it.
   markUnsupported();
-  NonConstantOrigin origin = originOf(*value, graphInputNames_);
-  InFlightDiagnostic diag = error() << "input #" << i << " (" << what
-                                    << ") must be a constant: Kiln compiles "
+  NonConstantOrigin origin = originOf(value, graphInputNames_);
+  InFlightDiagnostic diag = error() << what
+                                    << " must be a constant: Kiln compiles "
                                        "static shapes";
   if (origin.graphInputs.empty()) {
     diag << ", and it is computed from constants by ops Kiln does not fold";
@@ -239,6 +245,35 @@ FailureOr<SmallVector<int64_t>> ImportContext::constantInts(int i,
   for (const APInt &v : attr->getValues<APInt>())
     values.push_back(v.getSExtValue());
   return values;
+}
+
+FailureOr<SmallVector<Value>>
+ImportContext::importSubgraph(const pb::GraphProto &graph,
+                              ArrayRef<Value> inputs) {
+  if (!subgraphImporter_)
+    return error() << "subgraphs cannot be imported here";
+  // The body's names live in their own scope (they may shadow the outer
+  // graph's), and its nodes become the current node in turn.
+  llvm::StringMap<Value> values = values_;
+  llvm::StringMap<Sequence> sequences = sequences_;
+  const pb::NodeProto *node = node_;
+  Location loc = loc_;
+  FailureOr<SmallVector<Value>> outputs = subgraphImporter_(graph, inputs);
+  bool unsupported = unsupported_;
+  values_ = std::move(values);
+  sequences_ = std::move(sequences);
+  node_ = node;
+  loc_ = loc;
+  hadError_ = false;
+  unsupported_ = unsupported;
+  return outputs;
+}
+
+bool ImportContext::spendIterations(int64_t count) {
+  if (count > iterationBudget_)
+    return false;
+  iterationBudget_ -= count;
+  return true;
 }
 
 Value ImportContext::finish(Operation *op) {

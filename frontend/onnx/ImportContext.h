@@ -20,6 +20,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -149,6 +150,11 @@ public:
   /// Kiln compiles static shapes).
   mlir::FailureOr<mlir::DenseElementsAttr> constantInput(int i,
                                                          llvm::StringRef what);
+  /// The constant value of `value`; otherwise an error saying `what` must
+  /// be a constant and which graph inputs it comes from (recorded for the
+  /// JIT, as constantInput does).
+  mlir::FailureOr<mlir::DenseElementsAttr> constantOf(mlir::Value value,
+                                                      llvm::StringRef what);
   /// Graph inputs that a shape operand which is not a constant was computed
   /// from, collected as constantInput() reports them (in order, no
   /// duplicates): the inputs a JIT binds to their values and retries with.
@@ -164,6 +170,28 @@ public:
   /// its first result. A verification error is reported at the node and
   /// makes hadError() true; the importer stops after the node.
   mlir::Value finish(mlir::Operation *op);
+
+  //===--------------------------------------------------------------------===//
+  // Subgraphs (If, Loop and Scan bodies)
+  //===--------------------------------------------------------------------===//
+
+  using SubgraphImporter =
+      std::function<mlir::FailureOr<llvm::SmallVector<mlir::Value>>(
+          const pb::GraphProto &, llvm::ArrayRef<mlir::Value>)>;
+  void setSubgraphImporter(SubgraphImporter importer) {
+    subgraphImporter_ = std::move(importer);
+  }
+  /// Imports `graph` inline with `inputs` bound to its inputs and returns
+  /// its outputs. The body sees the enclosing values (ONNX's outer scope);
+  /// its own names are forgotten afterwards, and the current node is
+  /// restored. A refused body node makes the current node refused too.
+  mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+  importSubgraph(const pb::GraphProto &graph,
+                 llvm::ArrayRef<mlir::Value> inputs);
+  /// Takes `count` unrolled iterations (of Loop and Scan bodies) from the
+  /// model's budget; false when it is spent, so that nested or long loops
+  /// cannot grow the graph without bound.
+  bool spendIterations(int64_t count);
 
   /// Whether an error was reported outside a converter's own return value
   /// (for the current node).
@@ -184,6 +212,9 @@ private:
   int64_t opset_;
   llvm::StringMap<mlir::Value> values_;
   llvm::StringMap<Sequence> sequences_;
+  SubgraphImporter subgraphImporter_;
+  /// Unrolled loop iterations left for the whole model.
+  int64_t iterationBudget_ = 4096;
   llvm::DenseMap<mlir::Value, std::string> graphInputNames_;
   llvm::SmallVector<std::string> compileTimeInputs_;
   llvm::StringMap<llvm::SmallVector<int64_t>> declaredShapes_;

@@ -43,13 +43,40 @@ constexpr int kMaxModelBytes = std::numeric_limits<int>::max();
 /// The values `node` reads: its inputs, and for Gradient the tensor its
 /// `y` attribute names (it differentiates what computes y, so it must come
 /// after it).
+SmallVector<std::string> valuesReadBy(const pb::NodeProto &node);
+
+/// The values a subgraph reads from its enclosing scopes: what its nodes
+/// read that it does not define itself.
+void freeValuesOf(const pb::GraphProto &graph,
+                  SmallVector<std::string> &values) {
+  llvm::StringSet<> defined;
+  for (const pb::ValueInfoProto &input : graph.input())
+    defined.insert(input.name());
+  for (const pb::TensorProto &init : graph.initializer())
+    defined.insert(init.name());
+  for (const pb::NodeProto &node : graph.node())
+    for (const std::string &output : node.output())
+      defined.insert(output);
+  for (const pb::NodeProto &node : graph.node())
+    for (const std::string &value : valuesReadBy(node))
+      if (!value.empty() && !defined.contains(value))
+        values.push_back(value);
+}
+
+/// The values `node` reads: its inputs, for Gradient the tensor its `y`
+/// attribute names (it differentiates what computes y, so it must come
+/// after it), and for If, Loop and Scan what their bodies read from the
+/// enclosing graph.
 SmallVector<std::string> valuesReadBy(const pb::NodeProto &node) {
   SmallVector<std::string> values(node.input().begin(), node.input().end());
-  if (node.op_type() == "Gradient" &&
-      node.domain() == "ai.onnx.preview.training")
-    for (const pb::AttributeProto &attr : node.attribute())
-      if (attr.name() == "y" && attr.type() == pb::AttributeProto::STRING)
-        values.push_back(attr.s());
+  for (const pb::AttributeProto &attr : node.attribute()) {
+    if (attr.type() == pb::AttributeProto::GRAPH)
+      freeValuesOf(attr.g(), values);
+    if (node.op_type() == "Gradient" &&
+        node.domain() == "ai.onnx.preview.training" && attr.name() == "y" &&
+        attr.type() == pb::AttributeProto::STRING)
+      values.push_back(attr.s());
+  }
   return values;
 }
 
@@ -81,7 +108,14 @@ private:
     return ConverterRegistry::get().lookup(defaultDomain ? "" : node.domain(),
                                            node.op_type(), version);
   }
-  FailureOr<SmallVector<int>> orderNodes();
+  /// The nodes of `graph` in an order where each follows what it reads;
+  /// `outer`, for a subgraph, holds the enclosing graph's values.
+  FailureOr<SmallVector<int>> orderNodes(const pb::GraphProto &graph,
+                                         const ImportContext *outer);
+  /// Imports an If/Loop/Scan body inline (ImportContext::importSubgraph).
+  FailureOr<SmallVector<Value>> importSubgraph(ImportContext &ctx,
+                                               const pb::GraphProto &graph,
+                                               ArrayRef<Value> inputs);
   FailureOr<RankedTensorType> importInputType(const pb::ValueInfoProto &info);
   LogicalResult importGraph(ModuleOp module);
 
@@ -199,8 +233,9 @@ LogicalResult ModelImporter::reportUnsupportedOperators() {
   return failure();
 }
 
-FailureOr<SmallVector<int>> ModelImporter::orderNodes() {
-  const pb::GraphProto &graph = model_.graph();
+FailureOr<SmallVector<int>>
+ModelImporter::orderNodes(const pb::GraphProto &graph,
+                          const ImportContext *outer) {
   llvm::StringSet<> available, inputNames, initNames;
   for (const pb::ValueInfoProto &input : graph.input()) {
     if (!inputNames.insert(input.name()).second)
@@ -233,6 +268,9 @@ FailureOr<SmallVector<int>> ModelImporter::orderNodes() {
   for (auto [index, node] : llvm::enumerate(graph.node())) {
     for (const std::string &input : valuesReadBy(node)) {
       if (input.empty() || available.contains(input))
+        continue;
+      // A subgraph reads the enclosing graph's values freely.
+      if (outer && outer->isDefined(input) && !producer.count(input))
         continue;
       auto it = producer.find(input);
       if (it == producer.end())
@@ -345,9 +383,60 @@ ModelImporter::importInputType(const pb::ValueInfoProto &info) {
   return RankedTensorType::get(shape, element);
 }
 
+FailureOr<SmallVector<Value>>
+ModelImporter::importSubgraph(ImportContext &ctx, const pb::GraphProto &graph,
+                              ArrayRef<Value> inputs) {
+  if (graph.input_size() != int(inputs.size()))
+    return ctx.error() << "the body '" << graph.name() << "' has "
+                       << graph.input_size() << " inputs, the node gives it "
+                       << inputs.size();
+  FailureOr<SmallVector<int>> order = orderNodes(graph, &ctx);
+  if (failed(order))
+    return failure();
+  for (auto [input, value] : llvm::zip(graph.input(), inputs))
+    ctx.define(input.name(), value);
+  OpBuilder &builder = ctx.builder();
+  for (const pb::TensorProto &init : graph.initializer()) {
+    Location loc = NameLoc::get(builder.getStringAttr(init.name()), fileLoc_);
+    FailureOr<DenseElementsAttr> value =
+        importTensor(init, &context_, folder_, loc);
+    if (failed(value)) {
+      if (isUnsupportedOnnxType(init.data_type()))
+        ctx.markUnsupported();
+      return failure();
+    }
+    ctx.define(init.name(), ConstantOp::create(builder, loc, *value));
+  }
+  for (int index : *order) {
+    const pb::NodeProto &node = graph.node(index);
+    ctx.setNode(node, index);
+    Converter convert = converterFor(node);
+    if (!convert) {
+      ctx.markUnsupported();
+      return ctx.error() << "unsupported operator " << node.op_type()
+                         << " in the body '" << graph.name() << "'";
+    }
+    if (failed(convert(ctx)) || ctx.hadError())
+      return failure();
+  }
+  SmallVector<Value> outputs;
+  for (const pb::ValueInfoProto &output : graph.output()) {
+    Value value = ctx.lookup(output.name());
+    if (!value) {
+      if (ctx.lookupSequence(output.name()))
+        ctx.markUnsupported();
+      return emitError(fileLoc_)
+             << "the body '" << graph.name() << "' does not compute its "
+             << "output '" << output.name() << "' as a tensor";
+    }
+    outputs.push_back(value);
+  }
+  return outputs;
+}
+
 LogicalResult ModelImporter::importGraph(ModuleOp module) {
   const pb::GraphProto &graph = model_.graph();
-  FailureOr<SmallVector<int>> order = orderNodes();
+  FailureOr<SmallVector<int>> order = orderNodes(graph, nullptr);
   if (failed(order))
     return failure();
 
@@ -404,6 +493,10 @@ LogicalResult ModelImporter::importGraph(ModuleOp module) {
                         builder.getStringAttr(input->name()));
 
   ImportContext ctx(builder, path_, opset_);
+  ctx.setSubgraphImporter(
+      [&](const pb::GraphProto &subgraph, ArrayRef<Value> values) {
+        return importSubgraph(ctx, subgraph, values);
+      });
   for (auto [index, input] : llvm::enumerate(inputs))
     ctx.defineGraphInput(input->name(), body->getArgument(index));
   for (const pb::TensorProto &init : graph.initializer()) {

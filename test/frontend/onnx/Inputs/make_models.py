@@ -58,8 +58,8 @@ save("shape_chain", [
 # Every unsupported operator is listed at once.
 save("unsupported", [
     helper.make_node("NonMaxSuppression", ["x", "x"], ["a"], name="nms"),
-    helper.make_node("Loop", ["x"], ["b"], name="loop1"),
-    helper.make_node("Loop", ["b"], ["c"], name="loop2"),
+    helper.make_node("Unique", ["x"], ["b"], name="unique1"),
+    helper.make_node("Unique", ["b"], ["c"], name="unique2"),
     helper.make_node("Relu", ["c"], ["y"], name="fine"),
 ], [tensor("x", TensorProto.FLOAT, [2])], [tensor("y", TensorProto.FLOAT, [2])])
 

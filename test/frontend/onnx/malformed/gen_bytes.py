@@ -144,9 +144,9 @@ def gen_nesting(w):
             head + field(7, 2, nested_if_graph(3000) + io), 2, PARSE,
             "If.then_branch graphs nested 3000 levels deep (stack bomb)")
     w.bytes("nested_if_3_levels.onnx",
-            head + field(7, 2, nested_if_graph(3) + io), 3,
-            "If (domain ai.onnx, opset 13): 'if2'",
-            "a shallow If: valid, but control flow is not supported")
+            head + field(7, 2, nested_if_graph(3) + io), 2,
+            "node 'if2' (If): attribute 'else_branch' must be a graph",
+            "a shallow If nest whose Ifs have no else_branch")
     # TypeProto.sequence_type nested 1000 deep on a graph input.
     t = field(1, 2, field(1, 0, T.FLOAT))  # TypeProto{tensor_type{FLOAT}}
     for _ in range(1000):

@@ -12,13 +12,13 @@ def gen_operators(w):
     y = [vi("y", T.FLOAT, None)]
     w.simple("unsupported_operators.onnx",
              [node("NonMaxSuppression", ["x", "x"], ["a"], name="nms"),
-              node("Loop", ["", ""], ["b"], name="loop1"),
-              node("Loop", ["", ""], ["c"], name="loop2"),
+              node("Unique", ["x"], ["b"], name="unique1"),
+              node("Unique", ["x"], ["c"], name="unique2"),
               node("Relu", ["x"], ["y"], name="relu")],
              [vi("x", T.FLOAT, [2])], y, (), 3,
              "the model uses 2 unsupported operator(s) in 3 node(s):\n"
-             "  Loop (domain ai.onnx, opset 13): 'loop1', 'loop2'\n"
-             "  NonMaxSuppression (domain ai.onnx, opset 13): 'nms'",
+             "  NonMaxSuppression (domain ai.onnx, opset 13): 'nms'\n"
+             "  Unique (domain ai.onnx, opset 13): 'unique1', 'unique2'",
              "two unsupported operators, listed with their nodes")
     n = node("FancyOp", ["x"], ["y"], name="fancy", domain="com.example")
     m = make_model([n], [vi("x", T.FLOAT, [2])], y,
