@@ -28,6 +28,7 @@ const ConverterRegistry &ConverterRegistry::get() {
     registerSequenceConverters(r);
     registerShapeConverters(r);
     registerSignalConverters(r);
+    registerTextConverters(r);
     registerTrainingConverters(r);
     return r;
   }();

@@ -71,6 +71,7 @@ void registerSamplingConverters(ConverterRegistry &registry);
 void registerSequenceConverters(ConverterRegistry &registry);
 void registerShapeConverters(ConverterRegistry &registry);
 void registerSignalConverters(ConverterRegistry &registry);
+void registerTextConverters(ConverterRegistry &registry);
 void registerTrainingConverters(ConverterRegistry &registry);
 
 /// Oldest and newest default-domain opsets the importer accepts. Old opsets

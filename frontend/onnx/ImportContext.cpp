@@ -145,6 +145,18 @@ ImportContext::intsAttr(llvm::StringRef name) {
       SmallVector<int64_t>(attr->ints().begin(), attr->ints().end()));
 }
 
+FailureOr<SmallVector<double>> ImportContext::floatsAttr(llvm::StringRef name) {
+  SmallVector<double> values;
+  const pb::AttributeProto *attr = attribute(name);
+  if (!attr)
+    return values;
+  if (attr->type() != pb::AttributeProto::FLOATS)
+    return error() << "attribute '" << name << "' must be a list of floats";
+  for (float value : attr->floats())
+    values.push_back(value);
+  return values;
+}
+
 namespace {
 /// What a value that should have been a constant is computed from: the
 /// graph inputs it depends on (in order of discovery), and otherwise the

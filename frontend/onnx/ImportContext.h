@@ -141,6 +141,8 @@ public:
   /// nullopt when absent.
   mlir::FailureOr<std::optional<llvm::SmallVector<int64_t>>>
   intsAttr(llvm::StringRef name);
+  /// Empty when absent.
+  mlir::FailureOr<llvm::SmallVector<double>> floatsAttr(llvm::StringRef name);
 
   //===--------------------------------------------------------------------===//
   // Constants

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "frontend/onnx/ops/Common.h"
+#include "frontend/onnx/ops/Expr.h"
 #include "frontend/onnx/ops/Volumetric.h"
 #include "frontend/onnx/ops/Window.h"
 
@@ -616,6 +617,61 @@ LogicalResult convertLegacyBatchNorm(ImportContext &ctx) {
   return convertBatchNorm(ctx);
 }
 
+/// Training-mode BatchNormalization (opset 14): normalises with the
+/// batch's own statistics (the mean and the biased variance over every
+/// dimension but the channels) and outputs the running statistics
+/// `input * momentum + current * (1 - momentum)`.
+LogicalResult convertTrainingBatchNorm(ImportContext &ctx,
+                                       ArrayRef<Value> operands,
+                                       float epsilon) {
+  FailureOr<float> momentum = ctx.floatAttr("momentum", 0.9f);
+  if (failed(momentum))
+    return failure();
+  Value x = operands[0];
+  ArrayRef<int64_t> shape = shapeOf(x);
+  if (shape.size() < 2 || !isa<FloatType>(elementTypeOf(x)))
+    return ctx.error() << "X must be a floating-point [N, C, ...] tensor";
+  SmallVector<int64_t> axes = {0}, perChannel(shape.size(), 1);
+  for (int64_t d = 2; d < int64_t(shape.size()); ++d)
+    axes.push_back(d);
+  perChannel[1] = shape[1];
+  auto mean = [&](Value v) -> Value {
+    SmallVector<Type> types;
+    if (failed(kiln::inferReduce(ctx.loc(), v.getType(), axes, false, types)))
+      return {};
+    return ctx.finish(ReduceMeanOp::create(ctx.builder(), ctx.loc(), types[0],
+                                           v, axes, false));
+  };
+  Expr e(ctx);
+  Value batchMean = mean(x);
+  if (!batchMean)
+    return failure();
+  Value centred = e.sub(x, reshapeTo(ctx, batchMean, perChannel));
+  Value batchVar = mean(e.mul(centred, centred));
+  if (!batchVar)
+    return failure();
+  SmallVector<Type> types;
+  if (failed(kiln::inferBatchNorm(
+          ctx.loc(), {x, operands[1], operands[2], batchMean, batchVar},
+          types)))
+    return failure();
+  ctx.setOutput(
+      0, ctx.finish(BatchNormOp::create(ctx.builder(), ctx.loc(), types[0], x,
+                                        operands[1], operands[2], batchMean,
+                                        batchVar, APFloat(double(epsilon)))));
+  auto running = [&](Value input, Value current) {
+    return e.add(e.mul(input, e.c(input, *momentum)),
+                 e.mul(current, e.c(current, 1.0 - double(*momentum))));
+  };
+  Value runningMean = running(operands[3], batchMean);
+  Value runningVar = running(operands[4], batchVar);
+  if (!runningMean || !runningVar)
+    return failure();
+  ctx.setOutput(1, runningMean);
+  ctx.setOutput(2, runningVar);
+  return success();
+}
+
 LogicalResult convertBatchNorm(ImportContext &ctx) {
   SmallVector<Value> operands;
   static const char *names[] = {"X", "scale", "B", "mean", "var"};
@@ -632,10 +688,12 @@ LogicalResult convertBatchNorm(ImportContext &ctx) {
   bool statisticsUsed = false;
   for (int i = 1; i < ctx.node().output_size(); ++i)
     statisticsUsed |= !ctx.node().output(i).empty();
-  if (*training != 0 || statisticsUsed) {
+  if (*training != 0)
+    return convertTrainingBatchNorm(ctx, operands, *epsilon);
+  if (statisticsUsed) {
     ctx.markUnsupported();
-    return ctx.error() << "training-mode BatchNormalization is not supported "
-                          "(inference only)";
+    return ctx.error() << "the running statistics outputs of "
+                          "BatchNormalization need training_mode 1";
   }
   SmallVector<Type> types;
   if (failed(kiln::inferBatchNorm(ctx.loc(), operands, types)))

@@ -196,27 +196,14 @@ FailureOr<SmallVector<std::string>> stringsAttr(ImportContext &ctx,
   return values;
 }
 
-FailureOr<SmallVector<double>> floatsAttr(ImportContext &ctx,
-                                          llvm::StringRef name) {
-  SmallVector<double> values;
-  const pb::AttributeProto *attr = ctx.attribute(name);
-  if (!attr)
-    return values;
-  if (attr->type() != pb::AttributeProto::FLOATS)
-    return ctx.error() << "attribute '" << name << "' must be a list of floats";
-  for (float value : attr->floats())
-    values.push_back(value);
-  return values;
-}
-
 /// The activations of every direction: `perDirection` functions each
 /// (f for RNN, f g for GRU, f g h for LSTM), the defaults when absent.
 FailureOr<SmallVector<Activation>> activationsOf(ImportContext &ctx, Cell cell,
                                                  int64_t directions) {
   size_t perDirection = cell == Cell::kRnn ? 1 : cell == Cell::kGru ? 2 : 3;
   auto names = stringsAttr(ctx, "activations");
-  auto alphas = floatsAttr(ctx, "activation_alpha");
-  auto betas = floatsAttr(ctx, "activation_beta");
+  auto alphas = ctx.floatsAttr("activation_alpha");
+  auto betas = ctx.floatsAttr("activation_beta");
   if (failed(names) || failed(alphas) || failed(betas))
     return failure();
   if (names->empty()) {

@@ -355,9 +355,83 @@ LogicalResult convertStft(ImportContext &ctx) {
   return success();
 }
 
+/// One scalar input as a double (integer or float), from a constant.
+FailureOr<double> scalarInput(ImportContext &ctx, int i, llvm::StringRef what) {
+  FailureOr<DenseElementsAttr> attr = ctx.constantInput(i, what);
+  if (failed(attr))
+    return failure();
+  if (attr->getNumElements() != 1)
+    return ctx.error() << what << " must be one value";
+  if (isa<FloatType>(attr->getElementType()))
+    return (*attr->getValues<APFloat>().begin()).convertToDouble();
+  return double((*attr->getValues<APInt>().begin()).getSExtValue());
+}
+
+/// MelWeightMatrix (opset 17): [dft_length / 2 + 1, num_mel_bins]
+/// triangular filters between num_mel_bins + 2 points equally spaced on
+/// the mel scale (2595 log10(1 + f / 700)) from lower_edge_hertz to
+/// upper_edge_hertz, each point mapped to the DFT bin
+/// floor((dft_length + 1) f / sample_rate). The band edges are computed in
+/// single precision and the points in double, as ONNX's reference does, so
+/// that the bins agree at their boundaries.
+LogicalResult convertMelWeightMatrix(ImportContext &ctx) {
+  FailureOr<double> bins = scalarInput(ctx, 0, "num_mel_bins");
+  FailureOr<double> dftLength = scalarInput(ctx, 1, "dft_length");
+  FailureOr<double> sampleRate = scalarInput(ctx, 2, "sample_rate");
+  FailureOr<double> lower = scalarInput(ctx, 3, "lower_edge_hertz");
+  FailureOr<double> upper = scalarInput(ctx, 4, "upper_edge_hertz");
+  FailureOr<int64_t> dtype = ctx.intAttr("output_datatype", 1);
+  if (failed(bins) || failed(dftLength) || failed(sampleRate) ||
+      failed(lower) || failed(upper) || failed(dtype))
+    return failure();
+  if (*bins < 1 || *bins > kMaxDftLength || *dftLength < 1 ||
+      *dftLength > kMaxDftLength || *sampleRate < 1)
+    return ctx.error() << "num_mel_bins and dft_length must be in [1, "
+                       << kMaxDftLength << "] and sample_rate positive";
+  if (!(*lower >= 0 && *lower <= *upper && *upper <= *sampleRate / 2))
+    return ctx.error() << "the band must satisfy 0 <= lower_edge_hertz <= "
+                          "upper_edge_hertz <= sample_rate / 2";
+  Type element = importElementType(ctx.context(), int32_t(*dtype), ctx.loc());
+  if (!element)
+    return failure();
+  int64_t mels = int64_t(*bins), spectrum = int64_t(*dftLength) / 2 + 1;
+  auto toMel = [](float hertz) {
+    return 2595.0f * std::log10(1.0f + hertz / 700.0f);
+  };
+  float lowMel = toMel(float(*lower)), highMel = toMel(float(*upper));
+  float step = (highMel - lowMel) / float(mels + 2);
+  SmallVector<int64_t> points;
+  for (int64_t i = 0; i < mels + 2; ++i) {
+    double mel = double(i) * double(step) + double(lowMel);
+    double hertz = 700.0 * (std::pow(10.0, mel / 2595.0) - 1.0);
+    int64_t bin = int64_t(std::floor((*dftLength + 1) * hertz / *sampleRate));
+    points.push_back(std::clamp<int64_t>(bin, 0, spectrum - 1));
+  }
+  SmallVector<double> weights(spectrum * mels, 0.0);
+  for (int64_t m = 0; m < mels; ++m) {
+    int64_t left = points[m], centre = points[m + 1], right = points[m + 2];
+    if (centre == left)
+      weights[centre * mels + m] = 1.0;
+    else
+      for (int64_t j = left; j <= centre; ++j)
+        weights[j * mels + m] = double(j - left) / double(centre - left);
+    for (int64_t j = centre; j < right; ++j)
+      weights[j * mels + m] = double(right - j) / double(right - centre);
+  }
+  auto type = RankedTensorType::get({spectrum, mels}, element);
+  SmallVector<Attribute> attrs;
+  for (double w : weights)
+    attrs.push_back(isa<FloatType>(element)
+                        ? Attribute(FloatAttr::get(element, w))
+                        : Attribute(IntegerAttr::get(element, int64_t(w))));
+  ctx.setOutput(0, ctx.constant(DenseElementsAttr::get(type, attrs)));
+  return success();
+}
+
 } // namespace
 
 void registerSignalConverters(ConverterRegistry &r) {
+  r.add("MelWeightMatrix", 17, convertMelWeightMatrix);
   r.add("DFT", 17, convertDft);
   r.add("STFT", 17, convertStft);
   r.add("HannWindow", 17, convertHann);

@@ -11,6 +11,7 @@ from onnx import helper, numpy_helper
 DTYPES = {np.dtype(np.float32): onnx.TensorProto.FLOAT,
           np.dtype(np.float64): onnx.TensorProto.DOUBLE,
           np.dtype(np.int64): onnx.TensorProto.INT64,
+          np.dtype(np.int32): onnx.TensorProto.INT32,
           np.dtype(np.bool_): onnx.TensorProto.BOOL}
 
 

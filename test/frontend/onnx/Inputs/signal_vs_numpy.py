@@ -3,7 +3,8 @@
 what the ONNX node tests leave out (a complex input, dft_length padding and
 cutting, one-sided output, a negative axis, the inverse of a complex
 spectrum, a complex STFT with frame_length and a window), against
-numpy.fft; refusals: a one-sided inverse (exit 3), the real/imaginary axis
+numpy.fft, and MelWeightMatrix against ONNX's reference formula (its sample
+rate a graph input, which `kilnc run` binds); refusals: a one-sided inverse (exit 3), the real/imaginary axis
 (exit 2). Fixed seed."""
 import argparse
 
@@ -48,6 +49,38 @@ cases.add("stft_complex_two_sided",
           [node("STFT", ["x", "step", "w", "len"], ["y"], onesided=0)],
           {"x": signal}, {"y": parts(np.fft.fft(frames, axis=-1))},
           [("step", i64(4)), ("w", window), ("len", i64(10))])
+
+
+def mel_reference(bins, dft_length, rate, lower, upper):
+    """ONNX's reference for MelWeightMatrix (its backend test generator):
+    band edges in float32, points in float64."""
+    lower, upper = np.float32(lower), np.float32(upper)
+    points = np.arange(0, bins + 2)
+    low = 2595 * np.log10(1 + lower / 700)
+    high = 2595 * np.log10(1 + upper / 700)
+    points = points * ((high - low) / points.shape[0]) + low
+    points = 700 * (np.power(10, points / 2595) - 1)
+    points = ((dft_length + 1) * points // rate).astype(int)
+    out = np.zeros((dft_length // 2 + 1, bins))
+    for i in range(bins):
+        left, centre, right = points[i], points[i + 1], points[i + 2]
+        if centre == left:
+            out[centre, i] = 1
+        else:
+            for j in range(left, centre + 1):
+                out[j, i] = (j - left) / (centre - left)
+        for j in range(centre, right):
+            out[j, i] = (right - j) / (right - centre)
+    return out.astype(np.float32)
+
+
+cases.add("mel_weight_matrix",
+          [node("MelWeightMatrix", ["bins", "n", "rate", "lo", "hi"], ["y"])],
+          {"rate": np.array(16000, np.int64)},
+          {"y": mel_reference(10, 64, 16000, 20.0, 7000.0)},
+          [("bins", i64(10)), ("n", i64(64)),
+           ("lo", np.array(20.0, np.float32)),
+           ("hi", np.array(7000.0, np.float32))])
 cases.add("dft_onesided_inverse",
           [node("DFT", ["x"], ["y"], inverse=1, onesided=1)], {"x": cplx},
           {"y": cplx}, expect_exit=3,

@@ -1,4 +1,4 @@
-"""DFT and STFT.
+"""DFT, STFT, MelWeightMatrix and TfIdfVectorizer.
 
 Part of the malformed-model corpus: make_corpus.py calls every gen_*
 function with its Writer.
@@ -53,3 +53,61 @@ def gen_signal(w):
          [node("STFT", ["x", "step", "", "len"], ["y"], name="stft")],
          "signal must be [batch, length, 1 or 2]", "a rank-2 signal",
          [step, const("len", np.int64(4))], inputs=[vi("x", T.FLOAT, [1, 8])])
+
+
+def gen_mel_and_text(w):
+    y = [vi("y", T.FLOAT, None)]
+
+    def mel(rel, values, message, why):
+        names = ["bins", "n", "rate", "lo", "hi"]
+        w.simple(rel, [node("MelWeightMatrix", names, ["y"], name="mel")],
+                 [], y, [const(n, v) for n, v in zip(names, values)], 2,
+                 message, why, opset=17)
+
+    mel("mel_zero_bins.onnx",
+        [np.int64(0), np.int64(16), np.int64(8000), np.float32(0),
+         np.float32(4000)],
+        "num_mel_bins and dft_length must be in [1, 4096]", "no mel bins")
+    mel("mel_band_above_nyquist.onnx",
+        [np.int64(8), np.int64(16), np.int64(8000), np.float32(0),
+         np.float32(6000)],
+        "the band must satisfy", "upper_edge_hertz above sample_rate / 2")
+    mel("mel_two_bins_values.onnx",
+        [np.int64([8, 9]), np.int64(16), np.int64(8000), np.float32(0),
+         np.float32(4000)],
+        "num_mel_bins must be one value", "num_mel_bins of two values")
+
+    x = [vi("x", T.INT64, [2, 6])]
+
+    def tfidf(rel, message, why, exit_code=2, **attrs):
+        base = dict(mode="TF", min_gram_length=1, max_gram_length=1,
+                    max_skip_count=0, ngram_counts=[0], ngram_indexes=[0, 1],
+                    pool_int64s=[3, 4])
+        base.update(attrs)
+        w.simple(rel, [node("TfIdfVectorizer", ["x"], ["y"], name="tfidf",
+                            **base)], x, y, (), exit_code, message, why)
+
+    tfidf("tfidf_bad_mode.onnx", "mode must be TF, IDF or TFIDF",
+          "mode 'BM25'", mode="BM25")
+    tfidf("tfidf_gram_lengths.onnx",
+          "min_gram_length and max_gram_length must satisfy",
+          "min_gram_length 2 > max_gram_length 1", min_gram_length=2)
+    tfidf("tfidf_counts_short.onnx",
+          "ngram_counts must give the start of every gram length up to 2",
+          "max_gram_length 2 with one ngram_counts entry", max_gram_length=2)
+    tfidf("tfidf_counts_past_pool.onnx",
+          "ngram_counts must be non-decreasing offsets into the pool",
+          "an offset past the pool's end", max_gram_length=2,
+          ngram_counts=[0, 9])
+    tfidf("tfidf_bigrams_odd.onnx", "not a multiple of 2",
+          "3 tokens of bigrams", max_gram_length=2, ngram_counts=[0, 0],
+          pool_int64s=[1, 2, 3], ngram_indexes=[0])
+    tfidf("tfidf_indexes_count.onnx",
+          "ngram_indexes has 1 entries for 2 grams", "one slot for two grams",
+          ngram_indexes=[0])
+    tfidf("tfidf_negative_slot.onnx", "ngram_indexes must be in [0, 65536)",
+          "a slot of -1", ngram_indexes=[0, -1])
+    tfidf("tfidf_weights_count.onnx", "weights has 1 entries for 2 grams",
+          "one weight for two grams", weights=[1.0])
+    tfidf("tfidf_skip_huge.onnx", "max_skip_count must be in [0, 65536]",
+          "max_skip_count 2^40 (not 2^40 slices)", max_skip_count=1 << 40)

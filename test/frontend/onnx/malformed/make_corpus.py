@@ -38,7 +38,7 @@ from gen_linalg import gen_linalg
 from gen_operators import gen_operators
 from gen_recurrent import gen_recurrent
 from gen_sequences import gen_sequences
-from gen_signal import gen_signal
+from gen_signal import gen_mel_and_text, gen_signal
 from gen_shape_ops import gen_shape_ops
 from gen_tensors import gen_external, gen_tensors
 
@@ -74,6 +74,7 @@ def main():
     gen_shape_ops(w)
     gen_sequences(w)
     gen_signal(w)
+    gen_mel_and_text(w)
     gen_linalg(w)
     gen_control_flow(w)
     gen_external(w)
