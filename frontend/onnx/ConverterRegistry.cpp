@@ -23,6 +23,7 @@ const ConverterRegistry &ConverterRegistry::get() {
     registerNNConverters(r);
     registerQuantizationConverters(r);
     registerRecurrentConverters(r);
+    registerRoiAlignConverters(r);
     registerReductionConverters(r);
     registerSamplingConverters(r);
     registerSequenceConverters(r);

@@ -66,6 +66,7 @@ void registerElementwiseConverters(ConverterRegistry &registry);
 void registerNNConverters(ConverterRegistry &registry);
 void registerQuantizationConverters(ConverterRegistry &registry);
 void registerRecurrentConverters(ConverterRegistry &registry);
+void registerRoiAlignConverters(ConverterRegistry &registry);
 void registerReductionConverters(ConverterRegistry &registry);
 void registerSamplingConverters(ConverterRegistry &registry);
 void registerSequenceConverters(ConverterRegistry &registry);

@@ -37,6 +37,7 @@ from gen_legacy import gen_legacy, gen_training
 from gen_linalg import gen_linalg
 from gen_operators import gen_operators
 from gen_recurrent import gen_recurrent
+from gen_roialign import gen_roialign
 from gen_sequences import gen_sequences
 from gen_signal import gen_mel_and_text, gen_signal
 from gen_shape_ops import gen_shape_ops
@@ -77,6 +78,7 @@ def main():
     gen_mel_and_text(w)
     gen_linalg(w)
     gen_control_flow(w)
+    gen_roialign(w)
     gen_external(w)
     gen_misc(w)
     # Messages as worded since the bugs these cases found were fixed.
