@@ -112,6 +112,10 @@ private:
   /// `outer`, for a subgraph, holds the enclosing graph's values.
   FailureOr<SmallVector<int>> orderNodes(const pb::GraphProto &graph,
                                          const ImportContext *outer);
+  /// Defines `graph`'s initializers as constants (an unsupported data type
+  /// marks `ctx` unsupported).
+  LogicalResult defineInitializers(ImportContext &ctx,
+                                   const pb::GraphProto &graph);
   /// Imports an If/Loop/Scan body inline (ImportContext::importSubgraph).
   FailureOr<SmallVector<Value>> importSubgraph(ImportContext &ctx,
                                                const pb::GraphProto &graph,
@@ -383,18 +387,8 @@ ModelImporter::importInputType(const pb::ValueInfoProto &info) {
   return RankedTensorType::get(shape, element);
 }
 
-FailureOr<SmallVector<Value>>
-ModelImporter::importSubgraph(ImportContext &ctx, const pb::GraphProto &graph,
-                              ArrayRef<Value> inputs) {
-  if (graph.input_size() != int(inputs.size()))
-    return ctx.error() << "the body '" << graph.name() << "' has "
-                       << graph.input_size() << " inputs, the node gives it "
-                       << inputs.size();
-  FailureOr<SmallVector<int>> order = orderNodes(graph, &ctx);
-  if (failed(order))
-    return failure();
-  for (auto [input, value] : llvm::zip(graph.input(), inputs))
-    ctx.define(input.name(), value);
+LogicalResult ModelImporter::defineInitializers(ImportContext &ctx,
+                                                const pb::GraphProto &graph) {
   OpBuilder &builder = ctx.builder();
   for (const pb::TensorProto &init : graph.initializer()) {
     Location loc = NameLoc::get(builder.getStringAttr(init.name()), fileLoc_);
@@ -407,6 +401,23 @@ ModelImporter::importSubgraph(ImportContext &ctx, const pb::GraphProto &graph,
     }
     ctx.define(init.name(), ConstantOp::create(builder, loc, *value));
   }
+  return success();
+}
+
+FailureOr<SmallVector<Value>>
+ModelImporter::importSubgraph(ImportContext &ctx, const pb::GraphProto &graph,
+                              ArrayRef<Value> inputs) {
+  if (graph.input_size() != int(inputs.size()))
+    return ctx.error() << "the body '" << graph.name() << "' has "
+                       << graph.input_size() << " inputs, the node gives it "
+                       << inputs.size();
+  FailureOr<SmallVector<int>> order = orderNodes(graph, &ctx);
+  if (failed(order))
+    return failure();
+  for (auto [input, value] : llvm::zip(graph.input(), inputs))
+    ctx.define(input.name(), value);
+  if (failed(defineInitializers(ctx, graph)))
+    return failure();
   for (int index : *order) {
     const pb::NodeProto &node = graph.node(index);
     ctx.setNode(node, index);
@@ -499,16 +510,10 @@ LogicalResult ModelImporter::importGraph(ModuleOp module) {
       });
   for (auto [index, input] : llvm::enumerate(inputs))
     ctx.defineGraphInput(input->name(), body->getArgument(index));
-  for (const pb::TensorProto &init : graph.initializer()) {
-    Location loc = NameLoc::get(builder.getStringAttr(init.name()), fileLoc_);
-    FailureOr<DenseElementsAttr> value =
-        importTensor(init, &context_, folder_, loc);
-    if (failed(value)) {
-      if (isUnsupportedOnnxType(init.data_type()))
-        failure_ = ImportFailure::kUnsupported;
-      return failure();
-    }
-    ctx.define(init.name(), ConstantOp::create(builder, loc, *value));
+  if (failed(defineInitializers(ctx, graph))) {
+    if (ctx.isUnsupported())
+      failure_ = ImportFailure::kUnsupported;
+    return failure();
   }
 
   for (auto &[boundName, value] : options_.boundInputs) {

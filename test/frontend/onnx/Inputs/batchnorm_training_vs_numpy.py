@@ -4,19 +4,13 @@ BatchNormalization (opset 15) on a rank-3 and a rank-5 input with a
 non-default momentum and epsilon, against numpy: the output normalised
 with the batch's mean and biased variance, and the running statistics
 input * momentum + batch * (1 - momentum). Fixed seed."""
-import argparse
-
 import numpy as np
 from onnx import helper
 
-from kilnc_cases import Cases
+from kilnc_cases import cases_from_command_line
 
-parser = argparse.ArgumentParser()
-parser.add_argument("outdir")
-parser.add_argument("--kilnc", required=True)
-args = parser.parse_args()
 rng = np.random.default_rng(0)
-cases = Cases(args.outdir, args.kilnc)
+cases = cases_from_command_line()
 MOMENTUM, EPSILON = 0.7, 1e-3
 
 for name, shape in [("rank3", (4, 3, 5)), ("rank5", (2, 3, 2, 3, 4))]:

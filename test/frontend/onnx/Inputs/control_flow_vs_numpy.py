@@ -4,20 +4,14 @@
 early exit, scan directions and axes) against numpy; refusals: a loop whose
 condition depends on data (exit 3), a loop past the iteration budget
 (exit 3). Fixed seed."""
-import argparse
-
 import numpy as np
 from onnx import TensorProto, helper
 
-from kilnc_cases import Cases
+from kilnc_cases import cases_from_command_line
 
-parser = argparse.ArgumentParser()
-parser.add_argument("outdir")
-parser.add_argument("--kilnc", required=True)
-args = parser.parse_args()
 rng = np.random.default_rng(0)
 node = helper.make_node
-cases = Cases(args.outdir, args.kilnc)
+cases = cases_from_command_line()
 F = TensorProto.FLOAT
 
 

@@ -3,19 +3,13 @@
 batch of random 6x6 matrices, matrices that need row swaps (zeros on the
 diagonal), singular ones (exactly 0, never NaN), 1x1, and float64; the
 refusal of a 65x65 matrix (exit 3). Fixed seed."""
-import argparse
-
 import numpy as np
 from onnx import helper
 
-from kilnc_cases import Cases
+from kilnc_cases import cases_from_command_line
 
-parser = argparse.ArgumentParser()
-parser.add_argument("outdir")
-parser.add_argument("--kilnc", required=True)
-args = parser.parse_args()
 rng = np.random.default_rng(0)
-cases = Cases(args.outdir, args.kilnc, rtol=1e-4, atol=1e-5)
+cases = cases_from_command_line(rtol=1e-4, atol=1e-5)
 
 
 def det(name, x, **kwargs):

@@ -4,23 +4,17 @@
 operands and every differentiated op, against torch.autograd (the gradient
 of the sum of y); an x that y does not depend on gets zeros; an op without
 a rule is refused (exit 3). Fixed seed."""
-import argparse
-
 import numpy as np
 import torch
 from onnx import helper
 
-from kilnc_cases import Cases
+from kilnc_cases import cases_from_command_line
 
-parser = argparse.ArgumentParser()
-parser.add_argument("outdir")
-parser.add_argument("--kilnc", required=True)
-args = parser.parse_args()
 rng = np.random.default_rng(0)
 node = helper.make_node
 TRAINING = "ai.onnx.preview.training"
 OPSETS = (("", 17), (TRAINING, 1))
-cases = Cases(args.outdir, args.kilnc)
+cases = cases_from_command_line()
 
 
 def gradient(xs, y, outputs):

@@ -1,6 +1,7 @@
 """Shared by the *_vs_*.py scripts: writes single-graph ONNX cases with
 their inputs and independently computed expected outputs, runs each through
 `kilnc run`, and prints MATCH or DIFF per case and a SUMMARY line."""
+import argparse
 import os
 import subprocess
 
@@ -80,3 +81,12 @@ class Cases:
                 print("MATCH %s" % name)
         print("SUMMARY: %d match, %d differ" % (len(self.cases) - failures,
                                                  failures))
+
+
+def cases_from_command_line(**kwargs):
+    """Cases for `SCRIPT OUTDIR --kilnc KILNC` (every *_vs_*.py script)."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("outdir")
+    parser.add_argument("--kilnc", required=True)
+    args = parser.parse_args()
+    return Cases(args.outdir, args.kilnc, **kwargs)

@@ -5,21 +5,15 @@ output_half_pixel, a spatial scale, regions of two images reaching past
 the border, fixed and adaptive sampling (with the regions constants, and
 as a graph input that `kilnc run` binds); max mode is refused (exit 3).
 Fixed seed."""
-import argparse
-
 import numpy as np
 import torch
 from onnx import helper
 from torchvision.ops import roi_align
 
-from kilnc_cases import Cases
+from kilnc_cases import cases_from_command_line
 
-parser = argparse.ArgumentParser()
-parser.add_argument("outdir")
-parser.add_argument("--kilnc", required=True)
-args = parser.parse_args()
 rng = np.random.default_rng(0)
-cases = Cases(args.outdir, args.kilnc)
+cases = cases_from_command_line()
 
 x = rng.standard_normal((2, 3, 12, 10)).astype(np.float32)
 rois = np.array([[1.0, 2.0, 15.0, 9.5], [-3.0, -2.0, 6.0, 30.0],

@@ -5,20 +5,14 @@ Length, SplitToSequence, ConcatFromSequence), with positions given as
 constants or as graph inputs (which `kilnc run` binds, as a JIT), against
 numpy; and the refusals: a sequence as a graph output (exit 3), a position
 out of range (exit 2). Fixed seed."""
-import argparse
-
 import numpy as np
 from onnx import helper
 
-from kilnc_cases import Cases
+from kilnc_cases import cases_from_command_line
 
-parser = argparse.ArgumentParser()
-parser.add_argument("outdir")
-parser.add_argument("--kilnc", required=True)
-args = parser.parse_args()
 rng = np.random.default_rng(0)
 node = helper.make_node
-cases = Cases(args.outdir, args.kilnc, rtol=0, atol=0)
+cases = cases_from_command_line(rtol=0, atol=0)
 x = rng.standard_normal((7, 3)).astype(np.float32)
 y = rng.standard_normal((2, 3)).astype(np.float32)
 z = rng.standard_normal((4, 3)).astype(np.float32)

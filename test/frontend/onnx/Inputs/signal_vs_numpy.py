@@ -6,20 +6,14 @@ spectrum, a complex STFT with frame_length and a window), against
 numpy.fft, and MelWeightMatrix against ONNX's reference formula (its sample
 rate a graph input, which `kilnc run` binds); refusals: a one-sided inverse (exit 3), the real/imaginary axis
 (exit 2). Fixed seed."""
-import argparse
-
 import numpy as np
 from onnx import helper
 
-from kilnc_cases import Cases
+from kilnc_cases import cases_from_command_line
 
-parser = argparse.ArgumentParser()
-parser.add_argument("outdir")
-parser.add_argument("--kilnc", required=True)
-args = parser.parse_args()
 rng = np.random.default_rng(0)
 node = helper.make_node
-cases = Cases(args.outdir, args.kilnc, rtol=1e-4, atol=2e-4)
+cases = cases_from_command_line(rtol=1e-4, atol=2e-4)
 
 
 def parts(z):

@@ -4,19 +4,13 @@
 repeated output slot map and 1-D and 2-D inputs, against a direct Python
 count over every window (independent of Kiln's vectorised form); a string
 pool is refused (exit 3). Fixed seed."""
-import argparse
-
 import numpy as np
 from onnx import helper
 
-from kilnc_cases import Cases
+from kilnc_cases import cases_from_command_line
 
-parser = argparse.ArgumentParser()
-parser.add_argument("outdir")
-parser.add_argument("--kilnc", required=True)
-args = parser.parse_args()
 rng = np.random.default_rng(0)
-cases = Cases(args.outdir, args.kilnc, rtol=0, atol=1e-6)
+cases = cases_from_command_line(rtol=0, atol=1e-6)
 
 
 def reference(x, mode, lo, hi, skip, counts, slots, pool, weights=None):

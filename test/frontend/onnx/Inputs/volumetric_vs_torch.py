@@ -5,19 +5,13 @@ leave out (groups, asymmetric pads, strides, dilations, ceil_mode,
 count_include_pad, output_padding, SAME padding), each run through
 `kilnc run` and compared with PyTorch's functional ops (fp32, rtol 1e-4,
 atol 1e-5). Prints MATCH or DIFF per case and a SUMMARY line. Fixed seed."""
-import argparse
-
 import numpy as np
 import torch
 import torch.nn.functional as F
 from onnx import helper, numpy_helper
 
-from kilnc_cases import Cases
+from kilnc_cases import cases_from_command_line
 
-parser = argparse.ArgumentParser()
-parser.add_argument("outdir")
-parser.add_argument("--kilnc", required=True)
-args = parser.parse_args()
 torch.manual_seed(0)
 rng = np.random.default_rng(0)
 
@@ -49,7 +43,7 @@ def conv(name, x, w, bias=None, pads=(0,) * 6, torch_pad=None, **attrs):
     return node, inits, expected
 
 
-cases = Cases(args.outdir, args.kilnc)
+cases = cases_from_command_line()
 
 
 def case(name, built, x):
