@@ -63,6 +63,38 @@ FailureOr<Value> ImportContext::requiredInput(int i, llvm::StringRef what) {
   return error() << "missing input #" << i << " (" << what << ")";
 }
 
+FailureOr<GraphValue> ImportContext::anyInput(int i, llvm::StringRef what) {
+  GraphValue value;
+  if (i < node_->input_size() && !node_->input(i).empty())
+    value = lookupAny(node_->input(i));
+  if (!value.tensor && !value.isSequence())
+    return error() << "missing input #" << i << " (" << what << ")";
+  return value;
+}
+
+void ImportContext::setAnyOutput(int i, const GraphValue &value) {
+  if (value.isSequence())
+    setSequenceOutput(i, *value.sequence);
+  else
+    setOutput(i, value.tensor);
+}
+
+GraphValue ImportContext::lookupAny(const std::string &name) const {
+  if (Value tensor = lookup(name))
+    return tensor;
+  if (const Sequence *sequence = lookupSequence(name))
+    return *sequence;
+  return {};
+}
+
+void ImportContext::defineAny(const std::string &name,
+                              const GraphValue &value) {
+  if (value.isSequence())
+    defineSequence(name, *value.sequence);
+  else
+    define(name, value.tensor);
+}
+
 FailureOr<const Sequence *> ImportContext::sequenceInput(int i,
                                                          llvm::StringRef what) {
   if (i < node_->input_size() && !node_->input(i).empty()) {
@@ -259,9 +291,9 @@ FailureOr<SmallVector<int64_t>> ImportContext::constantInts(int i,
   return values;
 }
 
-FailureOr<SmallVector<Value>>
+FailureOr<SmallVector<GraphValue>>
 ImportContext::importSubgraph(const pb::GraphProto &graph,
-                              ArrayRef<Value> inputs) {
+                              ArrayRef<GraphValue> inputs) {
   if (!subgraphImporter_)
     return error() << "subgraphs cannot be imported here";
   // The body's names live in their own scope (they may shadow the outer
@@ -270,7 +302,7 @@ ImportContext::importSubgraph(const pb::GraphProto &graph,
   llvm::StringMap<Sequence> sequences = sequences_;
   const pb::NodeProto *node = node_;
   Location loc = loc_;
-  FailureOr<SmallVector<Value>> outputs = subgraphImporter_(graph, inputs);
+  FailureOr<SmallVector<GraphValue>> outputs = subgraphImporter_(graph, inputs);
   bool unsupported = unsupported_;
   values_ = std::move(values);
   sequences_ = std::move(sequences);

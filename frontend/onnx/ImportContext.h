@@ -40,6 +40,17 @@ struct Sequence {
   mlir::Type element;
 };
 
+/// A value of the graph: a tensor, or a sequence resolved at import.
+struct GraphValue {
+  mlir::Value tensor;
+  std::optional<Sequence> sequence;
+
+  GraphValue() = default;
+  GraphValue(mlir::Value tensor) : tensor(tensor) {}
+  GraphValue(Sequence sequence) : sequence(std::move(sequence)) {}
+  bool isSequence() const { return sequence.has_value(); }
+};
+
 class ImportContext {
 public:
   ImportContext(mlir::OpBuilder &builder, llvm::StringRef modelPath,
@@ -123,6 +134,15 @@ public:
   /// be left undefined; using them later is reported then.
   void setOutput(int i, mlir::Value value);
 
+  /// Input `i`, a tensor or a sequence, or an error when it is missing.
+  mlir::FailureOr<GraphValue> anyInput(int i, llvm::StringRef what);
+  /// Defines output `i` of the node as a tensor or a sequence.
+  void setAnyOutput(int i, const GraphValue &value);
+  /// The value named `name`, a tensor or a sequence (empty when neither).
+  GraphValue lookupAny(const std::string &name) const;
+  /// Defines `name` as a tensor or a sequence.
+  void defineAny(const std::string &name, const GraphValue &value);
+
   /// Input `i` as a sequence, or an error naming it when it is missing or
   /// a tensor.
   mlir::FailureOr<const Sequence *> sequenceInput(int i, llvm::StringRef what);
@@ -178,8 +198,8 @@ public:
   //===--------------------------------------------------------------------===//
 
   using SubgraphImporter =
-      std::function<mlir::FailureOr<llvm::SmallVector<mlir::Value>>(
-          const pb::GraphProto &, llvm::ArrayRef<mlir::Value>)>;
+      std::function<mlir::FailureOr<llvm::SmallVector<GraphValue>>(
+          const pb::GraphProto &, llvm::ArrayRef<GraphValue>)>;
   void setSubgraphImporter(SubgraphImporter importer) {
     subgraphImporter_ = std::move(importer);
   }
@@ -187,9 +207,9 @@ public:
   /// its outputs. The body sees the enclosing values (ONNX's outer scope);
   /// its own names are forgotten afterwards, and the current node is
   /// restored. A refused body node makes the current node refused too.
-  mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+  mlir::FailureOr<llvm::SmallVector<GraphValue>>
   importSubgraph(const pb::GraphProto &graph,
-                 llvm::ArrayRef<mlir::Value> inputs);
+                 llvm::ArrayRef<GraphValue> inputs);
   /// Takes `count` unrolled iterations (of Loop and Scan bodies) from the
   /// model's budget; false when it is spent, so that nested or long loops
   /// cannot grow the graph without bound.

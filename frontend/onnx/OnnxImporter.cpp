@@ -117,9 +117,9 @@ private:
   LogicalResult defineInitializers(ImportContext &ctx,
                                    const pb::GraphProto &graph);
   /// Imports an If/Loop/Scan body inline (ImportContext::importSubgraph).
-  FailureOr<SmallVector<Value>> importSubgraph(ImportContext &ctx,
-                                               const pb::GraphProto &graph,
-                                               ArrayRef<Value> inputs);
+  FailureOr<SmallVector<GraphValue>>
+  importSubgraph(ImportContext &ctx, const pb::GraphProto &graph,
+                 ArrayRef<GraphValue> inputs);
   FailureOr<RankedTensorType> importInputType(const pb::ValueInfoProto &info);
   LogicalResult importGraph(ModuleOp module);
 
@@ -404,9 +404,9 @@ LogicalResult ModelImporter::defineInitializers(ImportContext &ctx,
   return success();
 }
 
-FailureOr<SmallVector<Value>>
+FailureOr<SmallVector<GraphValue>>
 ModelImporter::importSubgraph(ImportContext &ctx, const pb::GraphProto &graph,
-                              ArrayRef<Value> inputs) {
+                              ArrayRef<GraphValue> inputs) {
   if (graph.input_size() != int(inputs.size()))
     return ctx.error() << "the body '" << graph.name() << "' has "
                        << graph.input_size() << " inputs, the node gives it "
@@ -415,7 +415,7 @@ ModelImporter::importSubgraph(ImportContext &ctx, const pb::GraphProto &graph,
   if (failed(order))
     return failure();
   for (auto [input, value] : llvm::zip(graph.input(), inputs))
-    ctx.define(input.name(), value);
+    ctx.defineAny(input.name(), value);
   if (failed(defineInitializers(ctx, graph)))
     return failure();
   for (int index : *order) {
@@ -430,17 +430,14 @@ ModelImporter::importSubgraph(ImportContext &ctx, const pb::GraphProto &graph,
     if (failed(convert(ctx)) || ctx.hadError())
       return failure();
   }
-  SmallVector<Value> outputs;
+  SmallVector<GraphValue> outputs;
   for (const pb::ValueInfoProto &output : graph.output()) {
-    Value value = ctx.lookup(output.name());
-    if (!value) {
-      if (ctx.lookupSequence(output.name()))
-        ctx.markUnsupported();
+    GraphValue value = ctx.lookupAny(output.name());
+    if (!value.tensor && !value.isSequence())
       return emitError(fileLoc_)
              << "the body '" << graph.name() << "' does not compute its "
-             << "output '" << output.name() << "' as a tensor";
-    }
-    outputs.push_back(value);
+             << "output '" << output.name() << "'";
+    outputs.push_back(std::move(value));
   }
   return outputs;
 }
@@ -505,7 +502,7 @@ LogicalResult ModelImporter::importGraph(ModuleOp module) {
 
   ImportContext ctx(builder, path_, opset_);
   ctx.setSubgraphImporter(
-      [&](const pb::GraphProto &subgraph, ArrayRef<Value> values) {
+      [&](const pb::GraphProto &subgraph, ArrayRef<GraphValue> values) {
         return importSubgraph(ctx, subgraph, values);
       });
   for (auto [index, input] : llvm::enumerate(inputs))

@@ -83,35 +83,42 @@ LogicalResult convertIf(ImportContext &ctx) {
     FailureOr<bool> taken = truthOf(ctx, *cond, "cond");
     if (failed(taken))
       return failure();
-    FailureOr<SmallVector<Value>> outputs =
+    FailureOr<SmallVector<GraphValue>> outputs =
         ctx.importSubgraph(**(*taken ? thenBranch : elseBranch), {});
     if (failed(outputs))
       return failure();
     for (auto [i, v] : llvm::enumerate(*outputs))
-      ctx.setOutput(int(i), v);
+      ctx.setAnyOutput(int(i), v);
     return success();
   }
-  FailureOr<SmallVector<Value>> thenOut = ctx.importSubgraph(**thenBranch, {});
+  FailureOr<SmallVector<GraphValue>> thenOut =
+      ctx.importSubgraph(**thenBranch, {});
   if (failed(thenOut))
     return failure();
-  FailureOr<SmallVector<Value>> elseOut = ctx.importSubgraph(**elseBranch, {});
+  FailureOr<SmallVector<GraphValue>> elseOut =
+      ctx.importSubgraph(**elseBranch, {});
   if (failed(elseOut))
     return failure();
   if (thenOut->size() != elseOut->size())
     return ctx.error() << "the branches have " << thenOut->size() << " and "
                        << elseOut->size() << " outputs";
-  bool sameTypes = llvm::all_of(llvm::zip(*thenOut, *elseOut), [](auto pair) {
-    return std::get<0>(pair).getType() == std::get<1>(pair).getType();
+  bool selectable = llvm::all_of(llvm::zip(*thenOut, *elseOut), [](auto pair) {
+    const GraphValue &a = std::get<0>(pair), &b = std::get<1>(pair);
+    return !a.isSequence() && !b.isSequence() &&
+           a.tensor.getType() == b.tensor.getType();
   });
-  if (!sameTypes) {
-    // The condition decides the outputs' types: it must be known.
-    (void)ctx.constantOf(*cond, "cond (the branches' outputs differ in type)");
+  if (!selectable) {
+    // The condition decides the outputs' types, or picks a sequence: it
+    // must be known.
+    (void)ctx.constantOf(*cond, "cond (the branches' outputs differ in type "
+                                "or are sequences)");
     return failure();
   }
   Value flag = reshapeTo(ctx, *cond, {});
   Expr e(ctx);
   for (auto [i, pair] : llvm::enumerate(llvm::zip(*thenOut, *elseOut))) {
-    Value chosen = e.select(flag, std::get<0>(pair), std::get<1>(pair));
+    Value chosen =
+        e.select(flag, std::get<0>(pair).tensor, std::get<1>(pair).tensor);
     if (!chosen)
       return failure();
     ctx.setOutput(int(i), chosen);
@@ -142,9 +149,11 @@ LogicalResult convertLoop(ImportContext &ctx) {
   }
   if (!trips && !ctx.input(1))
     return ctx.error() << "a Loop without M or cond never ends";
-  SmallVector<Value> carried;
+  // Carried values may be tensors or sequences (a list that a scripted
+  // PyTorch loop appends to).
+  SmallVector<GraphValue> carried;
   for (int i = 2; i < ctx.numInputs(); ++i) {
-    FailureOr<Value> v = ctx.requiredInput(i, "v_initial");
+    FailureOr<GraphValue> v = ctx.anyInput(i, "v_initial");
     if (failed(v))
       return failure();
     carried.push_back(*v);
@@ -163,14 +172,19 @@ LogicalResult convertLoop(ImportContext &ctx) {
       return ctx.error() << "the model's loops unroll to more than Kiln's "
                             "budget of iterations (4096)";
     }
-    SmallVector<Value> inputs = {scalarOf(ctx, i64, iteration),
-                                 scalarOf(ctx, i1, 1)};
+    SmallVector<GraphValue> inputs = {scalarOf(ctx, i64, iteration),
+                                      scalarOf(ctx, i1, 1)};
     inputs.append(carried);
-    FailureOr<SmallVector<Value>> outputs = ctx.importSubgraph(**body, inputs);
+    FailureOr<SmallVector<GraphValue>> outputs =
+        ctx.importSubgraph(**body, inputs);
     if (failed(outputs))
       return failure();
+    for (int64_t k = 0; k <= scans; ++k)
+      if ((*outputs)[k ? carried.size() + k : 0].isSequence())
+        return ctx.error() << "the body's condition and scan outputs must be "
+                              "tensors";
     FailureOr<bool> next =
-        truthOf(ctx, (*outputs)[0],
+        truthOf(ctx, (*outputs)[0].tensor,
                 "the body's condition (it decides how many iterations run)");
     if (failed(next))
       return failure();
@@ -178,10 +192,10 @@ LogicalResult convertLoop(ImportContext &ctx) {
     for (size_t v = 0; v < carried.size(); ++v)
       carried[v] = (*outputs)[1 + v];
     for (int64_t k = 0; k < scans; ++k)
-      scanned[k].push_back((*outputs)[1 + carried.size() + k]);
+      scanned[k].push_back((*outputs)[1 + carried.size() + k].tensor);
   }
   for (auto [i, v] : llvm::enumerate(carried))
-    ctx.setOutput(int(i), v);
+    ctx.setAnyOutput(int(i), v);
   for (int64_t k = 0; k < scans; ++k) {
     if (scanned[k].empty()) {
       ctx.markUnsupported();
@@ -254,7 +268,7 @@ scanOnce(ImportContext &ctx, const pb::GraphProto &body,
   }
   SmallVector<SmallVector<Value>> scanned(scans);
   for (int64_t t = 0; t < length; ++t) {
-    SmallVector<Value> bodyInputs(states);
+    SmallVector<GraphValue> bodyInputs(states.begin(), states.end());
     for (auto [i, input] : llvm::enumerate(inputs)) {
       int64_t at = inputDirections[i] ? length - 1 - t : t;
       ArrayRef<int64_t> shape = shapeOf(input);
@@ -269,14 +283,17 @@ scanOnce(ImportContext &ctx, const pb::GraphProto &body,
       squeezed.erase(squeezed.begin() + axes[i]);
       bodyInputs.push_back(reshapeTo(ctx, *slice, squeezed));
     }
-    FailureOr<SmallVector<Value>> outputs =
+    FailureOr<SmallVector<GraphValue>> outputs =
         ctx.importSubgraph(body, bodyInputs);
     if (failed(outputs))
       return failure();
+    if (llvm::any_of(*outputs,
+                     [](const GraphValue &v) { return v.isSequence(); }))
+      return ctx.error() << "a Scan body's outputs must be tensors";
     for (size_t s = 0; s < states.size(); ++s)
-      states[s] = (*outputs)[s];
+      states[s] = (*outputs)[s].tensor;
     for (int64_t k = 0; k < scans; ++k)
-      scanned[k].push_back((*outputs)[states.size() + k]);
+      scanned[k].push_back((*outputs)[states.size() + k].tensor);
   }
   SmallVector<Value> results(states);
   for (int64_t k = 0; k < scans; ++k) {

@@ -36,6 +36,12 @@ class Cases:
             [numpy_helper.from_array(a, n) for n, a in initializers])
         model = helper.make_model(graph, opset_imports=[
             helper.make_opsetid(d, v) for d, v in opsets])
+        self.add_model(name, model, inputs, expected, expect_exit,
+                       expect_error)
+
+    def add_model(self, name, model, inputs, expected, expect_exit=0,
+                  expect_error=None):
+        """A case from a whole ModelProto (an exporter's output)."""
         base = os.path.join(self.outdir, name)
         onnx.save(model, base + ".onnx")
         for n, a in inputs.items():

@@ -52,6 +52,15 @@ def gen_control_flow(w):
          "uses 'nowhere', which no node, input or initializer defines",
          "a branch reading a value nobody defines", [yes])
 
+    seq_branch = body([node("SequenceConstruct", ["x"], ["t"])], [],
+                      [vi("t", T.FLOAT, None)])
+    case("if_sequences_runtime_cond.onnx",
+         [node("If", ["c"], ["s"], name="if", then_branch=seq_branch,
+               else_branch=seq_branch),
+          node("ConcatFromSequence", ["s"], ["y"], name="cat", axis=0)],
+         "cond (the branches' outputs differ in type or are sequences) must "
+         "be a constant", "sequences chosen by a run-time condition (exit 3)",
+         inputs=x + [vi("c", T.BOOL, [])], exit_code=3)
     step = body([node("Identity", ["c"], ["c2"]),
                  node("Identity", ["v"], ["w"])],
                 [vi("i", T.INT64, []), vi("c", T.BOOL, []),
