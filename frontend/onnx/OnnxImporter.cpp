@@ -140,6 +140,8 @@ private:
   std::vector<std::string> graphInputs_;
   std::vector<std::string> compileTimeInputs_;
   std::vector<std::string> inputsWithoutShape_;
+  /// Node orders of the bodies imported so far.
+  llvm::DenseMap<const pb::GraphProto *, SmallVector<int>> bodyOrders_;
 };
 
 LogicalResult ModelImporter::parse() {
@@ -411,14 +413,20 @@ ModelImporter::importSubgraph(ImportContext &ctx, const pb::GraphProto &graph,
     return ctx.error() << "the body '" << graph.name() << "' has "
                        << graph.input_size() << " inputs, the node gives it "
                        << inputs.size();
-  FailureOr<SmallVector<int>> order = orderNodes(graph, &ctx);
-  if (failed(order))
-    return failure();
+  // An unrolled loop imports its body once per iteration: order it once.
+  auto known = bodyOrders_.find(&graph);
+  if (known == bodyOrders_.end()) {
+    FailureOr<SmallVector<int>> order = orderNodes(graph, &ctx);
+    if (failed(order))
+      return failure();
+    known = bodyOrders_.try_emplace(&graph, std::move(*order)).first;
+  }
+  const SmallVector<int> &order = known->second;
   for (auto [input, value] : llvm::zip(graph.input(), inputs))
     ctx.defineAny(input.name(), value);
   if (failed(defineInitializers(ctx, graph)))
     return failure();
-  for (int index : *order) {
+  for (int index : order) {
     const pb::NodeProto &node = graph.node(index);
     ctx.setNode(node, index);
     Converter convert = converterFor(node);

@@ -58,4 +58,40 @@ FailureOr<Value> concatOf(ImportContext &ctx, ValueRange values, int64_t axis) {
       ConcatOp::create(ctx.builder(), ctx.loc(), types[0], values, axis));
 }
 
+FailureOr<Value> stackOf(ImportContext &ctx, ValueRange values, int64_t axis) {
+  SmallVector<Value> parts;
+  for (Value v : values) {
+    if (v.getType() != values.front().getType())
+      return ctx.error() << "cannot stack " << values.front().getType()
+                         << " and " << v.getType();
+    SmallVector<int64_t> shape(shapeOf(v));
+    shape.insert(shape.begin() + axis, 1);
+    parts.push_back(reshapeTo(ctx, v, shape));
+  }
+  return concatOf(ctx, parts, axis);
+}
+
+FailureOr<Value> takeAlong(ImportContext &ctx, Value value, int64_t axis,
+                           int64_t index) {
+  ArrayRef<int64_t> shape = shapeOf(value);
+  SmallVector<int64_t> starts(shape.size(), 0), limits(shape),
+      steps(shape.size(), 1);
+  starts[axis] = index;
+  limits[axis] = index + 1;
+  FailureOr<Value> slice = sliceOf(ctx, value, starts, limits, steps);
+  if (failed(slice))
+    return failure();
+  SmallVector<int64_t> dropped(shape);
+  dropped.erase(dropped.begin() + axis);
+  return reshapeTo(ctx, *slice, dropped);
+}
+
+FailureOr<Value> matmulOf(ImportContext &ctx, Value lhs, Value rhs) {
+  SmallVector<Type> types;
+  if (failed(kiln::inferMatmul(ctx.loc(), lhs.getType(), rhs.getType(), types)))
+    return failure();
+  return ctx.finish(
+      MatmulOp::create(ctx.builder(), ctx.loc(), types[0], lhs, rhs));
+}
+
 } // namespace kiln::onnx

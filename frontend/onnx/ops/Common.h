@@ -66,6 +66,32 @@ mlir::FailureOr<mlir::Value> padOf(ImportContext &ctx, mlir::Value value,
 mlir::FailureOr<mlir::Value> concatOf(ImportContext &ctx,
                                       mlir::ValueRange values, int64_t axis);
 
+/// `values` (of one type) stacked along a new dimension at `axis`.
+mlir::FailureOr<mlir::Value> stackOf(ImportContext &ctx,
+                                     mlir::ValueRange values, int64_t axis);
+
+/// Entry `index` of `value` along `axis`, that dimension dropped.
+mlir::FailureOr<mlir::Value> takeAlong(ImportContext &ctx, mlir::Value value,
+                                       int64_t axis, int64_t index);
+
+/// kiln.matmul of `lhs` and `rhs`.
+mlir::FailureOr<mlir::Value> matmulOf(ImportContext &ctx, mlir::Value lhs,
+                                      mlir::Value rhs);
+
+/// A kiln reduction (ReduceSumOp, ReduceMeanOp, ...) of `value` over
+/// `axes`.
+template <typename OpTy>
+mlir::FailureOr<mlir::Value> reduceOf(ImportContext &ctx, mlir::Value value,
+                                      llvm::ArrayRef<int64_t> axes,
+                                      bool keepDims) {
+  llvm::SmallVector<mlir::Type> types;
+  if (mlir::failed(
+          kiln::inferReduce(ctx.loc(), value.getType(), axes, keepDims, types)))
+    return mlir::failure();
+  return ctx.finish(
+      OpTy::create(ctx.builder(), ctx.loc(), types[0], value, axes, keepDims));
+}
+
 /// A scalar constant of `element` type (rank 0).
 mlir::Value scalarConstant(ImportContext &ctx, mlir::Type element,
                            double value);

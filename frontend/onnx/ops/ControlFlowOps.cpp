@@ -47,28 +47,6 @@ FailureOr<bool> truthOf(ImportContext &ctx, Value value, llvm::StringRef what) {
   return !(*attr->getValues<APInt>().begin()).isZero();
 }
 
-Value scalarOf(ImportContext &ctx, Type type, int64_t value) {
-  return ctx.constant(DenseElementsAttr::get(
-      RankedTensorType::get({}, type),
-      IntegerAttr::get(type, APInt(type.getIntOrFloatBitWidth(), value))));
-}
-
-/// `values` (one per iteration, in order) stacked along a new `axis`.
-FailureOr<Value> stack(ImportContext &ctx, ArrayRef<Value> values,
-                       int64_t axis) {
-  SmallVector<Value> parts;
-  for (Value v : values) {
-    if (v.getType() != values.front().getType())
-      return ctx.error() << "a scan output changes type between iterations ("
-                         << values.front().getType() << " then " << v.getType()
-                         << ")";
-    SmallVector<int64_t> shape(shapeOf(v));
-    shape.insert(shape.begin() + axis, 1);
-    parts.push_back(reshapeTo(ctx, v, shape));
-  }
-  return concatOf(ctx, parts, axis);
-}
-
 LogicalResult convertIf(ImportContext &ctx) {
   FailureOr<Value> cond = ctx.requiredInput(0, "cond");
   FailureOr<const pb::GraphProto *> thenBranch = graphAttr(ctx, "then_branch");
@@ -172,8 +150,8 @@ LogicalResult convertLoop(ImportContext &ctx) {
       return ctx.error() << "the model's loops unroll to more than Kiln's "
                             "budget of iterations (4096)";
     }
-    SmallVector<GraphValue> inputs = {scalarOf(ctx, i64, iteration),
-                                      scalarOf(ctx, i1, 1)};
+    SmallVector<GraphValue> inputs = {scalarConstant(ctx, i64, iteration),
+                                      scalarConstant(ctx, i1, 1)};
     inputs.append(carried);
     FailureOr<SmallVector<GraphValue>> outputs =
         ctx.importSubgraph(**body, inputs);
@@ -202,7 +180,7 @@ LogicalResult convertLoop(ImportContext &ctx) {
       return ctx.error() << "a Loop that runs no iteration has scan outputs "
                             "of unknown shape";
     }
-    FailureOr<Value> stacked = stack(ctx, scanned[k], 0);
+    FailureOr<Value> stacked = stackOf(ctx, scanned[k], 0);
     if (failed(stacked))
       return failure();
     ctx.setOutput(int(carried.size() + k), *stacked);
@@ -271,17 +249,10 @@ scanOnce(ImportContext &ctx, const pb::GraphProto &body,
     SmallVector<GraphValue> bodyInputs(states.begin(), states.end());
     for (auto [i, input] : llvm::enumerate(inputs)) {
       int64_t at = inputDirections[i] ? length - 1 - t : t;
-      ArrayRef<int64_t> shape = shapeOf(input);
-      SmallVector<int64_t> starts(shape.size(), 0), limits(shape),
-          steps(shape.size(), 1);
-      starts[axes[i]] = at;
-      limits[axes[i]] = at + 1;
-      FailureOr<Value> slice = sliceOf(ctx, input, starts, limits, steps);
+      FailureOr<Value> slice = takeAlong(ctx, input, axes[i], at);
       if (failed(slice))
         return failure();
-      SmallVector<int64_t> squeezed(shape);
-      squeezed.erase(squeezed.begin() + axes[i]);
-      bodyInputs.push_back(reshapeTo(ctx, *slice, squeezed));
+      bodyInputs.push_back(*slice);
     }
     FailureOr<SmallVector<GraphValue>> outputs =
         ctx.importSubgraph(body, bodyInputs);
@@ -303,7 +274,7 @@ scanOnce(ImportContext &ctx, const pb::GraphProto &body,
         ctx, outputAxes[k], shapeOf(scanned[k].front()).size() + 1);
     if (failed(axis))
       return failure();
-    FailureOr<Value> stacked = stack(ctx, scanned[k], *axis);
+    FailureOr<Value> stacked = stackOf(ctx, scanned[k], *axis);
     if (failed(stacked))
       return failure();
     results.push_back(*stacked);
@@ -374,28 +345,17 @@ LogicalResult convertScan(ImportContext &ctx) {
                             "same batch dimension";
     batch = shapeOf(v)[0];
   }
-  auto entry = [&](Value v, int64_t b) -> FailureOr<Value> {
-    ArrayRef<int64_t> shape = shapeOf(v);
-    SmallVector<int64_t> starts(shape.size(), 0), limits(shape),
-        steps(shape.size(), 1);
-    starts[0] = b;
-    limits[0] = b + 1;
-    FailureOr<Value> slice = sliceOf(ctx, v, starts, limits, steps);
-    if (failed(slice))
-      return failure();
-    return reshapeTo(ctx, *slice, shape.drop_front());
-  };
   SmallVector<SmallVector<Value>> perOutput;
   for (int64_t b = 0; b < batch; ++b) {
     SmallVector<Value> entryStates, entryInputs;
     for (Value v : states) {
-      FailureOr<Value> e = entry(v, b);
+      FailureOr<Value> e = takeAlong(ctx, v, 0, b);
       if (failed(e))
         return failure();
       entryStates.push_back(*e);
     }
     for (Value v : inputs) {
-      FailureOr<Value> e = entry(v, b);
+      FailureOr<Value> e = takeAlong(ctx, v, 0, b);
       if (failed(e))
         return failure();
       entryInputs.push_back(*e);
@@ -415,7 +375,7 @@ LogicalResult convertScan(ImportContext &ctx) {
                           "shape";
   }
   for (auto [i, values] : llvm::enumerate(perOutput)) {
-    FailureOr<Value> stacked = stack(ctx, values, 0);
+    FailureOr<Value> stacked = stackOf(ctx, values, 0);
     if (failed(stacked))
       return failure();
     ctx.setOutput(int(i), *stacked);

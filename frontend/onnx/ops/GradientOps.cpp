@@ -44,12 +44,8 @@ Value unbroadcast(ImportContext &ctx, Value g, ArrayRef<int64_t> shape) {
   for (int64_t d = 0; d < int64_t(from.size()); ++d)
     if (d < lead || (shape[d - lead] == 1 && from[d] != 1))
       axes.push_back(d);
-  SmallVector<Type> types;
-  if (failed(kiln::inferReduce(ctx.loc(), g.getType(), axes, true, types)))
-    return {};
-  Value summed = ctx.finish(
-      ReduceSumOp::create(ctx.builder(), ctx.loc(), types[0], g, axes, true));
-  return reshapeTo(ctx, summed, shape);
+  FailureOr<Value> summed = reduceOf<ReduceSumOp>(ctx, g, axes, true);
+  return succeeded(summed) ? reshapeTo(ctx, *summed, shape) : Value();
 }
 
 class Differentiator {

@@ -68,19 +68,17 @@ FailureOr<Value> select(ImportContext &ctx, Value c, Value a, Value b) {
       SelectOp::create(ctx.builder(), ctx.loc(), types[0], c, a, b));
 }
 
+/// The shared builders with a null result on failure (reported at the
+/// node), for the expressions below.
 Value reduceSum(ImportContext &ctx, Value v, ArrayRef<int64_t> axes,
                 bool keep) {
-  SmallVector<Type> types;
-  (void)kiln::inferReduce(ctx.loc(), v.getType(), axes, keep, types);
-  return ctx.finish(
-      ReduceSumOp::create(ctx.builder(), ctx.loc(), types[0], v, axes, keep));
+  FailureOr<Value> sum = reduceOf<ReduceSumOp>(ctx, v, axes, keep);
+  return succeeded(sum) ? *sum : Value();
 }
 
 Value transpose(ImportContext &ctx, Value v, ArrayRef<int64_t> perm) {
-  SmallVector<Type> types;
-  (void)kiln::inferTranspose(ctx.loc(), v.getType(), perm, types);
-  return ctx.finish(
-      TransposeOp::create(ctx.builder(), ctx.loc(), types[0], v, perm));
+  FailureOr<Value> moved = transposeOf(ctx, v, perm);
+  return succeeded(moved) ? *moved : Value();
 }
 
 /// Indices with negative values counted from the end of a dimension of
@@ -269,12 +267,10 @@ FailureOr<Value> cumulativeSum(ImportContext &ctx, Value x, int64_t axis,
   Value moved = transpose(ctx, x, perm);
   if (rank == 1)
     moved = reshapeTo(ctx, moved, {1, n});
-  SmallVector<Type> types;
-  if (failed(kiln::inferMatmul(ctx.loc(), moved.getType(), matrix.getType(),
-                               types)))
+  FailureOr<Value> product = matmulOf(ctx, moved, matrix);
+  if (failed(product))
     return failure();
-  Value summed = ctx.finish(
-      MatmulOp::create(ctx.builder(), ctx.loc(), types[0], moved, matrix));
+  Value summed = *product;
   if (rank == 1)
     return reshapeTo(ctx, summed, {n});
   SmallVector<int64_t> inverse(rank);

@@ -75,12 +75,10 @@ LogicalResult convertDet(ImportContext &ctx) {
         RankedTensorType::get({1, n}, i64), ArrayRef<int64_t>(rows)));
     Value hot = castTo(ctx, e.cmp(ComparePredicate::eq, ramp, best), element);
     Value hotRow = reshapeTo(ctx, hot, {batch, 1, n});
-    SmallVector<Type> mmTypes;
-    if (failed(kiln::inferMatmul(ctx.loc(), hotRow.getType(), a.getType(),
-                                 mmTypes)))
+    FailureOr<Value> selected = matmulOf(ctx, hotRow, a);
+    if (failed(selected))
       return failure();
-    Value pivotRow = ctx.finish(
-        MatmulOp::create(ctx.builder(), ctx.loc(), mmTypes[0], hotRow, a));
+    Value pivotRow = *selected;
     FailureOr<Value> top = block(ctx, a, 0, 1, 0, n); // [B, 1, n]
     if (failed(top))
       return failure();

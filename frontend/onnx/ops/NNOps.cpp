@@ -636,11 +636,8 @@ LogicalResult convertTrainingBatchNorm(ImportContext &ctx,
     axes.push_back(d);
   perChannel[1] = shape[1];
   auto mean = [&](Value v) -> Value {
-    SmallVector<Type> types;
-    if (failed(kiln::inferReduce(ctx.loc(), v.getType(), axes, false, types)))
-      return {};
-    return ctx.finish(ReduceMeanOp::create(ctx.builder(), ctx.loc(), types[0],
-                                           v, axes, false));
+    FailureOr<Value> m = reduceOf<ReduceMeanOp>(ctx, v, axes, false);
+    return succeeded(m) ? *m : Value();
   };
   Expr e(ctx);
   Value batchMean = mean(x);

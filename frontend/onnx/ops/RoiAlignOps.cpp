@@ -132,13 +132,10 @@ Value alignRegions(ImportContext &ctx, Value table, ArrayRef<int64_t> xShape,
     return {};
   // Mean of each bin's samples: [R, outH, ratioH, outW, ratioW, C].
   Value bins = reshapeTo(ctx, sum, {r, p.outH, ratioH, p.outW, ratioW, c});
-  SmallVector<Type> types;
-  if (failed(
-          kiln::inferReduce(ctx.loc(), bins.getType(), {2, 4}, false, types)))
+  FailureOr<Value> mean = reduceOf<ReduceMeanOp>(ctx, bins, {2, 4}, false);
+  if (failed(mean))
     return {};
-  Value mean = ctx.finish(ReduceMeanOp::create(ctx.builder(), ctx.loc(),
-                                               types[0], bins, {2, 4}, false));
-  FailureOr<Value> result = transposeOf(ctx, mean, {0, 3, 1, 2});
+  FailureOr<Value> result = transposeOf(ctx, *mean, {0, 3, 1, 2});
   return succeeded(result) ? *result : Value();
 }
 

@@ -221,18 +221,11 @@ LogicalResult convertConcatFromSequence(ImportContext &ctx) {
       normalizeAxisAt(ctx, *axisAttr, *newAxis ? rank + 1 : rank);
   if (failed(axis))
     return failure();
-  SmallVector<Value> parts;
-  for (Value tensor : tensors) {
+  for (Value tensor : tensors)
     if (int64_t(shapeOf(tensor).size()) != rank)
       return ctx.error() << "the sequence's tensors differ in rank";
-    if (*newAxis) {
-      SmallVector<int64_t> stacked(shapeOf(tensor));
-      stacked.insert(stacked.begin() + *axis, 1);
-      tensor = reshapeTo(ctx, tensor, stacked);
-    }
-    parts.push_back(tensor);
-  }
-  FailureOr<Value> result = concatOf(ctx, parts, *axis);
+  FailureOr<Value> result =
+      *newAxis ? stackOf(ctx, tensors, *axis) : concatOf(ctx, tensors, *axis);
   if (failed(result))
     return failure();
   ctx.setOutput(0, *result);

@@ -103,14 +103,6 @@ Value twiddles(ImportContext &ctx, Type element, int64_t n, int64_t k,
       DenseElementsAttr::get(RankedTensorType::get({n, k}, element), values));
 }
 
-FailureOr<Value> matmulOf(ImportContext &ctx, Value lhs, Value rhs) {
-  SmallVector<Type> types;
-  if (failed(kiln::inferMatmul(ctx.loc(), lhs.getType(), rhs.getType(), types)))
-    return failure();
-  return ctx.finish(
-      MatmulOp::create(ctx.builder(), ctx.loc(), types[0], lhs, rhs));
-}
-
 /// The DFT of `x` along its last dimension (of length n): the forward
 /// transform sums x e^(-2 pi i n k / N), the inverse one x e^(+...) / N.
 FailureOr<Complex> dftAlongLast(ImportContext &ctx, Complex x, bool inverse,
@@ -149,23 +141,13 @@ FailureOr<Complex> splitComplex(ImportContext &ctx, Value x) {
                        << x.getType();
   if (!isa<FloatType>(elementTypeOf(x)))
     return ctx.error() << "the input must be a floating-point tensor";
-  SmallVector<int64_t> partShape(shape.drop_back());
-  auto part = [&](int64_t index) -> FailureOr<Value> {
-    SmallVector<int64_t> starts(shape.size(), 0), limits(shape),
-        steps(shape.size(), 1);
-    starts.back() = index;
-    limits.back() = index + 1;
-    FailureOr<Value> slice = sliceOf(ctx, x, starts, limits, steps);
-    if (failed(slice))
-      return failure();
-    return reshapeTo(ctx, *slice, partShape);
-  };
-  FailureOr<Value> re = part(0);
+  int64_t last = int64_t(shape.size()) - 1;
+  FailureOr<Value> re = takeAlong(ctx, x, last, 0);
   if (failed(re))
     return failure();
   if (shape.back() == 1)
     return Complex{*re, Value()};
-  FailureOr<Value> im = part(1);
+  FailureOr<Value> im = takeAlong(ctx, x, last, 1);
   if (failed(im))
     return failure();
   return Complex{*re, *im};
@@ -173,11 +155,7 @@ FailureOr<Complex> splitComplex(ImportContext &ctx, Value x) {
 
 /// [..., 2] from the parts.
 FailureOr<Value> stackComplex(ImportContext &ctx, Complex x) {
-  SmallVector<int64_t> shape(shapeOf(x.re));
-  shape.push_back(1);
-  return concatOf(ctx,
-                  {reshapeTo(ctx, x.re, shape), reshapeTo(ctx, x.im, shape)},
-                  int64_t(shape.size()) - 1);
+  return stackOf(ctx, {x.re, x.im}, int64_t(shapeOf(x.re).size()));
 }
 
 /// `value` cut or zero-padded to `length` along its last dimension.

@@ -170,14 +170,11 @@ LogicalResult convertTfIdfVectorizer(ImportContext &ctx) {
       }
       if (!match)
         return failure();
-      SmallVector<Type> types;
-      Value asFloat = castTo(ctx, match, f32);
-      if (failed(kiln::inferReduce(ctx.loc(), asFloat.getType(), {2}, false,
-                                   types)))
+      FailureOr<Value> found =
+          reduceOf<ReduceSumOp>(ctx, castTo(ctx, match, f32), {2}, false);
+      if (failed(found))
         return failure();
-      Value found = ctx.finish(ReduceSumOp::create(
-          ctx.builder(), ctx.loc(), types[0], asFloat, {2}, false));
-      counts = counts ? e.add(counts, found) : found;
+      counts = counts ? e.add(counts, *found) : *found;
     }
     if (!counts)
       continue;
@@ -193,13 +190,10 @@ LogicalResult convertTfIdfVectorizer(ImportContext &ctx) {
     Value place = ctx.constant(DenseElementsAttr::get(
         RankedTensorType::get({grams, pool->outputs}, f32),
         ArrayRef<float>(placement)));
-    SmallVector<Type> types;
-    if (failed(kiln::inferMatmul(ctx.loc(), counts.getType(), place.getType(),
-                                 types)))
+    FailureOr<Value> placed = matmulOf(ctx, counts, place);
+    if (failed(placed))
       return failure();
-    Value placed = ctx.finish(
-        MatmulOp::create(ctx.builder(), ctx.loc(), types[0], counts, place));
-    result = result ? e.add(result, placed) : placed;
+    result = result ? e.add(result, *placed) : *placed;
   }
   if (!result)
     result = ctx.constant(DenseElementsAttr::get(
