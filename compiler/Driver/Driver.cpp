@@ -307,19 +307,30 @@ DriverError lowerTo(ModuleOp module, Stage stage,
   // One rank's program of a sharded model: before fusion, so that fusion
   // groups form around the collectives and over local shapes.
   if (options.ranks > 1)
-    if (DriverError error = runPipeline(
-            module, options.timing, ErrorKind::kUnsupported, "sharding",
-            [&](OpPassManager &pm) {
-              ShardGraphPassOptions shard;
-              shard.ranks = options.ranks;
-              shard.rank = options.rank;
-              shard.strategy = options.parallel;
-              pm.addPass(createShardGraphPass(shard));
-              // Slices of weights fold into each rank's own constants.
-              pm.addPass(createCanonicalizerPass());
-              pm.addPass(createCSEPass());
-            }))
+    if (DriverError error =
+            runPipeline(module, options.timing, ErrorKind::kUnsupported,
+                        "sharding", [&](OpPassManager &pm) {
+                          if (options.parallel == "pipeline") {
+                            PipelineStagesPassOptions stages;
+                            stages.stages = options.ranks;
+                            stages.stage = options.rank;
+                            stages.microBatches = options.microBatches;
+                            pm.addPass(createPipelineStagesPass(stages));
+                          } else {
+                            ShardGraphPassOptions shard;
+                            shard.ranks = options.ranks;
+                            shard.rank = options.rank;
+                            shard.strategy = options.parallel;
+                            pm.addPass(createShardGraphPass(shard));
+                          }
+                          // Slices of weights fold into each rank's own
+                          // constants.
+                          pm.addPass(createCanonicalizerPass());
+                          pm.addPass(createCSEPass());
+                        }))
       return error;
+  if (options.ranks > 1 && options.onPartitioned)
+    options.onPartitioned(module);
   if (DriverError error = runPoint(PipelinePoint::kBeforeFusion))
     return error;
   if (options.fusion)
@@ -381,10 +392,21 @@ DriverError lowerAndDescribe(ModuleOp module, const std::string &entry,
 DriverError lowerForCpu(ModuleOp module, const std::string &entry,
                         EntrySignature &signature, rt::DeviceProgram &program,
                         const PipelineOptions &options) {
+  // A pipeline stage's interface is the stage's, known once it is cut.
+  PipelineOptions partitioning = options;
+  FailureOr<EntrySignature> rankSignature = failure();
+  partitioning.onPartitioned = [&](ModuleOp partitioned) {
+    rankSignature = getEntrySignature(partitioned, entry);
+  };
   if (DriverError error = lowerAndDescribe(module, entry, signature, [&] {
-        return lowerTo(module, Stage::kLLVM, options);
+        return lowerTo(module, Stage::kLLVM, partitioning);
       }))
     return error;
+  if (succeeded(rankSignature)) {
+    uint64_t arenaBytes = signature.arenaBytes;
+    signature = std::move(*rankSignature);
+    signature.arenaBytes = arenaBytes;
+  }
   FailureOr<rt::DeviceProgram> extracted =
       extractProgram(module, signature.function);
   if (failed(extracted))

@@ -23,10 +23,11 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/Timing.h"
 
+#include <functional>
 #include <map>
 #include <memory>
-#include <vector>
 #include <string>
+#include <vector>
 
 namespace kiln::compiler {
 
@@ -141,12 +142,18 @@ struct PipelineOptions {
   /// (CompileOptions).
   std::string calibrationData;
   std::string calibrationMethod = "minmax";
-  /// Sharding (kiln-shard): with `ranks` > 1 the pipeline builds the
-  /// program of rank `rank` of `ranks` under `parallel` ("tensor" or
-  /// "data"); CompileOptions::devices.
+  /// Sharding (kiln-shard, kiln-pipeline): with `ranks` > 1 the pipeline
+  /// builds the program of rank `rank` of `ranks` under `parallel`
+  /// ("tensor", "data" or "pipeline", on `microBatches` slices of the
+  /// batch); CompileOptions::devices.
   int64_t ranks = 1;
   int64_t rank = 0;
   std::string parallel = "tensor";
+  int64_t microBatches = 1;
+  /// Called with the module once it holds this rank's graph (after
+  /// kiln-shard or kiln-pipeline, before fusion): a pipeline stage's
+  /// interface is only known then.
+  std::function<void(mlir::ModuleOp)> onPartitioned;
   /// int8 matmuls and gemms run as int8 x int8 -> i32 contractions (the
   /// CPU's integer kernels); off, they stay fp32 on quantize/dequantize
   /// (CUDA, which has no integer contractions yet).

@@ -23,6 +23,14 @@ namespace kiln::compiler {
 /// all_reduces, all_gathers}.
 inline constexpr llvm::StringLiteral kShardingAttr = "kiln.sharding";
 
+/// The module attribute kiln-pipeline leaves: {stages, stage,
+/// micro_batches, stage_seconds, stage_flops, stage_weight_bytes,
+/// boundary_bytes} (every stage's figures, per micro-batch).
+inline constexpr llvm::StringLiteral kPipelineAttr = "kiln.pipeline";
+
+/// The name of value `index` crossing the cut after stage `cut`.
+std::string pipelineValueName(int64_t cut, int64_t index);
+
 } // namespace kiln::compiler
 
 #endif // KILN_COMPILER_SHARDING_PASSES_H

@@ -44,4 +44,36 @@ def ShardGraphPass : Pass<"kiln-shard", "::mlir::ModuleOp"> {
   let dependentDialects = ["::kiln::KilnDialect"];
 }
 
+def PipelineStagesPass : Pass<"kiln-pipeline", "::mlir::ModuleOp"> {
+  let summary = "Cut a kiln graph into pipeline stages; keep one stage";
+  let description = [{
+    Pipeline parallelism: the model's one function becomes the program of
+    stage `stage` of `stages`, a contiguous run of its ops in program order.
+
+    With `micro-batches` M > 1 the function is first retyped to compute one
+    of M equal slices of the batch (every input split along its first
+    dimension; the data-parallel rules carry the split through the body).
+    An op that mixes rows of the batch is an error.
+
+    The cut points minimise the slowest stage's estimated time: each op's
+    arithmetic at a nominal rate plus its memory traffic, plus the bytes a
+    stage receives and sends at a nominal link bandwidth
+    (compiler/Sharding/OpCost.h), by dynamic programming over the cut
+    points. Constants are copied into every stage that reads them.
+
+    A stage takes the model's inputs, then the values the previous stage
+    sends (named `pipeline.cK.I`: value I crossing cut K), and returns the
+    values crossing its own cut; the last stage returns the model's
+    outputs. Every stage's estimate is left on the module as
+    `kiln.pipeline`.
+  }];
+  let options = [
+    Option<"stages", "stages", "int64_t", "1", "Number of stages (ranks)">,
+    Option<"stage", "stage", "int64_t", "0", "The stage whose program to build">,
+    Option<"microBatches", "micro-batches", "int64_t", "1",
+           "Equal slices of the batch each stage runs one after another">,
+  ];
+  let dependentDialects = ["::kiln::KilnDialect"];
+}
+
 #endif // KILN_COMPILER_SHARDING_PASSES_TD

@@ -46,6 +46,10 @@ struct Partitioner {
   /// (original value, layout kind, dimension) -> resharded value.
   std::map<std::tuple<void *, int, int64_t>, Value> resharded;
   int64_t allReduces = 0, allGathers = 0;
+  /// Micro-batching (pipeline parallelism): the function is retyped to run
+  /// on one of `context.ranks` slices of the batch, its inputs already
+  /// sliced and its outputs left split; nothing may need the whole batch.
+  bool microBatching = false;
 
   explicit Partitioner(MLIRContext *mlirContext) : builder(mlirContext) {}
 
@@ -75,6 +79,13 @@ struct Partitioner {
     if (want.isPartial())
       return emitError(loc, "internal error: asked for a partial sum of a ")
              << have.str() << " value";
+    if (microBatching)
+      return emitError(loc, "cannot split the batch into ")
+             << context.ranks << " micro-batches: this op needs "
+             << (have.isSplit() ? "the whole batch of an operand (it mixes "
+                                  "rows of the batch)"
+                                : "a batch slice of a value that does not "
+                                  "depend on the inputs");
     if (want.isSplit() && global.getDimSize(want.dim) % context.ranks != 0)
       return emitError(loc, "cannot split dimension ")
              << want.dim << " of " << global << " over " << context.ranks
@@ -105,11 +116,14 @@ struct Partitioner {
       auto type = dyn_cast<RankedTensorType>(argument.getType());
       if (!type || type.getRank() == 0 ||
           type.getDimSize(0) % context.ranks != 0)
-        return function.emitError("data parallelism over ")
-               << context.ranks << " ranks needs every input's first "
-               << "(batch) dimension to divide by " << context.ranks
-               << "; input " << argument.getArgNumber() << " is "
-               << argument.getType();
+        return function.emitError(microBatching ? "splitting the batch into "
+                                                : "data parallelism over ")
+               << context.ranks << (microBatching ? " micro-batches" : " ranks")
+               << " needs every input's first (batch) dimension to divide by "
+               << context.ranks << "; input " << argument.getArgNumber()
+               << " is " << argument.getType();
+      // Micro-batching: the slice stands in for the retyped argument until
+      // the rules, which read global shapes, are done.
       local[argument] = {slice(argument, 0, argument.getLoc()),
                          Sharding::split(0)};
     }
@@ -128,6 +142,19 @@ struct Partitioner {
         return op->emitError("cannot shard: an operand is defined outside "
                              "the function's body");
       current.push_back(local.lookup(operand).second);
+    }
+    if (isa<func::ReturnOp>(op) && microBatching) {
+      // Micro-batch outputs are concatenated along their first dimension.
+      for (OpOperand &operand : op->getOpOperands()) {
+        auto [value, have] = local.lookup(operand.get());
+        if (have != Sharding::split(0))
+          return op->emitError("cannot split the batch into micro-batches: ")
+                 << "output " << operand.getOperandNumber() << " is "
+                 << have.str()
+                 << " on a micro-batch, not split along its first dimension";
+        operand.set(value);
+      }
+      return success();
     }
     if (isa<func::ReturnOp>(op)) {
       // The interface stays whole: every rank returns the full outputs.
@@ -176,9 +203,7 @@ struct Partitioner {
     Operation *clone = builder.create(state);
     for (auto [result, cloned] :
          llvm::zip(op->getResults(), clone->getResults()))
-      local[result] = {cloned, op->getNumResults() == 1
-                                   ? decision.result
-                                   : Sharding::replicated()};
+      local[result] = {cloned, decision.result};
     return success();
   }
 
@@ -198,6 +223,35 @@ struct Partitioner {
     return success();
   }
 };
+
+} // namespace
+
+LogicalResult
+kiln::compiler::sharding::splitIntoMicroBatches(func::FuncOp function,
+                                                int64_t microBatches) {
+  if (!function.getBody().hasOneBlock())
+    return function.emitError("cannot split the batch of a function with "
+                              "several blocks");
+  Partitioner partitioner(function.getContext());
+  partitioner.context.ranks = microBatches;
+  partitioner.context.strategy = Strategy::kData;
+  partitioner.microBatching = true;
+  if (failed(partitioner.partition(function)))
+    return failure();
+  for (BlockArgument argument : function.getArguments()) {
+    auto slice = cast<SliceOp>(*argument.getUsers().begin());
+    argument.setType(slice.getType());
+    slice.replaceAllUsesWith(argument);
+    slice.erase();
+  }
+  Operation *terminator = function.front().getTerminator();
+  function.setType(FunctionType::get(function.getContext(),
+                                     function.front().getArgumentTypes(),
+                                     terminator->getOperandTypes()));
+  return success();
+}
+
+namespace {
 
 struct ShardGraphPass
     : kiln::compiler::impl::ShardGraphPassBase<ShardGraphPass> {

@@ -17,6 +17,14 @@ namespace kiln::compiler::sharding {
 /// Parts whose width does not divide by `ranks` are left fused.
 void splitFusedProjections(mlir::func::FuncOp function, int64_t ranks);
 
+/// Retypes `function` to compute one of `microBatches` equal slices of
+/// its batch: every input and output is split along its first dimension
+/// and the body runs on local shapes (the data-parallel rules). An op that
+/// needs the whole batch, an input whose batch does not divide, or an
+/// output that is not split along its first dimension is an error.
+mlir::LogicalResult splitIntoMicroBatches(mlir::func::FuncOp function,
+                                          int64_t microBatches);
+
 /// Replaces unit-step kiln.slice ops of dense constants by the sliced
 /// constants (copied from the raw data, any size), and drops constants no
 /// longer used: each rank keeps only its part of every weight.

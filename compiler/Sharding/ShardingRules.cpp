@@ -262,6 +262,15 @@ bool keepsPartial(Operation *op, ArrayRef<Sharding> current) {
 
 Decision decide(Operation *op, ArrayRef<Sharding> current,
                 const RuleContext &context) {
+  // Every piece of a split keeps a split of another dimension.
+  if (auto split = dyn_cast<SplitOp>(op)) {
+    Sharding input = current[0];
+    int64_t axis =
+        normalized(split.getAxis(), typeOf(split.getInput()).getRank());
+    if (input.isSplit() && input.dim != axis)
+      return splitFirstOperand(op, input, input);
+    return replicatedDecision(op);
+  }
   if (op->getNumResults() != 1 ||
       !isa<RankedTensorType>(op->getResult(0).getType()))
     return replicatedDecision(op);
@@ -342,6 +351,18 @@ Decision decide(Operation *op, ArrayRef<Sharding> current,
             return keepFirst(reduce.getKeepDims() ? first.dim
                                                   : first.dim - removedBefore);
           })
+      .Case([&](GatherOp gather) {
+        // Rows of the indices select rows of the result (embeddings).
+        Sharding indices = current[1];
+        if (!indices.isSplit() || !current[0].isReplicated())
+          return replicatedDecision(op);
+        int64_t axis =
+            normalized(gather.getAxis(), typeOf(gather.getInput()).getRank());
+        Decision decision = replicatedDecision(op);
+        decision.operands[1] = indices;
+        decision.result = Sharding::split(axis + indices.dim);
+        return decision;
+      })
       .Case<Conv2dOp, MaxPool2dOp, AvgPool2dOp, GlobalAvgPoolOp,
             GlobalMaxPoolOp, BatchNormOp>(
           [&](Operation *) { return onlyBatch(); })

@@ -41,7 +41,8 @@ struct RuleContext {
 
 /// How `op` runs with its operands laid out as `current` (one per operand;
 /// partial operands have already been reduced unless the op is linear in
-/// them). Ops with one result only; others run replicated.
+/// them). The result layout is every result's: ops with several results
+/// other than kiln.split run replicated.
 Decision decide(mlir::Operation *op, llvm::ArrayRef<Sharding> current,
                 const RuleContext &context);
 

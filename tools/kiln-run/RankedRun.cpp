@@ -36,13 +36,53 @@ std::string describe(const CollectiveCounters &counters, unsigned runs) {
   return text.empty() ? "none" : text;
 }
 
-/// Warm-up and timed runs of `runOnce`, then rank 0's report.
+/// Pipeline timings summed over the timed runs.
+struct PipelineTotals {
+  std::vector<PipelineTiming> ranks;
+
+  void add(const std::vector<PipelineTiming> &run) {
+    ranks.resize(run.size());
+    for (size_t r = 0; r < run.size(); ++r) {
+      ranks[r].busySeconds += run[r].busySeconds;
+      ranks[r].wallSeconds += run[r].wallSeconds;
+    }
+  }
+
+  /// "pipeline: 2 stages x 4 micro-batches; busy 41.2, 40.8 ms of 50.3 ms
+  /// a run (stage 0, 1, ...); bubble 0.19 (GPipe's (p-1)/(m+p-1): 0.20)".
+  std::string describe(uint32_t microBatches, unsigned runs) const {
+    size_t stages = ranks.size();
+    std::string busy;
+    for (size_t r = 0; r < stages; ++r) {
+      char figure[32];
+      std::snprintf(figure, sizeof(figure), "%s%.3f", r ? ", " : "",
+                    ranks[r].busySeconds * 1e3 / runs);
+      busy += figure;
+    }
+    double wall = 0;
+    for (const PipelineTiming &timing : ranks)
+      wall = std::max(wall, timing.wallSeconds);
+    char text[256];
+    std::snprintf(text, sizeof(text),
+                  "pipeline: %zu stage(s) x %u micro-batches; busy %s ms of "
+                  "%.3f ms a run; bubble %.3f (GPipe's (p-1)/(m+p-1): %.3f)\n",
+                  stages, microBatches, busy.c_str(), wall * 1e3 / runs,
+                  pipelineBubble(ranks),
+                  (stages - 1.0) / (microBatches + stages - 1.0));
+    return text;
+  }
+};
+
+/// Warm-up and timed runs of `runOnce`, then rank 0's report. A pipeline
+/// reports its timings too (`pipelineTimings` after each timed run).
 int runAndReport(
     const RankedRunOptions &options, const Program &program, bool reporter,
     const std::function<Status(const std::vector<HostTensor> &,
                                std::vector<HostTensor> &)> &runOnce,
     const std::function<CollectiveCounters()> &counters,
-    const std::string &where) {
+    const std::string &where,
+    const std::function<std::vector<PipelineTiming>()> &pipelineTimings,
+    uint32_t microBatches) {
   StatusOr<std::vector<HostTensor>> tensors =
       loadInputs(options.inputs, program.inputs, /*synthesizeMissing=*/false);
   if (!tensors.isOk())
@@ -52,6 +92,7 @@ int runAndReport(
     if (Status status = runOnce(*tensors, outputs); !status.isOk())
       return fail(exitCodeFor(status), status.message());
   std::vector<double> times;
+  PipelineTotals pipeline;
   for (unsigned i = 0; i < options.iterations; ++i) {
     auto start = std::chrono::steady_clock::now();
     if (Status status = runOnce(*tensors, outputs); !status.isOk())
@@ -59,6 +100,8 @@ int runAndReport(
     times.push_back(std::chrono::duration<double, std::milli>(
                         std::chrono::steady_clock::now() - start)
                         .count());
+    if (pipelineTimings)
+      pipeline.add(pipelineTimings());
   }
   if (!reporter)
     return 0;
@@ -66,6 +109,9 @@ int runAndReport(
   std::printf(
       "collectives per run %s: %s\n", where.c_str(),
       describe(counters(), options.warmup + options.iterations).c_str());
+  if (pipelineTimings && options.iterations > 0)
+    std::fputs(pipeline.describe(microBatches, options.iterations).c_str(),
+               stdout);
   if (!options.outputDir.empty())
     if (Status status =
             writeOutputs(options.outputDir, program.outputs, outputs);
@@ -92,6 +138,8 @@ bool launchedByMpi() {
 
 int runRanked(RankedArtifact artifact, const RankedRunOptions &options) {
   size_t ranks = artifact.ranks.size();
+  bool pipelined = artifact.isPipeline();
+  uint32_t microBatches = artifact.microBatches;
   CommunicatorOptions communicator;
   communicator.timeout = std::chrono::milliseconds(options.timeoutMs);
   StatusOr<CollectivesWrapper> faults =
@@ -117,7 +165,13 @@ int runRanked(RankedArtifact artifact, const RankedRunOptions &options) {
           return rank.run(in, out);
         },
         [&] { return rank.counters(); },
-        "(rank 0 of " + std::to_string(ranks) + ", MPI)");
+        "(rank 0 of " + std::to_string(ranks) + ", MPI)",
+        // Under MPI a rank knows its own timing only.
+        pipelined ? std::function<std::vector<PipelineTiming>()>([&] {
+          return std::vector<PipelineTiming>{rank.pipelineTiming()};
+        })
+                  : nullptr,
+        microBatches);
   }
   if (options.ranks != 0 && options.ranks != ranks)
     return fail(2, options.model + " holds " + std::to_string(ranks) +
@@ -138,7 +192,11 @@ int runRanked(RankedArtifact artifact, const RankedRunOptions &options) {
         return all.run(in, out);
       },
       [&] { return all.counters(0); },
-      "(rank 0 of " + std::to_string(ranks) + ", in-process)");
+      "(rank 0 of " + std::to_string(ranks) + ", in-process)",
+      pipelined ? std::function<std::vector<PipelineTiming>()>(
+                      [&] { return all.pipelineTimings(); })
+                : nullptr,
+      microBatches);
 }
 
 } // namespace kiln::rt

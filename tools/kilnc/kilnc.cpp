@@ -145,8 +145,15 @@ cl::opt<int> devices(
 cl::opt<std::string> parallel(
     "parallel",
     cl::desc("With --devices: tensor (column-then-row splits of weights, "
-             "default) or data (inputs split along their batch)"),
-    cl::value_desc("tensor|data"), cl::init("tensor"), cl::sub(compileCommand));
+             "default), data (inputs split along their batch) or pipeline "
+             "(consecutive ops in stages, one per device)"),
+    cl::value_desc("tensor|data|pipeline"), cl::init("tensor"),
+    cl::sub(compileCommand));
+cl::opt<int> microBatches(
+    "micro-batches",
+    cl::desc("With --parallel pipeline: run the batch as M equal slices "
+             "that flow through the stages one after another (GPipe)"),
+    cl::value_desc("M"), cl::init(1), cl::sub(compileCommand));
 cl::list<std::string> passPlugins(
     "load-pass-plugin",
     cl::desc("Load a Kiln pass plugin (a shared library; see "
@@ -324,6 +331,7 @@ StatusOr<CompileOptions> compileOptions() {
   options.calibrationMethod = calibrationMethod;
   options.devices = devices;
   options.parallel = parallel;
+  options.microBatches = microBatches;
   for (const std::string &spec : inputShapes) {
     auto [name, dims] = llvm::StringRef(spec).split('=');
     std::vector<int64_t> shape;
@@ -514,11 +522,47 @@ std::string withFlops(const std::string &planJson, uint64_t flops) {
   return "{\n  \"flops\": " + std::to_string(flops) + "," + planJson.substr(1);
 }
 
+/// Pipeline figures of --stats-json: the bytes each stage sends per
+/// micro-batch and the bubble GPipe's schedule predicts from the stages'
+/// arithmetic: with t_s a stage's time per micro-batch, the run takes
+/// sum(t) + (M - 1) max(t) and stage s is busy M t_s of it.
+std::string pipelineStatsJson(const rt::RankedArtifact &ranked) {
+  size_t stages = ranked.ranks.size();
+  double sum = 0, slowest = 0;
+  std::string sends;
+  for (size_t s = 0; s < stages; ++s) {
+    double flops = double(programFlops(ranked.ranks[s].program));
+    sum += flops;
+    slowest = std::max(slowest, flops);
+    uint64_t bytes = 0;
+    if (s + 1 < stages)
+      for (const rt::TensorSpec &spec : ranked.ranks[s].program.outputs) {
+        uint64_t elements = 1;
+        for (int64_t dim : spec.shape)
+          elements *= uint64_t(dim);
+        bytes += elements * rt::dtypeSize(spec.dtype);
+      }
+    sends += (s ? ", " : "") + std::to_string(bytes);
+  }
+  double m = ranked.microBatches;
+  double total = sum + (m - 1) * slowest;
+  double bubble = total > 0 ? 1.0 - m * sum / (double(stages) * total) : 0;
+  char figures[160];
+  std::snprintf(figures, sizeof(figures),
+                "\"predicted_bubble\": %.4f, \"gpipe_bubble\": %.4f", bubble,
+                (stages - 1.0) / (m + stages - 1.0));
+  return "  \"pipeline\": {\"micro_batches\": " +
+         std::to_string(ranked.microBatches) +
+         ", \"send_bytes_per_micro_batch\": [" + sends + "], " + figures +
+         "},\n";
+}
+
 /// --stats-json of a sharded model: per rank, its plan's figures and the
 /// collectives one run performs, by kind, with the bytes each rank sends.
 int writeRankedStatsJson(const rt::RankedArtifact &ranked) {
-  std::string json =
-      "{\n  \"strategy\": \"" + ranked.strategy + "\",\n  \"ranks\": [\n";
+  std::string json = "{\n  \"strategy\": \"" + ranked.strategy + "\",\n" +
+                     (ranked.isPipeline() ? pipelineStatsJson(ranked) : "") +
+                     "  \"ranks\": [\n";
   for (size_t rank = 0; rank < ranked.ranks.size(); ++rank) {
     const rt::Artifact &artifact = ranked.ranks[rank];
     StatusOr<rt::MemoryPlan> plan = firstPlan(artifact);
@@ -1112,8 +1156,11 @@ int inspectModel() {
   if (ranked->ranks.size() > 1) {
     llvm::outs() << "sharded artifact " << modelPath << ": "
                  << ranked->ranks.size() << " ranks, " << ranked->strategy
-                 << " parallelism (run with kiln-run or mpirun -np "
-                 << ranked->ranks.size() << " kiln-run)\n";
+                 << " parallelism";
+    if (ranked->isPipeline())
+      llvm::outs() << " over " << ranked->microBatches << " micro-batches";
+    llvm::outs() << " (run with kiln-run or mpirun -np " << ranked->ranks.size()
+                 << " kiln-run)\n";
     for (auto [rank, artifact] : llvm::enumerate(ranked->ranks)) {
       llvm::outs() << "rank " << rank << " (format version "
                    << rt::kArtifactFormatVersion << ")\n";

@@ -241,7 +241,8 @@ Compiler::Impl::pipeline(const CompileOptions &options,
           options.calibrationMethod,
           options.devices,
           /*rank=*/0,
-          options.parallel};
+          options.parallel,
+          options.microBatches};
 }
 
 StatusOr<std::unique_ptr<Compiler>> Compiler::create(CompileOptions options) {
@@ -259,10 +260,21 @@ StatusOr<std::unique_ptr<Compiler>> Compiler::create(CompileOptions options) {
     return Status(StatusCode::kInvalidArgument,
                   "devices must be from 1 to " +
                       std::to_string(rt::kMaxRanks));
-  if (options.parallel != "tensor" && options.parallel != "data")
+  if (options.parallel != "tensor" && options.parallel != "data" &&
+      options.parallel != "pipeline")
     return Status(StatusCode::kInvalidArgument,
                   "unknown parallelism '" + options.parallel +
-                      "' (tensor or data)");
+                      "' (tensor, data or pipeline)");
+  if (options.microBatches < 1 ||
+      options.microBatches > int(rt::kMaxMicroBatches))
+    return Status(StatusCode::kInvalidArgument,
+                  "micro-batches must be from 1 to " +
+                      std::to_string(rt::kMaxMicroBatches));
+  if (options.microBatches > 1 &&
+      (options.parallel != "pipeline" || options.devices < 2))
+    return Status(StatusCode::kInvalidArgument,
+                  "micro-batches are for pipeline parallelism (--parallel "
+                  "pipeline over 2 or more devices)");
   if (options.devices > 1 && options.target != "cpu")
     return Status(StatusCode::kUnimplemented,
                   "sharded models (devices > 1) run on CPU ranks only for "
@@ -480,6 +492,7 @@ Status Compiler::compileRankedArtifact(const ModelSource &source,
   CompileTimer timer(impl_->options.timeReport);
   rt::RankedArtifact ranked;
   ranked.strategy = impl_->options.parallel;
+  ranked.microBatches = uint32_t(impl_->options.microBatches);
   for (int rank = 0; rank < impl_->options.devices; ++rank) {
     // Each rank lowers its own copy of the model: its shapes and weights
     // differ from the others'.

@@ -16,7 +16,8 @@ namespace kiln::rt {
 namespace {
 
 constexpr char kMagic[8] = {'K', 'I', 'L', 'N', 'R', 'A', 'N', 'K'};
-constexpr uint32_t kVersion = 1;
+/// Version 1 for what older runtimes can read; 2 for pipelines.
+constexpr uint32_t kVersion = 1, kPipelineVersion = 2;
 
 bool sameSpecs(const std::vector<TensorSpec> &a,
                const std::vector<TensorSpec> &b) {
@@ -29,7 +30,70 @@ bool sameSpecs(const std::vector<TensorSpec> &a,
   return true;
 }
 
+std::string describe(const TensorSpec &spec) {
+  std::string text = "'" + spec.name + "' " + dtypeName(spec.dtype) + " [";
+  for (size_t i = 0; i < spec.shape.size(); ++i)
+    text += (i ? "," : "") + std::to_string(spec.shape[i]);
+  return text + "]";
+}
+
+/// Stages chain: every stage starts with stage 0's inputs (the model's),
+/// then takes what the stage before returns; the model's inputs and
+/// outputs have a first dimension to slice into micro-batches.
+Status checkPipeline(const RankedArtifact &artifact, const std::string &name) {
+  if (artifact.microBatches < 1 || artifact.microBatches > kMaxMicroBatches)
+    return dataLoss(name + ": " + std::to_string(artifact.microBatches) +
+                    " micro-batches (expected 1 to " +
+                    std::to_string(kMaxMicroBatches) + ")");
+  const std::vector<TensorSpec> &model = artifact.ranks.front().program.inputs;
+  for (const TensorSpec &spec : model)
+    if (spec.shape.empty())
+      return dataLoss(name + ": model input " + describe(spec) +
+                      " has no batch dimension to split");
+  for (const TensorSpec &spec : artifact.ranks.back().program.outputs)
+    if (spec.shape.empty())
+      return dataLoss(name + ": model output " + describe(spec) +
+                      " has no batch dimension to split");
+  for (size_t rank = 1; rank < artifact.ranks.size(); ++rank) {
+    const std::vector<TensorSpec> &inputs = artifact.ranks[rank].program.inputs;
+    const std::vector<TensorSpec> &sent =
+        artifact.ranks[rank - 1].program.outputs;
+    std::string part = name + " (stage " + std::to_string(rank) + ")";
+    if (inputs.size() != model.size() + sent.size())
+      return dataLoss(part + " takes " + std::to_string(inputs.size()) +
+                      " inputs; the model's " + std::to_string(model.size()) +
+                      " and the " + std::to_string(sent.size()) + " stage " +
+                      std::to_string(rank - 1) + " sends make " +
+                      std::to_string(model.size() + sent.size()));
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const TensorSpec &want =
+          i < model.size() ? model[i] : sent[i - model.size()];
+      const TensorSpec &have = inputs[i];
+      if (have.name != want.name || have.dtype != want.dtype ||
+          have.shape != want.shape)
+        return dataLoss(part + ": input " + std::to_string(i) + " is " +
+                        describe(have) + ", expected " + describe(want));
+    }
+  }
+  return Status::ok();
+}
+
 } // namespace
+
+ModelInterface modelInterface(const RankedArtifact &artifact) {
+  ModelInterface interface;
+  if (artifact.ranks.empty())
+    return interface;
+  interface.inputs = artifact.ranks.front().program.inputs;
+  interface.outputs = artifact.ranks.back().program.outputs;
+  if (!artifact.isPipeline())
+    return interface;
+  for (auto *specs : {&interface.inputs, &interface.outputs})
+    for (TensorSpec &spec : *specs)
+      if (!spec.shape.empty())
+        spec.shape[0] *= artifact.microBatches;
+  return interface;
+}
 
 bool isRankedArtifact(const uint8_t *bytes, size_t size) {
   return size >= sizeof(kMagic) && std::memcmp(bytes, kMagic, 8) == 0;
@@ -38,9 +102,11 @@ bool isRankedArtifact(const uint8_t *bytes, size_t size) {
 std::vector<uint8_t> encodeRankedArtifact(const RankedArtifact &artifact) {
   ByteWriter w;
   w.raw(kMagic, sizeof(kMagic));
-  w.u32(kVersion);
+  w.u32(artifact.isPipeline() ? kPipelineVersion : kVersion);
   w.u32(uint32_t(artifact.ranks.size()));
   w.string(artifact.strategy);
+  if (artifact.isPipeline())
+    w.u32(artifact.microBatches);
   for (const Artifact &rank : artifact.ranks) {
     std::vector<uint8_t> bytes = encodeArtifact(rank);
     w.u64(bytes.size());
@@ -65,15 +131,22 @@ StatusOr<RankedArtifact> decodeRankedArtifact(const uint8_t *bytes, size_t size,
                            "is corrupt or truncated)");
   ByteReader r(bytes + sizeof(kMagic), size - sizeof(kMagic) - 4);
   uint32_t version = r.u32();
-  if (r.ok() && version != kVersion)
+  if (r.ok() && version != kVersion && version != kPipelineVersion)
     return unimplemented(name + ": ranked artifact version " +
                          std::to_string(version) + ", this runtime reads " +
-                         std::to_string(kVersion));
+                         std::to_string(kVersion) + " and " +
+                         std::to_string(kPipelineVersion));
   uint32_t ranks = r.u32();
   RankedArtifact artifact;
   artifact.strategy = r.string(64);
+  if (version == kPipelineVersion)
+    artifact.microBatches = r.u32();
   if (!r.ok())
     return dataLoss(name + ": truncated ranked artifact header");
+  if ((version == kPipelineVersion) != artifact.isPipeline())
+    return dataLoss(name + ": a version " + std::to_string(version) +
+                    " ranked artifact with strategy '" + artifact.strategy +
+                    "'");
   if (ranks == 0 || ranks > kMaxRanks)
     return dataLoss(name + ": " + std::to_string(ranks) +
                     " ranks (expected 1 to " + std::to_string(kMaxRanks) + ")");
@@ -90,6 +163,8 @@ StatusOr<RankedArtifact> decodeRankedArtifact(const uint8_t *bytes, size_t size,
     artifact.ranks.push_back(std::move(*decoded));
     const Program &first = artifact.ranks.front().program;
     const Program &program = artifact.ranks.back().program;
+    if (artifact.isPipeline())
+      continue;
     if (!sameSpecs(first.inputs, program.inputs) ||
         !sameSpecs(first.outputs, program.outputs))
       return dataLoss(part + ": its inputs or outputs differ from rank 0's");
@@ -97,6 +172,8 @@ StatusOr<RankedArtifact> decodeRankedArtifact(const uint8_t *bytes, size_t size,
   if (r.remaining() != 0)
     return dataLoss(name + ": " + std::to_string(r.remaining()) +
                     " unexpected bytes after the last rank");
+  if (artifact.isPipeline())
+    KILN_RETURN_IF_ERROR(checkPipeline(artifact, name));
   return artifact;
 }
 

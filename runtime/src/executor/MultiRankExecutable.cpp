@@ -6,12 +6,36 @@
 
 #include "kiln/runtime/MultiRankExecutable.h"
 
+#include "PipelineStage.h"
+
 #include "kiln/runtime/InProcessGroup.h"
 
+#include <chrono>
 #include <cstring>
 #include <thread>
 
 namespace kiln::rt {
+
+double pipelineBubble(const std::vector<PipelineTiming> &timings) {
+  double busy = 0, wall = 0;
+  for (const PipelineTiming &timing : timings) {
+    busy += timing.busySeconds;
+    wall += timing.wallSeconds;
+  }
+  return wall > 0 ? 1.0 - busy / wall : 0.0;
+}
+
+namespace {
+
+/// `program` with the model's interface in place of its own.
+Program withInterface(const Program &program, const ModelInterface &model) {
+  Program interface = program;
+  interface.inputs = model.inputs;
+  interface.outputs = model.outputs;
+  return interface;
+}
+
+} // namespace
 
 StatusOr<std::unique_ptr<MultiRankExecutable>>
 MultiRankExecutable::load(RankedArtifact artifact, const std::string &name,
@@ -24,6 +48,12 @@ MultiRankExecutable::load(RankedArtifact artifact, const std::string &name,
     return communicators.status();
   auto executable = std::make_unique<MultiRankExecutable>();
   executable->communicators_ = std::move(*communicators);
+  executable->pipeline_ = artifact.isPipeline();
+  executable->microBatches_ = artifact.microBatches;
+  executable->model_ = modelInterface(artifact);
+  if (executable->pipeline_)
+    executable->interface_ =
+        withInterface(artifact.ranks.front().program, executable->model_);
   ExecutableOptions load;
   load.threads = options.threadsPerRank;
   for (size_t rank = 0; rank < ranks; ++rank) {
@@ -63,12 +93,30 @@ Status MultiRankExecutable::run(const std::vector<HostTensor> &inputs,
   size_t ranks = executables_.size();
   std::vector<Status> statuses(ranks);
   std::vector<std::vector<HostTensor>> rankOutputs(ranks);
+  if (pipeline_)
+    timings_.assign(ranks, PipelineTiming());
+  auto start = std::chrono::steady_clock::now();
   auto runRank = [&](size_t rank) {
-    RunOptions options;
-    options.collectives =
+    CollectivesHook *collectives =
         wrapped_[rank] ? wrapped_[rank].get() : hooks_[rank].get();
-    statuses[rank] =
-        executables_[rank]->run(inputs, rankOutputs[rank], options);
+    if (pipeline_) {
+      PipelineStageContext context{executables_[rank].get(),
+                                   collectives,
+                                   rank,
+                                   ranks,
+                                   microBatches_,
+                                   &model_};
+      statuses[rank] =
+          runPipelineStage(context, inputs, rankOutputs[rank], timings_[rank]);
+      timings_[rank].wallSeconds = std::chrono::duration<double>(
+                                       std::chrono::steady_clock::now() - start)
+                                       .count();
+    } else {
+      RunOptions options;
+      options.collectives = collectives;
+      statuses[rank] =
+          executables_[rank]->run(inputs, rankOutputs[rank], options);
+    }
     // Peers blocked in a collective with this rank must not wait for it.
     if (!statuses[rank].isOk())
       communicators_[rank]->abort();
@@ -134,12 +182,20 @@ RankExecutable::load(RankedArtifact artifact, const std::string &name,
         " ranks; launched with " + std::to_string(communicator->size()));
   ExecutableOptions options;
   options.threads = threads;
+  ModelInterface model = modelInterface(artifact);
   auto loaded =
       loadExecutable(std::move(artifact.ranks[size_t(rank)]),
                      name + " (rank " + std::to_string(rank) + ")", options);
   if (!loaded.isOk())
     return loaded.status();
   auto executable = std::make_unique<RankExecutable>();
+  executable->pipeline_ = artifact.isPipeline();
+  executable->microBatches_ = artifact.microBatches;
+  executable->ranks_ = artifact.ranks.size();
+  executable->model_ = std::move(model);
+  if (executable->pipeline_)
+    executable->interface_ =
+        withInterface((*loaded)->program(), executable->model_);
   executable->executable_ = std::move(*loaded);
   executable->communicator_ = std::move(communicator);
   executable->hook_ =
@@ -151,9 +207,23 @@ RankExecutable::load(RankedArtifact artifact, const std::string &name,
 
 Status RankExecutable::run(const std::vector<HostTensor> &inputs,
                            std::vector<HostTensor> &outputs) {
-  RunOptions options;
-  options.collectives = wrapped_ ? wrapped_.get() : hook_.get();
-  Status status = executable_->run(inputs, outputs, options);
+  CollectivesHook *collectives = wrapped_ ? wrapped_.get() : hook_.get();
+  Status status;
+  if (pipeline_) {
+    timing_ = PipelineTiming();
+    auto start = std::chrono::steady_clock::now();
+    PipelineStageContext context{executable_.get(), collectives,
+                                 size_t(rank()),    ranks_,
+                                 microBatches_,     &model_};
+    status = runPipelineStage(context, inputs, outputs, timing_);
+    timing_.wallSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+  } else {
+    RunOptions options;
+    options.collectives = collectives;
+    status = executable_->run(inputs, outputs, options);
+  }
   if (!status.isOk())
     communicator_->abort();
   return status;

@@ -46,6 +46,30 @@ RankedArtifact twoRanks() {
   return ranked;
 }
 
+Artifact stage(std::vector<TensorSpec> inputs,
+               std::vector<TensorSpec> outputs) {
+  Artifact artifact;
+  artifact.target = "cpu x86_64-pc-linux-gnu test";
+  artifact.program.inputs = std::move(inputs);
+  artifact.program.outputs = std::move(outputs);
+  artifact.program.devices.emplace_back();
+  artifact.cpuKernels = {0x7f, 'E', 'L', 'F'};
+  return artifact;
+}
+
+/// Stage 0 sends a [2,16] value; stage 1 takes the model's input and it,
+/// on micro-batches of 2 rows of 6.
+RankedArtifact twoStages() {
+  RankedArtifact ranked;
+  ranked.strategy = "pipeline";
+  ranked.microBatches = 3;
+  TensorSpec x{"x", DType::kF32, {2, 8}};
+  TensorSpec sent{"pipeline.c0.0", DType::kF32, {2, 16}};
+  ranked.ranks = {stage({x}, {sent}),
+                  stage({x, sent}, {{"y", DType::kF16, {2, 4}}})};
+  return ranked;
+}
+
 StatusOr<RankedArtifact> decode(const std::vector<uint8_t> &bytes) {
   return decodeRankedArtifact(bytes.data(), bytes.size(), "m.kiln");
 }
@@ -125,11 +149,87 @@ TEST(RankedArtifactTest, RejectsTrailingBytes) {
 
 TEST(RankedArtifactTest, RejectsANewerVersion) {
   std::vector<uint8_t> bytes = encodeRankedArtifact(twoRanks());
-  bytes[8] = 2;
+  bytes[8] = 3;
   reseal(bytes);
   StatusOr<RankedArtifact> decoded = decode(bytes);
   ASSERT_FALSE(decoded.isOk());
   EXPECT_EQ(decoded.status().code(), StatusCode::kUnimplemented);
+}
+
+TEST(RankedArtifactTest, PipelineRoundTripsWithItsMicroBatches) {
+  std::vector<uint8_t> bytes = encodeRankedArtifact(twoStages());
+  EXPECT_EQ(bytes[8], 2) << "pipelines are version 2";
+  StatusOr<RankedArtifact> decoded = decode(bytes);
+  ASSERT_TRUE(decoded.isOk()) << decoded.status().message();
+  EXPECT_TRUE(decoded->isPipeline());
+  EXPECT_EQ(decoded->microBatches, 3u);
+  ModelInterface model = modelInterface(*decoded);
+  ASSERT_EQ(model.inputs.size(), 1u);
+  EXPECT_EQ(model.inputs[0].shape, (std::vector<int64_t>{6, 8}));
+  ASSERT_EQ(model.outputs.size(), 1u);
+  EXPECT_EQ(model.outputs[0].name, "y");
+  EXPECT_EQ(model.outputs[0].shape, (std::vector<int64_t>{6, 4}));
+  // Tensor and data parallelism stay version 1, for older runtimes.
+  EXPECT_EQ(encodeRankedArtifact(twoRanks())[8], 1);
+}
+
+TEST(RankedArtifactTest, EveryPipelineTruncationIsAnError) {
+  std::vector<uint8_t> bytes = encodeRankedArtifact(twoStages());
+  for (size_t size = 0; size < bytes.size(); ++size)
+    EXPECT_FALSE(decodeRankedArtifact(bytes.data(), size, "m.kiln").isOk())
+        << size;
+}
+
+TEST(RankedArtifactTest, RejectsStagesThatDoNotChain) {
+  RankedArtifact ranked = twoStages();
+  ranked.ranks[1].program.inputs[1].shape = {2, 15};
+  StatusOr<RankedArtifact> decoded = decode(encodeRankedArtifact(ranked));
+  ASSERT_FALSE(decoded.isOk());
+  EXPECT_EQ(decoded.status().code(), StatusCode::kDataLoss);
+  EXPECT_NE(decoded.status().message().find(
+                "m.kiln (stage 1): input 1 is 'pipeline.c0.0' f32 [2,15], "
+                "expected 'pipeline.c0.0' f32 [2,16]"),
+            std::string::npos)
+      << decoded.status().message();
+
+  ranked = twoStages();
+  ranked.ranks[1].program.inputs.pop_back();
+  decoded = decode(encodeRankedArtifact(ranked));
+  ASSERT_FALSE(decoded.isOk());
+  EXPECT_NE(decoded.status().message().find(
+                "m.kiln (stage 1) takes 1 inputs; the model's 1 and the 1 "
+                "stage 0 sends make 2"),
+            std::string::npos)
+      << decoded.status().message();
+}
+
+TEST(RankedArtifactTest, RejectsBadMicroBatchesAndUnbatchedInputs) {
+  RankedArtifact ranked = twoStages();
+  ranked.microBatches = 0;
+  StatusOr<RankedArtifact> decoded = decode(encodeRankedArtifact(ranked));
+  ASSERT_FALSE(decoded.isOk());
+  EXPECT_NE(decoded.status().message().find("0 micro-batches"),
+            std::string::npos)
+      << decoded.status().message();
+
+  ranked = twoStages();
+  for (Artifact &stage : ranked.ranks)
+    stage.program.inputs[0].shape = {};
+  decoded = decode(encodeRankedArtifact(ranked));
+  ASSERT_FALSE(decoded.isOk());
+  EXPECT_NE(decoded.status().message().find(
+                "model input 'x' f32 [] has no batch dimension"),
+            std::string::npos)
+      << decoded.status().message();
+}
+
+TEST(RankedArtifactTest, RejectsAStrategyThatDoesNotMatchTheVersion) {
+  std::vector<uint8_t> bytes = encodeRankedArtifact(twoRanks());
+  bytes[8] = 2;
+  reseal(bytes);
+  StatusOr<RankedArtifact> decoded = decode(bytes);
+  ASSERT_FALSE(decoded.isOk());
+  EXPECT_EQ(decoded.status().code(), StatusCode::kDataLoss);
 }
 
 TEST(RankedArtifactTest, ReadsAPlainArtifactAsOneRank) {

@@ -129,9 +129,13 @@ struct CompileOptions {
   /// program (docs/sharding.md); CPU targets only. `kilnc --devices`.
   int devices = 1;
   /// How to shard: "tensor" (Megatron-style column-then-row splits of
-  /// contractions with constant weights) or "data" (inputs split along
-  /// their batch dimension). `kilnc --parallel`.
+  /// contractions with constant weights), "data" (inputs split along
+  /// their batch dimension) or "pipeline" (consecutive ops in stages, one
+  /// per device). `kilnc --parallel`.
   std::string parallel = "tensor";
+  /// Pipeline parallelism: equal slices of the batch the stages work on in
+  /// turn (GPipe); the batch must divide by it. `kilnc --micro-batches`.
+  int microBatches = 1;
 };
 
 /// Where a model comes from. A plain value; the bytes are copied in.

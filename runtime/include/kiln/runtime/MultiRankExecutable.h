@@ -28,6 +28,16 @@ namespace kiln::rt {
 using CollectivesWrapper = std::function<std::unique_ptr<CollectivesHook>(
     size_t rank, CollectivesHook &inner)>;
 
+/// What one rank of a pipeline-parallel run did in its last run.
+struct PipelineTiming {
+  double busySeconds = 0; ///< Running its stage's program.
+  double wallSeconds = 0; ///< The whole run, transfers and waits included.
+};
+
+/// The share of the ranks' time spent not running their stage (waiting
+/// for the pipeline to fill and drain): 1 - sum(busy) / sum(wall).
+double pipelineBubble(const std::vector<PipelineTiming> &timings);
+
 struct MultiRankOptions {
   /// Threads of each rank's CPU executable (1: the rank's own thread).
   unsigned threadsPerRank = 1;
@@ -43,9 +53,9 @@ public:
   load(RankedArtifact artifact, const std::string &name,
        const MultiRankOptions &options = {});
 
-  /// Rank 0's program: the model's interface.
+  /// Rank 0's program; for a pipeline, with the model's interface.
   const Program &program() const override {
-    return executables_.front()->program();
+    return pipeline_ ? interface_ : executables_.front()->program();
   }
   /// "N CPU ranks in-process".
   std::string description() const override;
@@ -66,8 +76,19 @@ public:
   CollectiveCounters counters(size_t rank) const {
     return hooks_[rank]->counters();
   }
+  /// Pipeline parallelism: every rank's timing in the last run; empty
+  /// for other strategies.
+  const std::vector<PipelineTiming> &pipelineTimings() const {
+    return timings_;
+  }
+  uint32_t microBatches() const { return microBatches_; }
 
 private:
+  bool pipeline_ = false;
+  uint32_t microBatches_ = 1;
+  ModelInterface model_;
+  Program interface_;
+  std::vector<PipelineTiming> timings_;
   std::vector<std::unique_ptr<DeviceExecutable>> executables_;
   std::vector<std::unique_ptr<Communicator>> communicators_;
   std::vector<std::unique_ptr<CommunicatorCollectives>> hooks_;
@@ -85,13 +106,27 @@ public:
        std::unique_ptr<Communicator> communicator, unsigned threads = 1,
        const CollectivesWrapper &wrapCollectives = nullptr);
 
-  const Program &program() const { return executable_->program(); }
+  /// This rank's program; for a pipeline, with the model's interface.
+  const Program &program() const {
+    return pipeline_ ? interface_ : executable_->program();
+  }
   int rank() const { return communicator_->rank(); }
+  /// Every rank computes the outputs (a pipeline: rank 0 receives them
+  /// from the last stage; the others return none).
   Status run(const std::vector<HostTensor> &inputs,
              std::vector<HostTensor> &outputs);
   CollectiveCounters counters() const { return hook_->counters(); }
+  /// Pipeline parallelism: this rank's timing in the last run.
+  const PipelineTiming &pipelineTiming() const { return timing_; }
+  bool isPipeline() const { return pipeline_; }
 
 private:
+  bool pipeline_ = false;
+  uint32_t microBatches_ = 1;
+  size_t ranks_ = 1;
+  ModelInterface model_;
+  Program interface_;
+  PipelineTiming timing_;
   std::unique_ptr<DeviceExecutable> executable_;
   std::unique_ptr<Communicator> communicator_;
   std::unique_ptr<CommunicatorCollectives> hook_;

@@ -7,8 +7,15 @@
 // checksummed artifact (docs/artifact-format.md), wrapped with the number
 // of ranks and the strategy:
 //
-//   "KILNRANK" | u32 version (1) | u32 ranks | string strategy
+//   "KILNRANK" | u32 version | u32 ranks | string strategy
+//   | (version 2: u32 micro-batches)
 //   | ranks x (u64 size | artifact bytes) | u32 CRC-32 of all before it
+//
+// Version 1 holds tensor- and data-parallel artifacts, whose ranks share
+// the model's interface; version 2 pipeline-parallel ones, whose rank r is
+// stage r: it takes the model's inputs (one micro-batch of them) and what
+// stage r - 1 sends, and sends its results to stage r + 1 (the last stage
+// returns the model's outputs, one micro-batch of them).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,18 +31,34 @@
 namespace kiln::rt {
 
 struct RankedArtifact {
-  std::string strategy; ///< "tensor" or "data": informative.
-  /// Rank r's program. Every rank has the model's whole interface: the
-  /// same inputs and outputs.
+  /// "tensor" or "data" (informative), or "pipeline".
+  std::string strategy;
+  /// Pipeline parallelism: the slices of the batch each stage runs in turn.
+  uint32_t microBatches = 1;
+  /// Rank r's program. Tensor and data parallelism: every rank has the
+  /// model's whole interface. Pipeline: stage r's (see above).
   std::vector<Artifact> ranks;
+
+  bool isPipeline() const { return strategy == "pipeline"; }
 };
 
 inline constexpr uint32_t kMaxRanks = 4096;
+inline constexpr uint32_t kMaxMicroBatches = 4096;
+
+/// The model's interface: rank 0's; for a pipeline, stage 0's model inputs
+/// and the last stage's outputs with their first dimension times the
+/// micro-batches.
+struct ModelInterface {
+  std::vector<TensorSpec> inputs;
+  std::vector<TensorSpec> outputs;
+};
+ModelInterface modelInterface(const RankedArtifact &artifact);
 
 std::vector<uint8_t> encodeRankedArtifact(const RankedArtifact &artifact);
 
 /// Validates (magic, version, bounds, checksum, each rank's artifact, equal
-/// interfaces) and decodes; `name` is used in messages.
+/// interfaces or, for a pipeline, stages that chain) and decodes; `name` is
+/// used in messages.
 StatusOr<RankedArtifact> decodeRankedArtifact(const uint8_t *bytes, size_t size,
                                               const std::string &name);
 
