@@ -48,25 +48,27 @@ struct PipelineTotals {
     }
   }
 
-  /// "pipeline: 2 stages x 4 micro-batches; busy 41.2, 40.8 ms of 50.3 ms
-  /// a run (stage 0, 1, ...); bubble 0.19 (GPipe's (p-1)/(m+p-1): 0.20)".
-  std::string describe(uint32_t microBatches, unsigned runs) const {
-    size_t stages = ranks.size();
+  /// "pipeline: 2 stage(s) x 4 micro-batches; busy 41.2, 40.8 ms of 50.3
+  /// ms a run; bubble 0.19 (GPipe's (p-1)/(m+p-1): 0.20)". Under MPI a
+  /// rank knows only its own timing: "pipeline: stage 0 of 2 x ...; idle".
+  std::string describe(uint32_t microBatches, size_t stages,
+                       unsigned runs) const {
+    bool own = ranks.size() == 1 && stages > 1;
     std::string busy;
-    for (size_t r = 0; r < stages; ++r) {
+    double wall = 0;
+    for (size_t r = 0; r < ranks.size(); ++r) {
       char figure[32];
       std::snprintf(figure, sizeof(figure), "%s%.3f", r ? ", " : "",
                     ranks[r].busySeconds * 1e3 / runs);
       busy += figure;
+      wall = std::max(wall, ranks[r].wallSeconds);
     }
-    double wall = 0;
-    for (const PipelineTiming &timing : ranks)
-      wall = std::max(wall, timing.wallSeconds);
     char text[256];
     std::snprintf(text, sizeof(text),
-                  "pipeline: %zu stage(s) x %u micro-batches; busy %s ms of "
-                  "%.3f ms a run; bubble %.3f (GPipe's (p-1)/(m+p-1): %.3f)\n",
-                  stages, microBatches, busy.c_str(), wall * 1e3 / runs,
+                  "pipeline: %s%zu stage(s) x %u micro-batches; busy %s ms of "
+                  "%.3f ms a run; %s %.3f (GPipe's (p-1)/(m+p-1): %.3f)\n",
+                  own ? "stage 0 of " : "", stages, microBatches, busy.c_str(),
+                  wall * 1e3 / runs, own ? "idle" : "bubble",
                   pipelineBubble(ranks),
                   (stages - 1.0) / (microBatches + stages - 1.0));
     return text;
@@ -82,7 +84,7 @@ int runAndReport(
     const std::function<CollectiveCounters()> &counters,
     const std::string &where,
     const std::function<std::vector<PipelineTiming>()> &pipelineTimings,
-    uint32_t microBatches) {
+    uint32_t microBatches, size_t ranks) {
   StatusOr<std::vector<HostTensor>> tensors =
       loadInputs(options.inputs, program.inputs, /*synthesizeMissing=*/false);
   if (!tensors.isOk())
@@ -110,8 +112,9 @@ int runAndReport(
       "collectives per run %s: %s\n", where.c_str(),
       describe(counters(), options.warmup + options.iterations).c_str());
   if (pipelineTimings && options.iterations > 0)
-    std::fputs(pipeline.describe(microBatches, options.iterations).c_str(),
-               stdout);
+    std::fputs(
+        pipeline.describe(microBatches, ranks, options.iterations).c_str(),
+        stdout);
   if (!options.outputDir.empty())
     if (Status status =
             writeOutputs(options.outputDir, program.outputs, outputs);
@@ -171,7 +174,7 @@ int runRanked(RankedArtifact artifact, const RankedRunOptions &options) {
           return std::vector<PipelineTiming>{rank.pipelineTiming()};
         })
                   : nullptr,
-        microBatches);
+        microBatches, ranks);
   }
   if (options.ranks != 0 && options.ranks != ranks)
     return fail(2, options.model + " holds " + std::to_string(ranks) +
@@ -196,7 +199,7 @@ int runRanked(RankedArtifact artifact, const RankedRunOptions &options) {
       pipelined ? std::function<std::vector<PipelineTiming>()>(
                       [&] { return all.pipelineTimings(); })
                 : nullptr,
-      microBatches);
+      microBatches, ranks);
 }
 
 } // namespace kiln::rt
