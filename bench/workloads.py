@@ -161,6 +161,13 @@ WORKLOADS = {
         full=(lambda: em.Bert(d=768, heads=12, ff=3072, layers=12, seq=128),
               lambda: _ids(128)),
         smoke=None, tol=1e-4, default=False),
+    # Pipeline parallelism splits the batch into micro-batches.
+    "bert_base_b4": dict(
+        description="BERT-base-sized encoder 12L H768 12 heads FFN3072, "
+                    "seq 128, batch 4",
+        full=(lambda: em.Bert(d=768, heads=12, ff=3072, layers=12, seq=128),
+              lambda: torch.randint(0, 1000, (4, 128))),
+        smoke=None, tol=1e-4, default=False),
 }
 
 SIZES = ("full", "smoke")
