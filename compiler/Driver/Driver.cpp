@@ -5,8 +5,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Driver/Driver.h"
-#include "compiler/Sharding/Passes.h"
 #include "compiler/Driver/Int8Calibration.h"
+#include "compiler/Sharding/Annotations.h"
+#include "compiler/Sharding/Passes.h"
 
 #include "compiler/Codegen/CPU/CpuCodegen.h"
 #include "compiler/Codegen/CUDA/CudaSchedule.h"
@@ -304,6 +305,19 @@ DriverError lowerTo(ModuleOp module, Stage stage,
               pm.addPass(createCSEPass());
             }))
       return error;
+  if (options.ranks > 1 && !options.shard.empty()) {
+    std::vector<sharding::ShardAnnotation> annotations;
+    for (const std::string &text : options.shard) {
+      std::string why;
+      std::optional<sharding::ShardAnnotation> annotation =
+          sharding::parseShardAnnotation(text, why);
+      if (!annotation)
+        return {ErrorKind::kUsage, why};
+      annotations.push_back(*annotation);
+    }
+    if (failed(sharding::annotateShardings(module, annotations)))
+      return {ErrorKind::kUsage, "applying --shard failed"};
+  }
   // One rank's program of a sharded model: before fusion, so that fusion
   // groups form around the collectives and over local shapes.
   if (options.ranks > 1)

@@ -150,6 +150,8 @@ struct PipelineOptions {
   int64_t rank = 0;
   std::string parallel = "tensor";
   int64_t microBatches = 1;
+  /// Users' layouts, NAME=split(D) or NAME=replicated (kilnc --shard).
+  std::vector<std::string> shard;
   /// Called with the module once it holds this rank's graph (after
   /// kiln-shard or kiln-pipeline, before fusion): a pipeline stage's
   /// interface is only known then.

@@ -107,10 +107,29 @@ struct Partitioner {
     return value;
   }
 
+  /// The layout a `kiln.shard` annotation asks for, if any (micro-batching
+  /// ignores annotations: they are about ranks).
+  std::optional<Sharding> annotated(ShardingAttr annotation) {
+    if (!annotation || microBatching)
+      return std::nullopt;
+    return annotation.isSplit() ? Sharding::split(annotation.getDim())
+                                : Sharding::replicated();
+  }
+
   LogicalResult partitionArguments(func::FuncOp function) {
     builder.setInsertionPointToStart(&function.front());
     for (BlockArgument argument : function.getArguments()) {
       local[argument] = {argument, Sharding::replicated()};
+      // A user's annotation wins over the strategy.
+      if (std::optional<Sharding> want =
+              annotated(function.getArgAttrOfType<ShardingAttr>(
+                  argument.getArgNumber(), kShardAnnotation))) {
+        FailureOr<Value> value = reshard(argument, *want, argument.getLoc());
+        if (failed(value))
+          return failure();
+        local[argument] = {*value, *want};
+        continue;
+      }
       if (context.strategy != Strategy::kData)
         continue;
       auto type = dyn_cast<RankedTensorType>(argument.getType());
@@ -204,6 +223,15 @@ struct Partitioner {
     for (auto [result, cloned] :
          llvm::zip(op->getResults(), clone->getResults()))
       local[result] = {cloned, decision.result};
+    // A user's annotation constrains the result (GSPMD's sharding
+    // constraint): a split weight is sliced, a split value gathered.
+    if (std::optional<Sharding> want =
+            annotated(op->getAttrOfType<ShardingAttr>(kShardAnnotation))) {
+      FailureOr<Value> value = reshard(op->getResult(0), *want, loc);
+      if (failed(value))
+        return failure();
+      local[op->getResult(0)] = {*value, *want};
+    }
     return success();
   }
 
@@ -220,6 +248,10 @@ struct Partitioner {
     for (Operation *op : llvm::reverse(original))
       if (!isa<func::ReturnOp>(op))
         op->erase();
+    // Annotations are the pass's input; the layouts are in the types now.
+    for (unsigned i = 0; i < function.getNumArguments(); ++i)
+      function.removeArgAttr(i, kShardAnnotation);
+    function.walk([](Operation *op) { op->removeAttr(kShardAnnotation); });
     return success();
   }
 };

@@ -69,12 +69,13 @@ Decision splitFirstOperand(Operation *op, Sharding first, Sharding result) {
   return decision;
 }
 
-/// A weight: a constant, or slices and reshapes of one (folded later).
+/// A weight the rules may lay out: a constant, or slices and reshapes of
+/// one (folded later), that no `kiln.shard` annotation has laid out.
 bool isConstant(Value value) {
   Operation *op = value.getDefiningOp();
   while (isa_and_present<SliceOp, ReshapeOp, TransposeOp, CastOp>(op))
     op = op->getOperand(0).getDefiningOp();
-  return isa_and_present<ConstantOp>(op);
+  return isa_and_present<ConstantOp>(op) && !op->hasAttr(kShardAnnotation);
 }
 
 Decision elementwise(Operation *op, ArrayRef<Sharding> current) {

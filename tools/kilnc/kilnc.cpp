@@ -149,6 +149,12 @@ cl::opt<std::string> parallel(
              "(consecutive ops in stages, one per device)"),
     cl::value_desc("tensor|data|pipeline"), cl::init("tensor"),
     cl::sub(compileCommand));
+cl::list<std::string> shard(
+    "shard",
+    cl::desc("With --devices: lay a value out over the ranks, NAME=split(D) "
+             "or NAME=replicated; NAME is an input, a weight or a node "
+             "(repeatable)"),
+    cl::value_desc("NAME=LAYOUT"), cl::sub(compileCommand));
 cl::opt<int> microBatches(
     "micro-batches",
     cl::desc("With --parallel pipeline: run the batch as M equal slices "
@@ -332,6 +338,7 @@ StatusOr<CompileOptions> compileOptions() {
   options.devices = devices;
   options.parallel = parallel;
   options.microBatches = microBatches;
+  options.shard.assign(shard.begin(), shard.end());
   for (const std::string &spec : inputShapes) {
     auto [name, dims] = llvm::StringRef(spec).split('=');
     std::vector<int64_t> shape;

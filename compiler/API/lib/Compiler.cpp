@@ -16,9 +16,10 @@
 #include "compiler/Driver/Driver.h"
 #include "compiler/MemoryPlanning/BufferLiveness.h"
 #include "compiler/Quantization/Observers.h"
+#include "compiler/Sharding/Annotations.h"
 #include "compiler/Target/CudaArtifact.h"
-#include "kiln/runtime/RankedArtifact.h"
 #include "kiln/Graph.h"
+#include "kiln/runtime/RankedArtifact.h"
 
 #include "dialects/Graph/IR/GraphOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -242,7 +243,8 @@ Compiler::Impl::pipeline(const CompileOptions &options,
           options.devices,
           /*rank=*/0,
           options.parallel,
-          options.microBatches};
+          options.microBatches,
+          options.shard};
 }
 
 StatusOr<std::unique_ptr<Compiler>> Compiler::create(CompileOptions options) {
@@ -275,6 +277,16 @@ StatusOr<std::unique_ptr<Compiler>> Compiler::create(CompileOptions options) {
     return Status(StatusCode::kInvalidArgument,
                   "micro-batches are for pipeline parallelism (--parallel "
                   "pipeline over 2 or more devices)");
+  for (const std::string &text : options.shard) {
+    std::string why;
+    if (!compiler::sharding::parseShardAnnotation(text, why))
+      return Status(StatusCode::kInvalidArgument, why);
+  }
+  if (!options.shard.empty() &&
+      (options.devices < 2 || options.parallel == "pipeline"))
+    return Status(StatusCode::kInvalidArgument,
+                  "--shard lays values out over the ranks of tensor or data "
+                  "parallelism (--devices 2 or more)");
   if (options.devices > 1 && options.target != "cpu")
     return Status(StatusCode::kUnimplemented,
                   "sharded models (devices > 1) run on CPU ranks only for "

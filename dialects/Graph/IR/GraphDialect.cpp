@@ -17,6 +17,7 @@ void KilnDialect::initialize() {
 #define GET_OP_LIST
 #include "dialects/Graph/IR/GraphOps.cpp.inc"
       >();
+  registerAttributes();
 }
 
 Operation *KilnDialect::materializeConstant(OpBuilder &builder,

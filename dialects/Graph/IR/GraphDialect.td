@@ -26,6 +26,13 @@ def Kiln_Dialect : Dialect {
   }];
   let hasConstantMaterializer = 1;
   let usePropertiesForAttributes = 1;
+  let useDefaultAttributePrinterParser = 1;
+  // `kiln.shard` annotations on ops and function arguments.
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let extraClassDeclaration = [{
+    void registerAttributes();
+  }];
 }
 
 #endif // KILN_DIALECTS_GRAPH_IR_GRAPHDIALECT_TD

@@ -36,4 +36,11 @@ def Kiln_CollectiveReduction : I32EnumAttr<"CollectiveReduction",
   let cppNamespace = "::kiln";
 }
 
+def Kiln_ShardingKind : I32EnumAttr<"ShardingKind",
+    "how a value is laid out over the ranks", [
+      I32EnumAttrCase<"replicated", 0>, I32EnumAttrCase<"split", 1>,
+      I32EnumAttrCase<"partial", 2>]> {
+  let cppNamespace = "::kiln";
+}
+
 #endif // KILN_DIALECTS_GRAPH_IR_GRAPHENUMS_TD

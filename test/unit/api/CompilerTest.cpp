@@ -278,8 +278,50 @@ TEST(Compiler, ShardedArtifactsRunOnRanks) {
   cuda.target = "cuda";
   EXPECT_EQ(Compiler::create(cuda).status().code(), StatusCode::kUnimplemented);
   CompileOptions unknown = options;
-  unknown.parallel = "pipeline";
+  unknown.parallel = "spatial";
   EXPECT_EQ(Compiler::create(unknown).status().code(),
+            StatusCode::kInvalidArgument);
+}
+
+TEST(Compiler, PipelinesAndUsersLayoutsRunOnRanks) {
+  std::vector<float> input = {1, 2, 3, 4, -1, 0.5, 2, 1};
+  auto single =
+      makeCompiler()->compile(ModelSource::mlirText(kTwoLayers, "two.mlir"));
+  ASSERT_TRUE(single.isOk()) << single.status().toString();
+  auto expected = (*single)->run({floatTensor({2, 4}, input)});
+  ASSERT_TRUE(expected.isOk()) << expected.status().toString();
+
+  CompileOptions pipeline;
+  pipeline.devices = 2;
+  pipeline.parallel = "pipeline";
+  pipeline.microBatches = 2;
+  CompileOptions annotated;
+  annotated.devices = 2;
+  annotated.shard = {"arg0=split(0)"};
+  for (const CompileOptions &options : {pipeline, annotated}) {
+    std::string path = ::testing::TempDir() + "/api-" + options.parallel +
+                       "-" + std::to_string(::getpid()) + ".kiln";
+    Status status = makeCompiler(options)->compileToArtifact(
+        ModelSource::mlirText(kTwoLayers, "two.mlir"), path);
+    ASSERT_TRUE(status.isOk()) << status.toString();
+    auto model = Executable::loadArtifact(path);
+    ASSERT_TRUE(model.isOk()) << model.status().toString();
+    auto outputs = (*model)->run({floatTensor({2, 4}, input)});
+    ASSERT_TRUE(outputs.isOk()) << outputs.status().toString();
+    EXPECT_EQ(floatsOf((*outputs)[0]), floatsOf((*expected)[0]))
+        << options.parallel;
+    std::remove(path.c_str());
+  }
+
+  // Micro-batches belong to pipelines over ranks; layouts parse.
+  CompileOptions micro;
+  micro.devices = 2;
+  micro.microBatches = 2;
+  EXPECT_EQ(Compiler::create(micro).status().code(),
+            StatusCode::kInvalidArgument);
+  CompileOptions layout = annotated;
+  layout.shard = {"arg0"};
+  EXPECT_EQ(Compiler::create(layout).status().code(),
             StatusCode::kInvalidArgument);
 }
 

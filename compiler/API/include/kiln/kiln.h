@@ -136,6 +136,10 @@ struct CompileOptions {
   /// Pipeline parallelism: equal slices of the batch the stages work on in
   /// turn (GPipe); the batch must divide by it. `kilnc --micro-batches`.
   int microBatches = 1;
+  /// Users' layouts for tensor and data parallelism: NAME=split(D) (or
+  /// split:D) or NAME=replicated, NAME an input, a weight (ONNX
+  /// initializer) or a node. `kilnc --shard`.
+  std::vector<std::string> shard;
 };
 
 /// Where a model comes from. A plain value; the bytes are copied in.
