@@ -30,6 +30,9 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <atomic>
+#include <thread>
+
 using namespace mlir;
 using kiln::compiler::DriverError;
 using kiln::compiler::ErrorKind;
@@ -502,24 +505,50 @@ Status Compiler::compileRankedArtifact(const ModelSource &source,
                                        const std::string &path,
                                        ArtifactReport *report) {
   CompileTimer timer(impl_->options.timeReport);
+  size_t ranks = size_t(impl_->options.devices);
+  std::vector<rt::Artifact> artifacts(ranks);
+  std::vector<Status> statuses(ranks);
+  // Each rank lowers its own copy of the model (its shapes and weights
+  // differ from the others') in its own context, so ranks compile in
+  // parallel, one per core; --time-report's timer is not thread-safe.
+  auto compileRank = [&](size_t rank) {
+    Session session;
+    OwningOpRef<ModuleOp> module;
+    if (DriverError error = session.load(source, impl_->options, module)) {
+      statuses[rank] = session.fail(error);
+      return;
+    }
+    compiler::PipelineOptions pipeline =
+        impl_->pipeline(impl_->options, timer.root());
+    pipeline.rank = int64_t(rank);
+    if (DriverError error = compiler::compileToArtifact(
+            *module, impl_->options.entry, artifacts[rank],
+            impl_->options.targetCpu, pipeline))
+      statuses[rank] = session.fail(error);
+  };
+  size_t workers = impl_->options.timeReport
+                       ? 1
+                       : std::min<size_t>(
+                             ranks, std::max(1u, std::thread::hardware_concurrency()));
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t rank; (rank = next++) < ranks;)
+      compileRank(rank);
+  };
+  std::vector<std::thread> threads;
+  for (size_t i = 1; i < workers; ++i)
+    threads.emplace_back(work);
+  work();
+  for (std::thread &thread : threads)
+    thread.join();
+  // The lowest failing rank's error: usually every rank fails alike.
+  for (const Status &status : statuses)
+    if (!status.isOk())
+      return status;
   rt::RankedArtifact ranked;
   ranked.strategy = impl_->options.parallel;
   ranked.microBatches = uint32_t(impl_->options.microBatches);
-  for (int rank = 0; rank < impl_->options.devices; ++rank) {
-    // Each rank lowers its own copy of the model: its shapes and weights
-    // differ from the others'.
-    Session session;
-    OwningOpRef<ModuleOp> module;
-    if (DriverError error = session.load(source, impl_->options, module))
-      return session.fail(error);
-    compiler::PipelineOptions pipeline =
-        impl_->pipeline(impl_->options, timer.root());
-    pipeline.rank = rank;
-    rt::Artifact artifact;
-    if (DriverError error = compiler::compileToArtifact(
-            *module, impl_->options.entry, artifact, impl_->options.targetCpu,
-            pipeline))
-      return session.fail(error);
+  for (rt::Artifact &artifact : artifacts) {
     if (report)
       report->kernelBytes += artifact.cpuKernels.size();
     ranked.ranks.push_back(std::move(artifact));
