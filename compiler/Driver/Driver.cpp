@@ -305,6 +305,16 @@ DriverError lowerTo(ModuleOp module, Stage stage,
               pm.addPass(createCSEPass());
             }))
       return error;
+  if (options.dataReplicas > 1)
+    if (DriverError error =
+            runPipeline(module, options.timing, ErrorKind::kUnsupported,
+                        "splitting the batch over data-parallel replicas",
+                        [&](OpPassManager &pm) {
+                          SplitBatchPassOptions split;
+                          split.parts = options.dataReplicas;
+                          pm.addPass(createSplitBatchPass(split));
+                        }))
+      return error;
   if (options.ranks > 1 && !options.shard.empty()) {
     std::vector<sharding::ShardAnnotation> annotations;
     for (const std::string &text : options.shard) {
@@ -343,7 +353,7 @@ DriverError lowerTo(ModuleOp module, Stage stage,
                           pm.addPass(createCSEPass());
                         }))
       return error;
-  if (options.ranks > 1 && options.onPartitioned)
+  if ((options.ranks > 1 || options.dataReplicas > 1) && options.onPartitioned)
     options.onPartitioned(module);
   if (DriverError error = runPoint(PipelinePoint::kBeforeFusion))
     return error;

@@ -156,6 +156,10 @@ struct PipelineOptions {
   /// kiln-shard or kiln-pipeline, before fusion): a pipeline stage's
   /// interface is only known then.
   std::function<void(mlir::ModuleOp)> onPartitioned;
+  /// The data axis of a 2-D mesh: the program computes one of this many
+  /// slices of the batch (kiln-split-batch) before `parallel` splits it
+  /// over `ranks`.
+  int64_t dataReplicas = 1;
   /// int8 matmuls and gemms run as int8 x int8 -> i32 contractions (the
   /// CPU's integer kernels); off, they stay fp32 on quantize/dequantize
   /// (CUDA, which has no integer contractions yet).

@@ -44,6 +44,23 @@ def ShardGraphPass : Pass<"kiln-shard", "::mlir::ModuleOp"> {
   let dependentDialects = ["::kiln::KilnDialect"];
 }
 
+def SplitBatchPass : Pass<"kiln-split-batch", "::mlir::ModuleOp"> {
+  let summary = "Retype the model to one of N equal slices of its batch";
+  let description = [{
+    The data axis of a 2-D mesh: each data-parallel replica computes one
+    slice of the batch, which the runtime cuts and stacks again, so no
+    collective crosses replicas. Every function with a body is retyped as
+    pipeline micro-batches are (the data-parallel rules carry the split
+    through the body); an op that mixes rows of the batch, an input whose
+    batch does not divide, or an output not split along its first
+    dimension is an error.
+  }];
+  let options = [
+    Option<"parts", "parts", "int64_t", "1", "Equal slices of the batch">,
+  ];
+  let dependentDialects = ["::kiln::KilnDialect"];
+}
+
 def PipelineStagesPass : Pass<"kiln-pipeline", "::mlir::ModuleOp"> {
   let summary = "Cut a kiln graph into pipeline stages; keep one stage";
   let description = [{

@@ -24,6 +24,7 @@
 
 namespace kiln::compiler {
 #define GEN_PASS_DEF_SHARDGRAPHPASS
+#define GEN_PASS_DEF_SPLITBATCHPASS
 #include "compiler/Sharding/Passes.h.inc"
 } // namespace kiln::compiler
 
@@ -284,6 +285,26 @@ kiln::compiler::sharding::splitIntoMicroBatches(func::FuncOp function,
 }
 
 namespace {
+
+struct SplitBatchPass
+    : kiln::compiler::impl::SplitBatchPassBase<SplitBatchPass> {
+  using SplitBatchPassBase::SplitBatchPassBase;
+
+  void runOnOperation() override {
+    if (parts < 1) {
+      getOperation().emitError("kiln-split-batch: parts must be at least 1, "
+                               "not ")
+          << int64_t(parts);
+      return signalPassFailure();
+    }
+    if (parts == 1)
+      return;
+    for (auto function : getOperation().getOps<func::FuncOp>())
+      if (!function.isExternal() &&
+          failed(splitIntoMicroBatches(function, parts)))
+        return signalPassFailure();
+  }
+};
 
 struct ShardGraphPass
     : kiln::compiler::impl::ShardGraphPassBase<ShardGraphPass> {

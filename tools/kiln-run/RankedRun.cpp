@@ -140,7 +140,7 @@ bool launchedByMpi() {
 }
 
 int runRanked(RankedArtifact artifact, const RankedRunOptions &options) {
-  size_t ranks = artifact.ranks.size();
+  size_t ranks = artifact.worldSize(), stages = artifact.ranks.size();
   bool pipelined = artifact.isPipeline();
   uint32_t microBatches = artifact.microBatches;
   CommunicatorOptions communicator;
@@ -174,7 +174,7 @@ int runRanked(RankedArtifact artifact, const RankedRunOptions &options) {
           return std::vector<PipelineTiming>{rank.pipelineTiming()};
         })
                   : nullptr,
-        microBatches, ranks);
+        microBatches, stages);
   }
   if (options.ranks != 0 && options.ranks != ranks)
     return fail(2, options.model + " holds " + std::to_string(ranks) +
@@ -199,7 +199,7 @@ int runRanked(RankedArtifact artifact, const RankedRunOptions &options) {
       pipelined ? std::function<std::vector<PipelineTiming>()>(
                       [&] { return all.pipelineTimings(); })
                 : nullptr,
-      microBatches, ranks);
+      microBatches, stages);
 }
 
 } // namespace kiln::rt

@@ -152,7 +152,7 @@ int main(int argc, char **argv) {
   StatusOr<RankedArtifact> ranked = readRankedArtifactFile(model);
   if (!ranked.isOk())
     return fail(exitCodeFor(ranked.status()), ranked.status().message());
-  if (ranked->ranks.size() > 1 || ranks > 1 || launchedByMpi()) {
+  if (ranked->worldSize() > 1 || ranks > 1 || launchedByMpi()) {
     if (checkNumerics || loadOptions.gemm != GemmPath::kGenerated)
       return fail(1, "--check-numerics and --gemm run single-device "
                      "artifacts only");

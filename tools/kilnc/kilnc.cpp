@@ -146,15 +146,22 @@ cl::opt<std::string> parallel(
     "parallel",
     cl::desc("With --devices: tensor (column-then-row splits of weights, "
              "default), data (inputs split along their batch) or pipeline "
-             "(consecutive ops in stages, one per device)"),
-    cl::value_desc("tensor|data|pipeline"), cl::init("tensor"),
-    cl::sub(compileCommand));
+             "(consecutive ops in stages, one per device); data,tensor or "
+             "data,pipeline with --mesh"),
+    cl::value_desc("tensor|data|pipeline|data,tensor|data,pipeline"),
+    cl::init("tensor"), cl::sub(compileCommand));
 cl::list<std::string> shard(
     "shard",
     cl::desc("With --devices: lay a value out over the ranks, NAME=split(D) "
              "or NAME=replicated; NAME is an input, a weight or a node "
              "(repeatable)"),
     cl::value_desc("NAME=LAYOUT"), cl::sub(compileCommand));
+cl::opt<std::string>
+    mesh("mesh",
+         cl::desc("A 2-D mesh for --parallel data,tensor or data,pipeline: "
+                  "data=D,tensor=T (D replicas of a T-rank program, D x T "
+                  "devices)"),
+         cl::value_desc("AXIS=N,..."), cl::sub(compileCommand));
 cl::opt<int> microBatches(
     "micro-batches",
     cl::desc("With --parallel pipeline: run the batch as M equal slices "
@@ -338,6 +345,7 @@ StatusOr<CompileOptions> compileOptions() {
   options.devices = devices;
   options.parallel = parallel;
   options.microBatches = microBatches;
+  options.mesh = mesh;
   options.shard.assign(shard.begin(), shard.end());
   for (const std::string &spec : inputShapes) {
     auto [name, dims] = llvm::StringRef(spec).split('=');
@@ -568,6 +576,8 @@ std::string pipelineStatsJson(const rt::RankedArtifact &ranked) {
 /// collectives one run performs, by kind, with the bytes each rank sends.
 int writeRankedStatsJson(const rt::RankedArtifact &ranked) {
   std::string json = "{\n  \"strategy\": \"" + ranked.strategy + "\",\n" +
+                     "  \"replicas\": " + std::to_string(ranked.replicas) +
+                     ",\n" +
                      (ranked.isPipeline() ? pipelineStatsJson(ranked) : "") +
                      "  \"ranks\": [\n";
   for (size_t rank = 0; rank < ranked.ranks.size(); ++rank) {
@@ -607,7 +617,7 @@ int writeRankedStatsJson(const rt::RankedArtifact &ranked) {
 
 /// --stats-json: read back what compileToArtifact wrote.
 int writeStatsJson() {
-  if (devices > 1) {
+  if (devices > 1 || !mesh.empty()) {
     rt::StatusOr<rt::RankedArtifact> ranked =
         rt::readRankedArtifactFile(outputPath);
     if (!ranked.isOk())
@@ -1160,13 +1170,15 @@ int inspectModel() {
       rt::readRankedArtifactFile(modelPath);
   if (!ranked.isOk())
     return fail(ranked.status());
-  if (ranked->ranks.size() > 1) {
+  if (ranked->worldSize() > 1) {
     llvm::outs() << "sharded artifact " << modelPath << ": "
                  << ranked->ranks.size() << " ranks, " << ranked->strategy
                  << " parallelism";
     if (ranked->isPipeline())
       llvm::outs() << " over " << ranked->microBatches << " micro-batches";
-    llvm::outs() << " (run with kiln-run or mpirun -np " << ranked->ranks.size()
+    if (ranked->replicas > 1)
+      llvm::outs() << ", " << ranked->replicas << " data-parallel replicas";
+    llvm::outs() << " (run with kiln-run or mpirun -np " << ranked->worldSize()
                  << " kiln-run)\n";
     for (auto [rank, artifact] : llvm::enumerate(ranked->ranks)) {
       llvm::outs() << "rank " << rank << " (format version "

@@ -11,12 +11,12 @@
 #include "CompileCache.h"
 #include "CompilerImpl.h"
 #include "ExecutableImpl.h"
+#include "ParallelOptions.h"
 #include "PassPlugins.h"
 
 #include "compiler/Driver/Driver.h"
 #include "compiler/MemoryPlanning/BufferLiveness.h"
 #include "compiler/Quantization/Observers.h"
-#include "compiler/Sharding/Annotations.h"
 #include "compiler/Target/CudaArtifact.h"
 #include "kiln/Graph.h"
 #include "kiln/runtime/RankedArtifact.h"
@@ -243,11 +243,13 @@ Compiler::Impl::pipeline(const CompileOptions &options,
           options.keepFp32,
           options.calibrationData,
           options.calibrationMethod,
-          options.devices,
+          parallel.ranks,
           /*rank=*/0,
-          options.parallel,
+          parallel.strategy,
           options.microBatches,
-          options.shard};
+          options.shard,
+          /*onPartitioned=*/nullptr,
+          parallel.replicas};
 }
 
 StatusOr<std::unique_ptr<Compiler>> Compiler::create(CompileOptions options) {
@@ -261,43 +263,14 @@ StatusOr<std::unique_ptr<Compiler>> Compiler::create(CompileOptions options) {
                       "' is not supported (cpu, cuda, cuda:sm_XX)");
   }
   KILN_RETURN_IF_ERROR(checkPrecisionOptions(options));
-  if (options.devices < 1 || options.devices > int(rt::kMaxRanks))
-    return Status(StatusCode::kInvalidArgument,
-                  "devices must be from 1 to " +
-                      std::to_string(rt::kMaxRanks));
-  if (options.parallel != "tensor" && options.parallel != "data" &&
-      options.parallel != "pipeline")
-    return Status(StatusCode::kInvalidArgument,
-                  "unknown parallelism '" + options.parallel +
-                      "' (tensor, data or pipeline)");
-  if (options.microBatches < 1 ||
-      options.microBatches > int(rt::kMaxMicroBatches))
-    return Status(StatusCode::kInvalidArgument,
-                  "micro-batches must be from 1 to " +
-                      std::to_string(rt::kMaxMicroBatches));
-  if (options.microBatches > 1 &&
-      (options.parallel != "pipeline" || options.devices < 2))
-    return Status(StatusCode::kInvalidArgument,
-                  "micro-batches are for pipeline parallelism (--parallel "
-                  "pipeline over 2 or more devices)");
-  for (const std::string &text : options.shard) {
-    std::string why;
-    if (!compiler::sharding::parseShardAnnotation(text, why))
-      return Status(StatusCode::kInvalidArgument, why);
-  }
-  if (!options.shard.empty() &&
-      (options.devices < 2 || options.parallel == "pipeline"))
-    return Status(StatusCode::kInvalidArgument,
-                  "--shard lays values out over the ranks of tensor or data "
-                  "parallelism (--devices 2 or more)");
-  if (options.devices > 1 && options.target != "cpu")
-    return Status(StatusCode::kUnimplemented,
-                  "sharded models (devices > 1) run on CPU ranks only for "
-                  "now; CUDA ranks need the NCCL backend");
+  StatusOr<ParallelPlan> parallel = planParallelism(options);
+  if (!parallel.isOk())
+    return parallel.status();
   auto impl = std::make_unique<Impl>();
   for (const std::string &path : options.passPlugins)
     KILN_RETURN_IF_ERROR(compiler::loadPassPlugin(path, impl->extensions));
   impl->options = std::move(options);
+  impl->parallel = *parallel;
   return std::unique_ptr<Compiler>(new Compiler(std::move(impl)));
 }
 
@@ -505,7 +478,7 @@ Status Compiler::compileRankedArtifact(const ModelSource &source,
                                        const std::string &path,
                                        ArtifactReport *report) {
   CompileTimer timer(impl_->options.timeReport);
-  size_t ranks = size_t(impl_->options.devices);
+  size_t ranks = size_t(impl_->parallel.ranks);
   std::vector<rt::Artifact> artifacts(ranks);
   std::vector<Status> statuses(ranks);
   // Each rank lowers its own copy of the model (its shapes and weights
@@ -548,6 +521,7 @@ Status Compiler::compileRankedArtifact(const ModelSource &source,
   rt::RankedArtifact ranked;
   ranked.strategy = impl_->options.parallel;
   ranked.microBatches = uint32_t(impl_->options.microBatches);
+  ranked.replicas = uint32_t(impl_->parallel.replicas);
   for (rt::Artifact &artifact : artifacts) {
     if (report)
       report->kernelBytes += artifact.cpuKernels.size();

@@ -11,6 +11,7 @@
 #ifndef KILN_COMPILER_API_COMPILERIMPL_H
 #define KILN_COMPILER_API_COMPILERIMPL_H
 
+#include "ParallelOptions.h"
 #include "compiler/Driver/Driver.h"
 #include "compiler/Pipelines/PipelineExtensions.h"
 #include "kiln/kiln.h"
@@ -31,6 +32,7 @@ public:
           compiler::DriverError *loadError = nullptr) const;
 
   CompileOptions options;
+  ParallelPlan parallel;
   compiler::PipelineExtensions extensions;
 };
 

@@ -67,7 +67,7 @@ Executable::loadArtifact(const std::string &path, unsigned threads) {
   rt::StatusOr<rt::RankedArtifact> ranked = rt::readRankedArtifactFile(path);
   if (!ranked.isOk())
     return ranked.status();
-  if (ranked->ranks.size() == 1)
+  if (ranked->worldSize() == 1)
     return makeArtifactExecutable(std::move(ranked->ranks.front()), path,
                                   threads);
   rt::MultiRankOptions options;

@@ -41,19 +41,7 @@ std::string describe(const TensorSpec &spec) {
 /// then takes what the stage before returns; the model's inputs and
 /// outputs have a first dimension to slice into micro-batches.
 Status checkPipeline(const RankedArtifact &artifact, const std::string &name) {
-  if (artifact.microBatches < 1 || artifact.microBatches > kMaxMicroBatches)
-    return dataLoss(name + ": " + std::to_string(artifact.microBatches) +
-                    " micro-batches (expected 1 to " +
-                    std::to_string(kMaxMicroBatches) + ")");
   const std::vector<TensorSpec> &model = artifact.ranks.front().program.inputs;
-  for (const TensorSpec &spec : model)
-    if (spec.shape.empty())
-      return dataLoss(name + ": model input " + describe(spec) +
-                      " has no batch dimension to split");
-  for (const TensorSpec &spec : artifact.ranks.back().program.outputs)
-    if (spec.shape.empty())
-      return dataLoss(name + ": model output " + describe(spec) +
-                      " has no batch dimension to split");
   for (size_t rank = 1; rank < artifact.ranks.size(); ++rank) {
     const std::vector<TensorSpec> &inputs = artifact.ranks[rank].program.inputs;
     const std::vector<TensorSpec> &sent =
@@ -78,20 +66,51 @@ Status checkPipeline(const RankedArtifact &artifact, const std::string &name) {
   return Status::ok();
 }
 
+/// Micro-batches and replicas are slices of the batch: the model's inputs
+/// and outputs need a first dimension.
+Status checkBatched(const RankedArtifact &artifact, const std::string &name) {
+  ModelInterface model = modelInterface(artifact);
+  for (const auto &[what, specs] :
+       {std::pair{"input", &model.inputs}, {"output", &model.outputs}})
+    for (const TensorSpec &spec : *specs)
+      if (spec.shape.empty())
+        return dataLoss(name + ": model " + what + " " + describe(spec) +
+                        " has no batch dimension to split");
+  return Status::ok();
+}
+
+/// Pipelines and replicated programs need version 2's fields; the rest
+/// stays version 1, which older runtimes read.
+bool needsVersion2(const RankedArtifact &artifact) {
+  return artifact.isPipeline() || artifact.replicas != 1 ||
+         artifact.strategy.rfind("data,", 0) == 0;
+}
+
 } // namespace
+
+ModelInterface replicaInterface(const RankedArtifact &artifact) {
+  ModelInterface interface = modelInterface(artifact);
+  for (auto *specs : {&interface.inputs, &interface.outputs})
+    for (TensorSpec &spec : *specs)
+      if (!spec.shape.empty())
+        spec.shape[0] /= int64_t(artifact.replicas);
+  return interface;
+}
 
 ModelInterface modelInterface(const RankedArtifact &artifact) {
   ModelInterface interface;
   if (artifact.ranks.empty())
     return interface;
   interface.inputs = artifact.ranks.front().program.inputs;
-  interface.outputs = artifact.ranks.back().program.outputs;
-  if (!artifact.isPipeline())
-    return interface;
+  interface.outputs = artifact.isPipeline()
+                          ? artifact.ranks.back().program.outputs
+                          : artifact.ranks.front().program.outputs;
+  int64_t slices = int64_t(artifact.replicas) *
+                   (artifact.isPipeline() ? artifact.microBatches : 1);
   for (auto *specs : {&interface.inputs, &interface.outputs})
     for (TensorSpec &spec : *specs)
       if (!spec.shape.empty())
-        spec.shape[0] *= artifact.microBatches;
+        spec.shape[0] *= slices;
   return interface;
 }
 
@@ -102,11 +121,14 @@ bool isRankedArtifact(const uint8_t *bytes, size_t size) {
 std::vector<uint8_t> encodeRankedArtifact(const RankedArtifact &artifact) {
   ByteWriter w;
   w.raw(kMagic, sizeof(kMagic));
-  w.u32(artifact.isPipeline() ? kPipelineVersion : kVersion);
+  bool extended = needsVersion2(artifact);
+  w.u32(extended ? kPipelineVersion : kVersion);
   w.u32(uint32_t(artifact.ranks.size()));
   w.string(artifact.strategy);
-  if (artifact.isPipeline())
+  if (extended) {
     w.u32(artifact.microBatches);
+    w.u32(artifact.replicas);
+  }
   for (const Artifact &rank : artifact.ranks) {
     std::vector<uint8_t> bytes = encodeArtifact(rank);
     w.u64(bytes.size());
@@ -139,14 +161,25 @@ StatusOr<RankedArtifact> decodeRankedArtifact(const uint8_t *bytes, size_t size,
   uint32_t ranks = r.u32();
   RankedArtifact artifact;
   artifact.strategy = r.string(64);
-  if (version == kPipelineVersion)
+  if (version == kPipelineVersion) {
     artifact.microBatches = r.u32();
+    artifact.replicas = r.u32();
+  }
   if (!r.ok())
     return dataLoss(name + ": truncated ranked artifact header");
-  if ((version == kPipelineVersion) != artifact.isPipeline())
+  if ((version == kPipelineVersion) != needsVersion2(artifact))
     return dataLoss(name + ": a version " + std::to_string(version) +
                     " ranked artifact with strategy '" + artifact.strategy +
                     "'");
+  if (artifact.microBatches < 1 || artifact.microBatches > kMaxMicroBatches)
+    return dataLoss(name + ": " + std::to_string(artifact.microBatches) +
+                    " micro-batches (expected 1 to " +
+                    std::to_string(kMaxMicroBatches) + ")");
+  if (artifact.replicas < 1 || uint64_t(artifact.replicas) * ranks > kMaxRanks)
+    return dataLoss(name + ": " + std::to_string(artifact.replicas) +
+                    " replicas of " + std::to_string(ranks) +
+                    " ranks (expected 1 to " + std::to_string(kMaxRanks) +
+                    " in all)");
   if (ranks == 0 || ranks > kMaxRanks)
     return dataLoss(name + ": " + std::to_string(ranks) +
                     " ranks (expected 1 to " + std::to_string(kMaxRanks) + ")");
@@ -174,6 +207,8 @@ StatusOr<RankedArtifact> decodeRankedArtifact(const uint8_t *bytes, size_t size,
                     " unexpected bytes after the last rank");
   if (artifact.isPipeline())
     KILN_RETURN_IF_ERROR(checkPipeline(artifact, name));
+  if (artifact.isPipeline() || artifact.replicas > 1)
+    KILN_RETURN_IF_ERROR(checkBatched(artifact, name));
   return artifact;
 }
 

@@ -6,6 +6,7 @@
 
 #include "kiln/runtime/MultiRankExecutable.h"
 
+#include "BatchSlices.h"
 #include "PipelineStage.h"
 
 #include "kiln/runtime/InProcessGroup.h"
@@ -40,18 +41,26 @@ Program withInterface(const Program &program, const ModelInterface &model) {
 StatusOr<std::unique_ptr<MultiRankExecutable>>
 MultiRankExecutable::load(RankedArtifact artifact, const std::string &name,
                           const MultiRankOptions &options) {
-  size_t ranks = artifact.ranks.size();
+  size_t ranks = artifact.ranks.size(), replicas = artifact.replicas;
   if (ranks == 0)
     return invalidArgument(name + ": no ranks to load");
-  auto communicators = InProcessGroup::create(int(ranks), options.communicator);
-  if (!communicators.isOk())
-    return communicators.status();
   auto executable = std::make_unique<MultiRankExecutable>();
-  executable->communicators_ = std::move(*communicators);
+  // Each replica is its own group of `ranks` ranks (no collective crosses
+  // replicas: inference needs none).
+  for (size_t replica = 0; replica < replicas; ++replica) {
+    auto group = InProcessGroup::create(int(ranks), options.communicator);
+    if (!group.isOk())
+      return group.status();
+    for (auto &communicator : *group)
+      executable->communicators_.push_back(std::move(communicator));
+  }
   executable->pipeline_ = artifact.isPipeline();
   executable->microBatches_ = artifact.microBatches;
+  executable->replicas_ = artifact.replicas;
+  executable->ranksPerReplica_ = ranks;
   executable->model_ = modelInterface(artifact);
-  if (executable->pipeline_)
+  executable->replicaModel_ = replicaInterface(artifact);
+  if (executable->pipeline_ || replicas > 1)
     executable->interface_ =
         withInterface(artifact.ranks.front().program, executable->model_);
   ExecutableOptions load;
@@ -69,17 +78,27 @@ MultiRankExecutable::load(RankedArtifact artifact, const std::string &name,
                                " has a collective over " +
                                std::to_string(step.ranks) + " ranks in a " +
                                std::to_string(ranks) + "-rank artifact");
-    auto loaded =
-        loadExecutable(std::move(artifact.ranks[rank]),
-                       name + " (rank " + std::to_string(rank) + ")", load);
-    if (!loaded.isOk())
-      return loaded.status();
-    executable->executables_.push_back(std::move(*loaded));
+  }
+  executable->executables_.resize(replicas * ranks);
+  for (size_t replica = 0; replica < replicas; ++replica)
+    for (size_t rank = 0; rank < ranks; ++rank) {
+      size_t world = replica * ranks + rank;
+      // The last replica takes the decoded program; the others copy it.
+      Artifact part = replica + 1 == replicas ? std::move(artifact.ranks[rank])
+                                              : artifact.ranks[rank];
+      auto loaded =
+          loadExecutable(std::move(part),
+                         name + " (rank " + std::to_string(world) + ")", load);
+      if (!loaded.isOk())
+        return loaded.status();
+      executable->executables_[world] = std::move(*loaded);
+    }
+  for (size_t world = 0; world < replicas * ranks; ++world) {
     executable->hooks_.push_back(std::make_unique<CommunicatorCollectives>(
-        *executable->communicators_[rank]));
+        *executable->communicators_[world]));
     executable->wrapped_.push_back(
         options.wrapCollectives
-            ? options.wrapCollectives(rank, *executable->hooks_.back())
+            ? options.wrapCollectives(world, *executable->hooks_.back())
             : nullptr);
   }
   return executable;
@@ -90,40 +109,55 @@ Status MultiRankExecutable::run(const std::vector<HostTensor> &inputs,
   if (broken_)
     return Status(StatusCode::kFailedPrecondition,
                   "a rank failed in an earlier run; load the artifact again");
-  size_t ranks = executables_.size();
-  std::vector<Status> statuses(ranks);
-  std::vector<std::vector<HostTensor>> rankOutputs(ranks);
+  size_t world = executables_.size(), ranks = ranksPerReplica_;
+  // Replica d takes the d-th slice of the batch.
+  std::vector<std::vector<HostTensor>> slices;
+  for (size_t replica = 0; replica < replicas_; ++replica) {
+    if (replicas_ == 1) {
+      slices.push_back(inputs);
+      break;
+    }
+    auto slice = sliceBatch(inputs, replica, replicas_);
+    if (!slice.isOk())
+      return slice.status();
+    slices.push_back(std::move(*slice));
+  }
+  std::vector<Status> statuses(world);
+  std::vector<std::vector<HostTensor>> rankOutputs(world);
   if (pipeline_)
-    timings_.assign(ranks, PipelineTiming());
+    timings_.assign(world, PipelineTiming());
   auto start = std::chrono::steady_clock::now();
-  auto runRank = [&](size_t rank) {
+  auto runRank = [&](size_t global) {
+    size_t replica = global / ranks, rank = global % ranks;
+    const std::vector<HostTensor> &in = slices[replica];
     CollectivesHook *collectives =
-        wrapped_[rank] ? wrapped_[rank].get() : hooks_[rank].get();
+        wrapped_[global] ? wrapped_[global].get() : hooks_[global].get();
     if (pipeline_) {
-      PipelineStageContext context{executables_[rank].get(),
+      PipelineStageContext context{executables_[global].get(),
                                    collectives,
                                    rank,
                                    ranks,
                                    microBatches_,
-                                   &model_};
-      statuses[rank] =
-          runPipelineStage(context, inputs, rankOutputs[rank], timings_[rank]);
-      timings_[rank].wallSeconds = std::chrono::duration<double>(
-                                       std::chrono::steady_clock::now() - start)
-                                       .count();
+                                   &replicaModel_};
+      statuses[global] =
+          runPipelineStage(context, in, rankOutputs[global], timings_[global]);
+      timings_[global].wallSeconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                        start)
+              .count();
     } else {
       RunOptions options;
       options.collectives = collectives;
-      statuses[rank] =
-          executables_[rank]->run(inputs, rankOutputs[rank], options);
+      statuses[global] =
+          executables_[global]->run(in, rankOutputs[global], options);
     }
     // Peers blocked in a collective with this rank must not wait for it.
-    if (!statuses[rank].isOk())
-      communicators_[rank]->abort();
+    if (!statuses[global].isOk())
+      communicators_[global]->abort();
   };
   std::vector<std::thread> threads;
-  for (size_t rank = 1; rank < ranks; ++rank)
-    threads.emplace_back(runRank, rank);
+  for (size_t global = 1; global < world; ++global)
+    threads.emplace_back(runRank, global);
   runRank(0);
   for (std::thread &thread : threads)
     thread.join();
@@ -137,12 +171,23 @@ Status MultiRankExecutable::run(const std::vector<HostTensor> &inputs,
     broken_ = true;
     return *failure;
   }
-  outputs = std::move(rankOutputs[0]);
+  // Each replica's rank 0 holds its slice of the outputs.
+  std::vector<std::vector<HostTensor>> parts;
+  for (size_t replica = 0; replica < replicas_; ++replica)
+    parts.push_back(std::move(rankOutputs[replica * ranks]));
+  auto stacked = stackBatch(parts);
+  if (!stacked.isOk())
+    return stacked.status();
+  outputs = std::move(*stacked);
   return Status::ok();
 }
 
 std::string MultiRankExecutable::description() const {
-  return std::to_string(ranks()) + " CPU ranks in-process";
+  std::string text = std::to_string(ranks()) + " CPU ranks in-process";
+  if (replicas_ > 1)
+    text += " (" + std::to_string(replicas_) + " data-parallel replicas of " +
+            std::to_string(ranksPerReplica_) + ")";
+  return text;
 }
 
 Status MultiRankExecutable::run(const std::vector<TensorRef> &inputs,
@@ -175,58 +220,114 @@ RankExecutable::load(RankedArtifact artifact, const std::string &name,
                      std::unique_ptr<Communicator> communicator,
                      unsigned threads,
                      const CollectivesWrapper &wrapCollectives) {
-  int rank = communicator->rank();
-  if (size_t(communicator->size()) != artifact.ranks.size())
+  int worldRank = communicator->rank();
+  size_t ranks = artifact.ranks.size();
+  if (size_t(communicator->size()) != artifact.worldSize())
     return invalidArgument(
-        name + " has " + std::to_string(artifact.ranks.size()) +
+        name + " has " + std::to_string(artifact.worldSize()) +
         " ranks; launched with " + std::to_string(communicator->size()));
-  ExecutableOptions options;
-  options.threads = threads;
-  ModelInterface model = modelInterface(artifact);
-  auto loaded =
-      loadExecutable(std::move(artifact.ranks[size_t(rank)]),
-                     name + " (rank " + std::to_string(rank) + ")", options);
-  if (!loaded.isOk())
-    return loaded.status();
   auto executable = std::make_unique<RankExecutable>();
   executable->pipeline_ = artifact.isPipeline();
   executable->microBatches_ = artifact.microBatches;
-  executable->ranks_ = artifact.ranks.size();
-  executable->model_ = std::move(model);
-  if (executable->pipeline_)
-    executable->interface_ =
-        withInterface((*loaded)->program(), executable->model_);
+  executable->replicas_ = artifact.replicas;
+  executable->ranks_ = ranks;
+  executable->model_ = replicaInterface(artifact);
+  executable->world_ = std::move(communicator);
+  // Replica d is world ranks d * ranks ... (d + 1) * ranks - 1: its own
+  // group, split once here.
+  size_t replica = size_t(worldRank) / ranks, rank = size_t(worldRank) % ranks;
+  if (artifact.replicas > 1) {
+    auto group = executable->world_->split(int(replica), int(rank));
+    if (!group.isOk())
+      return group.status();
+    executable->group_ = std::move(*group);
+  }
+  ExecutableOptions options;
+  options.threads = threads;
+  ModelInterface model = modelInterface(artifact);
+  auto loaded = loadExecutable(
+      std::move(artifact.ranks[rank]),
+      name + " (rank " + std::to_string(worldRank) + ")", options);
+  if (!loaded.isOk())
+    return loaded.status();
+  if (executable->pipeline_ || executable->replicas_ > 1)
+    executable->interface_ = withInterface((*loaded)->program(), model);
   executable->executable_ = std::move(*loaded);
-  executable->communicator_ = std::move(communicator);
   executable->hook_ =
-      std::make_unique<CommunicatorCollectives>(*executable->communicator_);
+      std::make_unique<CommunicatorCollectives>(executable->group());
   if (wrapCollectives)
-    executable->wrapped_ = wrapCollectives(size_t(rank), *executable->hook_);
+    executable->wrapped_ =
+        wrapCollectives(size_t(worldRank), *executable->hook_);
   return executable;
 }
 
 Status RankExecutable::run(const std::vector<HostTensor> &inputs,
                            std::vector<HostTensor> &outputs) {
+  size_t replica = size_t(rank()) / ranks_;
+  std::vector<HostTensor> slice;
+  if (replicas_ > 1) {
+    auto sliced = sliceBatch(inputs, replica, replicas_);
+    if (!sliced.isOk())
+      return sliced.status();
+    slice = std::move(*sliced);
+  }
+  const std::vector<HostTensor> &in = replicas_ > 1 ? slice : inputs;
   CollectivesHook *collectives = wrapped_ ? wrapped_.get() : hook_.get();
   Status status;
   if (pipeline_) {
     timing_ = PipelineTiming();
     auto start = std::chrono::steady_clock::now();
-    PipelineStageContext context{executable_.get(), collectives,
-                                 size_t(rank()),    ranks_,
-                                 microBatches_,     &model_};
-    status = runPipelineStage(context, inputs, outputs, timing_);
+    PipelineStageContext context{executable_.get(),      collectives,
+                                 size_t(group().rank()), ranks_,
+                                 microBatches_,          &model_};
+    status = runPipelineStage(context, in, outputs, timing_);
     timing_.wallSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count();
   } else {
     RunOptions options;
     options.collectives = collectives;
-    status = executable_->run(inputs, outputs, options);
+    status = executable_->run(in, outputs, options);
   }
+  if (status.isOk() && replicas_ > 1)
+    status = gatherReplicas(outputs);
   if (!status.isOk())
-    communicator_->abort();
+    world_->abort();
   return status;
+}
+
+Status RankExecutable::gatherReplicas(std::vector<HostTensor> &outputs) {
+  // Each replica's rank 0 holds its slice; world rank 0 stacks them.
+  if (group().rank() != 0)
+    return Status::ok();
+  if (rank() != 0) {
+    for (HostTensor &output : outputs)
+      if (!output.data.empty())
+        KILN_RETURN_IF_ERROR(
+            world_->send(output.data.data(), output.data.size(), DType::kU8, 0)
+                .withContext("sending replica " +
+                             std::to_string(size_t(rank()) / ranks_) +
+                             "'s outputs to rank 0"));
+    return Status::ok();
+  }
+  std::vector<std::vector<HostTensor>> parts{outputs};
+  for (size_t replica = 1; replica < replicas_; ++replica) {
+    std::vector<HostTensor> part = outputs;
+    for (HostTensor &output : part)
+      if (!output.data.empty())
+        KILN_RETURN_IF_ERROR(world_
+                                 ->recv(output.data.data(), output.data.size(),
+                                        DType::kU8, int(replica * ranks_))
+                                 .withContext("receiving replica " +
+                                              std::to_string(replica) +
+                                              "'s outputs"));
+    parts.push_back(std::move(part));
+  }
+  auto stacked = stackBatch(parts);
+  if (!stacked.isOk())
+    return stacked.status();
+  outputs = std::move(*stacked);
+  return Status::ok();
 }
 
 } // namespace kiln::rt

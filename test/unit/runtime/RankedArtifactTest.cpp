@@ -223,6 +223,46 @@ TEST(RankedArtifactTest, RejectsBadMicroBatchesAndUnbatchedInputs) {
       << decoded.status().message();
 }
 
+TEST(RankedArtifactTest, ReplicasRoundTripAndScaleTheInterface) {
+  RankedArtifact ranked = twoRanks();
+  ranked.strategy = "data,tensor";
+  ranked.replicas = 3;
+  std::vector<uint8_t> bytes = encodeRankedArtifact(ranked);
+  EXPECT_EQ(bytes[8], 2) << "replicas need version 2";
+  StatusOr<RankedArtifact> decoded = decode(bytes);
+  ASSERT_TRUE(decoded.isOk()) << decoded.status().message();
+  EXPECT_EQ(decoded->replicas, 3u);
+  EXPECT_EQ(decoded->worldSize(), 6u);
+  EXPECT_EQ(modelInterface(*decoded).inputs[0].shape,
+            (std::vector<int64_t>{12, 8}));
+  EXPECT_EQ(replicaInterface(*decoded).inputs[0].shape,
+            (std::vector<int64_t>{4, 8}));
+
+  // Replicas of a pipeline: the batch is replicas x micro-batches slices.
+  RankedArtifact stages = twoStages();
+  stages.strategy = "data,pipeline";
+  stages.replicas = 2;
+  decoded = decode(encodeRankedArtifact(stages));
+  ASSERT_TRUE(decoded.isOk()) << decoded.status().message();
+  EXPECT_EQ(modelInterface(*decoded).outputs[0].shape,
+            (std::vector<int64_t>{12, 4}));
+  EXPECT_EQ(replicaInterface(*decoded).outputs[0].shape,
+            (std::vector<int64_t>{6, 4}));
+}
+
+TEST(RankedArtifactTest, RejectsTooManyOrNoReplicas) {
+  RankedArtifact ranked = twoRanks();
+  ranked.strategy = "data,tensor";
+  for (uint32_t replicas : {0u, kMaxRanks}) {
+    ranked.replicas = replicas;
+    StatusOr<RankedArtifact> decoded = decode(encodeRankedArtifact(ranked));
+    ASSERT_FALSE(decoded.isOk()) << replicas;
+    EXPECT_NE(decoded.status().message().find("replicas of 2 ranks"),
+              std::string::npos)
+        << decoded.status().message();
+  }
+}
+
 TEST(RankedArtifactTest, RejectsAStrategyThatDoesNotMatchTheVersion) {
   std::vector<uint8_t> bytes = encodeRankedArtifact(twoRanks());
   bytes[8] = 2;

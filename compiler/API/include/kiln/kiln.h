@@ -131,8 +131,14 @@ struct CompileOptions {
   /// How to shard: "tensor" (Megatron-style column-then-row splits of
   /// contractions with constant weights), "data" (inputs split along
   /// their batch dimension) or "pipeline" (consecutive ops in stages, one
-  /// per device). `kilnc --parallel`.
+  /// per device); "data,tensor" or "data,pipeline" on a 2-D `mesh`.
+  /// `kilnc --parallel`.
   std::string parallel = "tensor";
+  /// A 2-D mesh, "data=D,tensor=T" or "data=D,pipeline=P" with parallel
+  /// "data,tensor" or "data,pipeline": D data-parallel replicas of a
+  /// T-rank tensor-parallel (or P-stage pipeline) program; devices = D x T.
+  /// A 1-D mesh ("tensor=4") is another way to give devices. `kilnc --mesh`.
+  std::string mesh;
   /// Pipeline parallelism: equal slices of the batch the stages work on in
   /// turn (GPipe); the batch must divide by it. `kilnc --micro-batches`.
   int microBatches = 1;

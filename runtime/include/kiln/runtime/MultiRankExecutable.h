@@ -53,15 +53,18 @@ public:
   load(RankedArtifact artifact, const std::string &name,
        const MultiRankOptions &options = {});
 
-  /// Rank 0's program; for a pipeline, with the model's interface.
+  /// Rank 0's program; for a pipeline or replicas, with the model's
+  /// interface.
   const Program &program() const override {
-    return pipeline_ ? interface_ : executables_.front()->program();
+    return pipeline_ || replicas_ > 1 ? interface_
+                                      : executables_.front()->program();
   }
   /// "N CPU ranks in-process".
   std::string description() const override;
   size_t ranks() const { return executables_.size(); }
 
-  /// Runs every rank at once and returns rank 0's outputs. When a rank
+  /// Runs every rank at once and returns the model's outputs (rank 0's;
+  /// with replicas, each replica's rank 0's slices stacked). When a rank
   /// fails, the others are aborted (no rank waits forever) and the first
   /// failure that is not such an abort is returned; the executable cannot
   /// run again after that.
@@ -86,7 +89,10 @@ public:
 private:
   bool pipeline_ = false;
   uint32_t microBatches_ = 1;
-  ModelInterface model_;
+  /// Rank r of replica d is executables_[d * ranksPerReplica_ + r].
+  uint32_t replicas_ = 1;
+  size_t ranksPerReplica_ = 1;
+  ModelInterface model_, replicaModel_;
   Program interface_;
   std::vector<PipelineTiming> timings_;
   std::vector<std::unique_ptr<DeviceExecutable>> executables_;
@@ -106,11 +112,13 @@ public:
        std::unique_ptr<Communicator> communicator, unsigned threads = 1,
        const CollectivesWrapper &wrapCollectives = nullptr);
 
-  /// This rank's program; for a pipeline, with the model's interface.
+  /// This rank's program; for a pipeline or replicas, with the model's
+  /// interface.
   const Program &program() const {
-    return pipeline_ ? interface_ : executable_->program();
+    return pipeline_ || replicas_ > 1 ? interface_ : executable_->program();
   }
-  int rank() const { return communicator_->rank(); }
+  /// The rank in the world (all replicas).
+  int rank() const { return world_->rank(); }
   /// Every rank computes the outputs (a pipeline: rank 0 receives them
   /// from the last stage; the others return none).
   Status run(const std::vector<HostTensor> &inputs,
@@ -121,14 +129,19 @@ public:
   bool isPipeline() const { return pipeline_; }
 
 private:
+  /// This rank's replica's communicator (the world without replicas).
+  Communicator &group() const { return group_ ? *group_ : *world_; }
+  Status gatherReplicas(std::vector<HostTensor> &outputs);
+
   bool pipeline_ = false;
   uint32_t microBatches_ = 1;
-  size_t ranks_ = 1;
-  ModelInterface model_;
+  uint32_t replicas_ = 1;
+  size_t ranks_ = 1;     ///< Per replica.
+  ModelInterface model_; ///< One replica's.
   Program interface_;
   PipelineTiming timing_;
   std::unique_ptr<DeviceExecutable> executable_;
-  std::unique_ptr<Communicator> communicator_;
+  std::unique_ptr<Communicator> world_, group_;
   std::unique_ptr<CommunicatorCollectives> hook_;
   std::unique_ptr<CollectivesHook> wrapped_;
 };

@@ -8,14 +8,17 @@
 // of ranks and the strategy:
 //
 //   "KILNRANK" | u32 version | u32 ranks | string strategy
-//   | (version 2: u32 micro-batches)
+//   | (version 2: u32 micro-batches | u32 replicas)
 //   | ranks x (u64 size | artifact bytes) | u32 CRC-32 of all before it
 //
 // Version 1 holds tensor- and data-parallel artifacts, whose ranks share
-// the model's interface; version 2 pipeline-parallel ones, whose rank r is
-// stage r: it takes the model's inputs (one micro-batch of them) and what
-// stage r - 1 sends, and sends its results to stage r + 1 (the last stage
-// returns the model's outputs, one micro-batch of them).
+// the model's interface. Version 2 adds pipelines, whose rank r is stage
+// r: it takes the model's inputs (one micro-batch of them) and what stage
+// r - 1 sends, and sends its results to stage r + 1 (the last stage
+// returns the model's outputs, one micro-batch of them); and data-parallel
+// replicas of either kind (a 2-D mesh, data x tensor or data x pipeline):
+// the `ranks` programs run `replicas` times, each replica on its slice of
+// the batch, split and stacked again by the runtime.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,24 +38,33 @@ struct RankedArtifact {
   std::string strategy;
   /// Pipeline parallelism: the slices of the batch each stage runs in turn.
   uint32_t microBatches = 1;
+  /// Data-parallel replicas of the ranks' programs (the data axis of a
+  /// 2-D mesh): replica d runs on the d-th slice of the batch.
+  uint32_t replicas = 1;
   /// Rank r's program. Tensor and data parallelism: every rank has the
   /// model's whole interface. Pipeline: stage r's (see above).
   std::vector<Artifact> ranks;
 
-  bool isPipeline() const { return strategy == "pipeline"; }
+  bool isPipeline() const {
+    return strategy == "pipeline" || strategy == "data,pipeline";
+  }
+  /// Processes or threads a run takes: replicas x ranks.
+  size_t worldSize() const { return size_t(replicas) * ranks.size(); }
 };
 
 inline constexpr uint32_t kMaxRanks = 4096;
 inline constexpr uint32_t kMaxMicroBatches = 4096;
 
 /// The model's interface: rank 0's; for a pipeline, stage 0's model inputs
-/// and the last stage's outputs with their first dimension times the
-/// micro-batches.
+/// and the last stage's outputs; the first dimension times the
+/// micro-batches and the replicas.
 struct ModelInterface {
   std::vector<TensorSpec> inputs;
   std::vector<TensorSpec> outputs;
 };
 ModelInterface modelInterface(const RankedArtifact &artifact);
+/// What one replica computes: modelInterface without the replicas factor.
+ModelInterface replicaInterface(const RankedArtifact &artifact);
 
 std::vector<uint8_t> encodeRankedArtifact(const RankedArtifact &artifact);
 
