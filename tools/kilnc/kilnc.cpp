@@ -235,6 +235,18 @@ cl::opt<unsigned>
                      "Results are bitwise the same for every count"),
             cl::init(0), cl::sub(runCommand), cl::sub(benchCommand),
             cl::sub(profileCommand));
+cl::opt<std::string>
+    gemm("gemm",
+         cl::desc("CUDA models: what runs their GEMMs, the generated kernels, "
+                  "cuBLASLt, or auto (both timed at load, the faster kept)"),
+         cl::value_desc("generated|cublaslt|auto"), cl::init("generated"),
+         cl::sub(runCommand), cl::sub(benchCommand), cl::sub(profileCommand));
+cl::opt<std::string> gemmCache(
+    "gemm-cache",
+    cl::desc("With --gemm auto: the timing cache file (default: in the "
+             "cache directory)"),
+    cl::value_desc("FILE"), cl::sub(runCommand), cl::sub(benchCommand),
+    cl::sub(profileCommand));
 cl::opt<bool> checkNumerics(
     "check-numerics",
     cl::desc("After every step, look for NaN and infinities in what it "
@@ -345,6 +357,8 @@ StatusOr<CompileOptions> compileOptions() {
   options.devices = devices;
   options.parallel = parallel;
   options.microBatches = microBatches;
+  options.gemm = gemm;
+  options.gemmTimingCache = gemmCache;
   options.mesh = mesh;
   options.shard.assign(shard.begin(), shard.end());
   for (const std::string &spec : inputShapes) {
@@ -457,7 +471,11 @@ double millisecondsSince(Clock::time_point start) {
 StatusOr<std::unique_ptr<Executable>> prepare() {
   auto start = Clock::now();
   if (isArtifactPath(modelPath)) {
-    auto executable = Executable::loadArtifact(modelPath, threads);
+    LoadOptions load;
+    load.threads = threads;
+    load.gemm = gemm;
+    load.gemmTimingCache = gemmCache;
+    auto executable = Executable::loadArtifact(modelPath, load);
     if (executable.isOk())
       llvm::outs() << llvm::format("loaded %s in %.1f ms\n", modelPath.c_str(),
                                    millisecondsSince(start));
@@ -551,12 +569,8 @@ std::string pipelineStatsJson(const rt::RankedArtifact &ranked) {
     slowest = std::max(slowest, flops);
     uint64_t bytes = 0;
     if (s + 1 < stages)
-      for (const rt::TensorSpec &spec : ranked.ranks[s].program.outputs) {
-        uint64_t elements = 1;
-        for (int64_t dim : spec.shape)
-          elements *= uint64_t(dim);
-        bytes += elements * rt::dtypeSize(spec.dtype);
-      }
+      for (const rt::TensorSpec &spec : ranked.ranks[s].program.outputs)
+        bytes += rt::tensorBytes(spec);
     sends += (s ? ", " : "") + std::to_string(bytes);
   }
   double m = ranked.microBatches;

@@ -358,9 +358,13 @@ Compiler::Impl::compile(const ModelSource &source,
                         const CompileOptions &options,
                         DriverError *loadError) const {
   const std::string name = source.name().empty() ? "model" : source.name();
+  auto load =
+      executableOptions(options.threads, options.gemm, options.gemmTimingCache);
+  if (!load.isOk())
+    return load.status();
   CacheUse cached(source, options, CompileCache::Use::kJit);
   if (std::optional<rt::Artifact> artifact = cached.lookupArtifact(name))
-    return makeArtifactExecutable(std::move(*artifact), name, options.threads,
+    return makeArtifactExecutable(std::move(*artifact), name, *load,
                                   "cpu (jit, from the compile cache)");
   CompileTimer timer(options.timeReport);
   Session session;
@@ -379,7 +383,7 @@ Compiler::Impl::compile(const ModelSource &source,
             *module, options.entry, options.target, artifact,
             pipeline(options, timer.root())))
       return session.fail(error);
-    return makeArtifactExecutable(std::move(artifact), name, options.threads);
+    return makeArtifactExecutable(std::move(artifact), name, *load);
   }
   if (cached.key) {
     // A shared object for this CPU, kept for the next compile.
@@ -389,7 +393,7 @@ Compiler::Impl::compile(const ModelSource &source,
             pipeline(options, timer.root())))
       return session.fail(error);
     cached.store(artifact);
-    return makeArtifactExecutable(std::move(artifact), name, options.threads,
+    return makeArtifactExecutable(std::move(artifact), name, *load,
                                   "cpu (jit)");
   }
   std::unique_ptr<compiler::CpuJitExecutable> jit;

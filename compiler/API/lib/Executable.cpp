@@ -50,11 +50,25 @@ private:
 
 } // namespace
 
-StatusOr<std::unique_ptr<Executable>>
-makeArtifactExecutable(rt::Artifact artifact, const std::string &name,
-                       unsigned threads, std::string description) {
+StatusOr<rt::ExecutableOptions> executableOptions(unsigned threads,
+                                                  const std::string &gemm,
+                                                  const std::string &cache) {
+  std::optional<rt::GemmPath> path = rt::parseGemmPath(gemm);
+  if (!path)
+    return Status(StatusCode::kInvalidArgument,
+                  "unknown GEMM path '" + gemm +
+                      "' (generated, cublaslt or auto)");
   rt::ExecutableOptions options;
   options.threads = threads;
+  options.gemm = *path;
+  options.gemmTimingCache = cache;
+  return options;
+}
+
+StatusOr<std::unique_ptr<Executable>>
+makeArtifactExecutable(rt::Artifact artifact, const std::string &name,
+                       const rt::ExecutableOptions &options,
+                       std::string description) {
   auto executable = rt::loadExecutable(std::move(artifact), name, options);
   if (!executable.isOk())
     return executable.status();
@@ -64,16 +78,27 @@ makeArtifactExecutable(rt::Artifact artifact, const std::string &name,
 
 StatusOr<std::unique_ptr<Executable>>
 Executable::loadArtifact(const std::string &path, unsigned threads) {
+  LoadOptions options;
+  options.threads = threads;
+  return loadArtifact(path, options);
+}
+
+StatusOr<std::unique_ptr<Executable>>
+Executable::loadArtifact(const std::string &path, const LoadOptions &options) {
+  auto load =
+      executableOptions(options.threads, options.gemm, options.gemmTimingCache);
+  if (!load.isOk())
+    return load.status();
   rt::StatusOr<rt::RankedArtifact> ranked = rt::readRankedArtifactFile(path);
   if (!ranked.isOk())
     return ranked.status();
   if (ranked->worldSize() == 1)
     return makeArtifactExecutable(std::move(ranked->ranks.front()), path,
-                                  threads);
-  rt::MultiRankOptions options;
-  options.threadsPerRank = threads == 0 ? 1 : threads;
+                                  *load);
+  rt::MultiRankOptions ranks;
+  ranks.threadsPerRank = options.threads == 0 ? 1 : options.threads;
   auto executable =
-      rt::MultiRankExecutable::load(std::move(*ranked), path, options);
+      rt::MultiRankExecutable::load(std::move(*ranked), path, ranks);
   if (!executable.isOk())
     return executable.status();
   return std::make_unique<Executable>(

@@ -9,6 +9,7 @@
 
 #include "kiln/kiln.h"
 #include "kiln/runtime/Artifact.h"
+#include "kiln/runtime/DeviceExecutable.h"
 
 namespace kiln {
 
@@ -34,7 +35,14 @@ public:
 /// the default "<device> (artifact)".
 StatusOr<std::unique_ptr<Executable>>
 makeArtifactExecutable(rt::Artifact artifact, const std::string &name,
-                       unsigned threads = 0, std::string description = "");
+                       const rt::ExecutableOptions &options,
+                       std::string description = "");
+
+/// The runtime's load options for `threads` and a GEMM path name
+/// (kInvalidArgument for an unknown one).
+StatusOr<rt::ExecutableOptions> executableOptions(unsigned threads,
+                                                  const std::string &gemm,
+                                                  const std::string &cache);
 
 } // namespace kiln
 

@@ -134,6 +134,10 @@ struct CompileOptions {
   /// per device); "data,tensor" or "data,pipeline" on a 2-D `mesh`.
   /// `kilnc --parallel`.
   std::string parallel = "tensor";
+  /// CUDA models run by compile(): what runs their GEMMs, as
+  /// LoadOptions::gemm and gemmTimingCache. `kilnc run --gemm`.
+  std::string gemm = "generated";
+  std::string gemmTimingCache;
   /// A 2-D mesh, "data=D,tensor=T" or "data=D,pipeline=P" with parallel
   /// "data,tensor" or "data,pipeline": D data-parallel replicas of a
   /// T-rank tensor-parallel (or P-stage pipeline) program; devices = D x T.
@@ -185,6 +189,18 @@ private:
 /// Thread safety: run() is not reentrant, because every run uses the same
 /// arena; serialise the runs of one Executable (or make one per thread).
 /// Distinct Executables are independent.
+/// How Executable::loadArtifact loads an artifact.
+struct LoadOptions {
+  /// As CompileOptions::threads.
+  unsigned threads = 0;
+  /// CUDA artifacts: what runs their recorded GEMMs, "generated" (the
+  /// compiler's kernels), "cublaslt" or "auto" (both timed on the device
+  /// at load, the faster kept); `kiln-run --gemm` (docs/cuda-runtime.md).
+  std::string gemm = "generated";
+  /// Where "auto" remembers its verdicts (empty: the default cache file).
+  std::string gemmTimingCache;
+};
+
 class Executable {
 public:
   /// Loads an ahead-of-time artifact written by Compiler::compileToArtifact
@@ -197,6 +213,10 @@ public:
   /// outputs (docs/sharding.md).
   static StatusOr<std::unique_ptr<Executable>>
   loadArtifact(const std::string &path, unsigned threads = 0);
+  /// The same with every load option; an unknown `gemm` is
+  /// kInvalidArgument.
+  static StatusOr<std::unique_ptr<Executable>>
+  loadArtifact(const std::string &path, const LoadOptions &options);
 
   ~Executable();
   Executable(const Executable &) = delete;
