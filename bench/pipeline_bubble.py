@@ -28,23 +28,11 @@ import json
 import os
 import re
 import statistics
-import subprocess
-import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-LATENCY = re.compile(r"median ([0-9.]+) ms")
+from sharding_speedup import BUS, LATENCY, ROOT, run
+
 PIPELINE = re.compile(r"busy ([0-9., ]+) ms of ([0-9.]+) ms a run; "
                       r"bubble ([0-9.]+)")
-BUS = re.compile(r"busBw ([0-9.]+) GB/s")
-
-
-def run(command):
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
-        sys.exit(f"{' '.join(command)} failed ({result.returncode}):\n"
-                 f"{result.stdout}{result.stderr}")
-    return result.stdout
 
 
 def main():

@@ -31,9 +31,6 @@ Status decodeStep(ByteReader &r, const Program &program,
                   const DeviceProgram &device, uint32_t index, Step &step,
                   const std::string &name, const std::string &where);
 
-/// Bytes of a tensor, saturating (shapes are bounded, dtypes are not).
-uint64_t tensorBytes(const TensorSpec &spec);
-
 } // namespace kiln::rt
 
 #endif // KILN_RUNTIME_SRC_ARTIFACT_STEPCODEC_H

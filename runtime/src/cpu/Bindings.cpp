@@ -16,13 +16,6 @@ std::string describeShape(const std::vector<int64_t> &shape) {
 }
 
 namespace {
-size_t bytesOf(const TensorSpec &spec) {
-  size_t count = 1;
-  for (int64_t dim : spec.shape)
-    count *= size_t(dim);
-  return count * dtypeSize(spec.dtype);
-}
-
 /// `role` is "input" or "output".
 Status checkRef(const TensorRef &ref, const TensorSpec &spec,
                 const char *role) {
@@ -34,7 +27,7 @@ Status checkRef(const TensorRef &ref, const TensorSpec &spec,
     return invalidArgument(what + " must have shape " +
                            describeShape(spec.shape) + ", got " +
                            describeShape(ref.shape));
-  size_t bytes = bytesOf(spec);
+  size_t bytes = tensorBytes(spec);
   if (ref.bytes < bytes)
     return invalidArgument(what + " has a buffer of " +
                            std::to_string(ref.bytes) +
@@ -54,11 +47,11 @@ Status checkCount(size_t given, size_t expected, const char *role) {
 
 Status checkTensor(const HostTensor &tensor, const TensorSpec &spec) {
   KILN_RETURN_IF_ERROR(checkRef(TensorRef::of(tensor), spec, "input"));
-  if (tensor.data.size() != bytesOf(spec))
+  if (tensor.data.size() != tensorBytes(spec))
     return invalidArgument("input '" + spec.name + "' holds " +
                            std::to_string(tensor.data.size()) +
                            " bytes, its shape needs " +
-                           std::to_string(bytesOf(spec)));
+                           std::to_string(tensorBytes(spec)));
   return Status::ok();
 }
 
@@ -83,14 +76,14 @@ Status checkBindings(const std::vector<TensorRef> &inputs,
     return aBytes != 0 && bBytes != 0 && x < y + bBytes && y < x + aBytes;
   };
   for (size_t i = 0; i < outputs.size(); ++i) {
-    size_t bytes = bytesOf(outputSpecs[i]);
+    size_t bytes = tensorBytes(outputSpecs[i]);
     for (size_t j = 0; j < inputs.size(); ++j)
-      if (overlaps(outputs[i], bytes, inputs[j], bytesOf(inputSpecs[j])))
+      if (overlaps(outputs[i], bytes, inputs[j], tensorBytes(inputSpecs[j])))
         return invalidArgument("output '" + outputSpecs[i].name +
                                "' shares memory with input '" +
                                inputSpecs[j].name + "'");
     for (size_t j = 0; j < i; ++j)
-      if (overlaps(outputs[i], bytes, outputs[j], bytesOf(outputSpecs[j])))
+      if (overlaps(outputs[i], bytes, outputs[j], tensorBytes(outputSpecs[j])))
         return invalidArgument("output '" + outputSpecs[i].name +
                                "' shares memory with output '" +
                                outputSpecs[j].name + "'");
@@ -105,7 +98,7 @@ std::vector<TensorRef> allocateOutputs(const std::vector<TensorSpec> &specs,
   for (size_t i = 0; i < specs.size(); ++i) {
     outputs[i].dtype = specs[i].dtype;
     outputs[i].shape = specs[i].shape;
-    outputs[i].data.assign(bytesOf(specs[i]), 0);
+    outputs[i].data.assign(tensorBytes(specs[i]), 0);
     refs.push_back(TensorRef::of(outputs[i]));
   }
   return refs;

@@ -13,13 +13,6 @@ namespace kiln::rt {
 
 namespace {
 
-size_t bytesOf(const TensorSpec &spec) {
-  size_t elements = 1;
-  for (int64_t dim : spec.shape)
-    elements *= size_t(dim);
-  return elements * dtypeSize(spec.dtype);
-}
-
 /// Sends or receives `tensor` as a collective step on `hook`.
 class Transfers {
 public:
@@ -69,7 +62,7 @@ private:
 };
 
 HostTensor emptyLike(const TensorSpec &spec) {
-  return {spec.dtype, spec.shape, std::vector<uint8_t>(bytesOf(spec))};
+  return {spec.dtype, spec.shape, std::vector<uint8_t>(tensorBytes(spec))};
 }
 
 } // namespace
@@ -87,11 +80,11 @@ Status runPipelineStage(const PipelineStageContext &context,
                            std::to_string(model.inputs.size()) +
                            " inputs, got " + std::to_string(inputs.size()));
   for (size_t i = 0; i < inputs.size(); ++i)
-    if (inputs[i].data.size() != bytesOf(model.inputs[i]))
+    if (inputs[i].data.size() != tensorBytes(model.inputs[i]))
       return invalidArgument("input '" + model.inputs[i].name + "' has " +
                              std::to_string(inputs[i].data.size()) +
                              " bytes, the model reads " +
-                             std::to_string(bytesOf(model.inputs[i])));
+                             std::to_string(tensorBytes(model.inputs[i])));
   Transfers transfers(context);
   if (rank == last) {
     outputs.clear();

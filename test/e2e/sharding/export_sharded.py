@@ -6,7 +6,8 @@ NAME.expected.npy (PyTorch's output) for:
   mlp_b4     the MLP of export_models.py at batch 4 (data and tensor)
   resnet_b4  its ResNet-18-style CNN at batch 4, 32x32 (data)
   bert       its BERT-style encoder, 2 layers, 4 heads (tensor)
-  bert_b4    the same encoder at batch 4 (pipeline, micro-batched)
+  bert_b4    the same encoder at batch 4 (data, pipeline, 2-D meshes)
+  gpt_b4     the same decoder at batch 4 (data, pipeline)
   gpt        its GPT-style decoder with an LM head (tensor)
 
 Random weights with a fixed seed, opset 17; the architectures are those of
@@ -36,6 +37,7 @@ def main():
         "gpt": (em.Gpt(d=64, seq=32), torch.randint(0, 1000, (1, 32))),
     }
     models["bert_b4"] = (models["bert"][0], torch.randint(0, 1000, (4, 32)))
+    models["gpt_b4"] = (models["gpt"][0], torch.randint(0, 1000, (4, 32)))
     for name, (model, example) in models.items():
         model.eval()
         with torch.no_grad():

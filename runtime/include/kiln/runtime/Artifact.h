@@ -65,6 +65,9 @@ struct TensorSpec {
   std::vector<int64_t> shape;
 };
 
+/// Bytes of a tensor, saturating (shapes are bounded, dtypes are not).
+uint64_t tensorBytes(const TensorSpec &spec);
+
 /// A buffer a step touches: a byte range of one of the buffers the runtime
 /// owns (for a CUDA kernel, one pointer argument).
 struct KernelArg {
