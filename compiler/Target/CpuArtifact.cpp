@@ -11,22 +11,27 @@
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
-#include "llvm/ADT/ScopeExit.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/Utils/SplitModule.h"
 
+#include <atomic>
 #include <mutex>
+#include <thread>
 
 using namespace mlir;
 
@@ -34,7 +39,8 @@ namespace kiln::compiler {
 
 namespace {
 
-rt::Status runLinker(llvm::StringRef object, llvm::StringRef sharedObject) {
+rt::Status runLinker(llvm::ArrayRef<std::string> objects,
+                     llvm::StringRef sharedObject) {
   // Debian's default ld.lld is lld 14; use the one that ships with LLVM 22.
   auto linker = llvm::sys::findProgramByName("ld.lld", {"/usr/lib/llvm-22/bin"});
   if (!linker)
@@ -44,10 +50,12 @@ rt::Status runLinker(llvm::StringRef object, llvm::StringRef sharedObject) {
                       "cannot find ld.lld (install lld-22)");
   std::string errorMessage;
   llvm::SmallVector<llvm::StringRef> args = {
-      *linker, "-shared", "--no-undefined-version", "-o", sharedObject, object,
-      // The kernels may call malloc/free and libm (logf, sinf, f64 math, ...;
-      // f32 exp/tanh/erf are inlined polynomials).
-      "-L/usr/lib/x86_64-linux-gnu", "-L/lib/x86_64-linux-gnu", "-lm", "-lc"};
+      *linker, "-shared", "--no-undefined-version", "-o", sharedObject};
+  args.append(objects.begin(), objects.end());
+  // The kernels may call malloc/free and libm (logf, sinf, f64 math, ...;
+  // f32 exp/tanh/erf are inlined polynomials).
+  args.append(
+      {"-L/usr/lib/x86_64-linux-gnu", "-L/lib/x86_64-linux-gnu", "-lm", "-lc"});
   // Compiler-rt's helpers (bf16 conversions on CPUs without AVX512-BF16),
   // linked in so that the artifact needs nothing of them at run time
   // (libclang-rt-22-dev, scripts/install-deps.sh).
@@ -60,6 +68,99 @@ rt::Status runLinker(llvm::StringRef object, llvm::StringRef sharedObject) {
   if (rc != 0)
     return rt::internalError("linking the CPU kernels failed (" +
                              std::to_string(rc) + ") " + errorMessage);
+  return rt::Status::ok();
+}
+
+/// Emits `module` as one object file at `path`.
+rt::Status emitObject(llvm::Module &module, llvm::TargetMachine &tm,
+                      llvm::StringRef path) {
+  std::error_code ec;
+  llvm::raw_fd_ostream object(path, ec);
+  if (ec)
+    return rt::internalError("cannot write " + path.str());
+  llvm::legacy::PassManager emit;
+  if (tm.addPassesToEmitFile(emit, object, nullptr,
+                             llvm::CodeGenFileType::ObjectFile))
+    return rt::internalError("the target cannot emit object files");
+  emit.run(module);
+  return rt::Status::ok();
+}
+
+/// Code generation is most of a compile's time, and functions are
+/// generated independently: an optimised module with enough functions is
+/// split into this many parts (llvm::SplitModule), each generated on its
+/// own thread in its own context, and their objects linked together. The
+/// count is fixed so that the artifact does not depend on the machine.
+constexpr unsigned kCodegenParts = 4;
+constexpr unsigned kMinFunctionsToSplit = 16;
+
+/// Writes `module` as object files in `folder` (kernels.o, or kernels0.o
+/// ...); `paths` names them before any is written, for the clean-up.
+rt::Status emitObjects(std::unique_ptr<llvm::Module> module,
+                       const llvm::orc::JITTargetMachineBuilder &builder,
+                       llvm::TargetMachine &tm, llvm::StringRef folder,
+                       std::vector<std::string> &paths) {
+  auto pathOf = [&](llvm::StringRef name) {
+    llvm::SmallString<128> path(folder);
+    llvm::sys::path::append(path, name);
+    return std::string(path);
+  };
+  unsigned functions = 0;
+  for (const llvm::Function &function : *module)
+    functions += !function.isDeclaration();
+  if (functions < kMinFunctionsToSplit) {
+    paths = {pathOf("kernels.o")};
+    return emitObject(*module, tm, paths.front());
+  }
+  // Parts travel as bitcode: a context is not shared between threads.
+  std::vector<llvm::SmallVector<char, 0>> parts;
+  llvm::SplitModule(*module, kCodegenParts,
+                    [&](std::unique_ptr<llvm::Module> part) {
+                      parts.emplace_back();
+                      llvm::raw_svector_ostream os(parts.back());
+                      llvm::WriteBitcodeToFile(*part, os);
+                    });
+  module.reset();
+  for (size_t index = 0; index < parts.size(); ++index)
+    paths.push_back(pathOf("kernels" + std::to_string(index) + ".o"));
+  std::vector<rt::Status> statuses(parts.size());
+  auto emitPart = [&](size_t index) {
+    llvm::LLVMContext context;
+    auto part = llvm::parseBitcodeFile(
+        llvm::MemoryBufferRef(
+            llvm::StringRef(parts[index].data(), parts[index].size()),
+            "kernels"),
+        context);
+    if (!part) {
+      statuses[index] = rt::internalError("reading back a code part: " +
+                                          llvm::toString(part.takeError()));
+      return;
+    }
+    llvm::orc::JITTargetMachineBuilder own = builder;
+    auto partTm = own.createTargetMachine();
+    if (!partTm) {
+      statuses[index] = rt::internalError("cannot create a target machine: " +
+                                          llvm::toString(partTm.takeError()));
+      return;
+    }
+    statuses[index] = emitObject(**part, **partTm, paths[index]);
+  };
+  unsigned workers =
+      std::max(1u, std::min<unsigned>(parts.size(),
+                                      std::thread::hardware_concurrency()));
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t index; (index = next++) < parts.size();)
+      emitPart(index);
+  };
+  std::vector<std::thread> threads;
+  for (unsigned i = 1; i < workers; ++i)
+    threads.emplace_back(work);
+  work();
+  for (std::thread &thread : threads)
+    thread.join();
+  for (const rt::Status &status : statuses)
+    KILN_RETURN_IF_ERROR(status);
   return rt::Status::ok();
 }
 
@@ -119,26 +220,18 @@ rt::StatusOr<rt::Artifact> buildCpuArtifact(ModuleOp loweredModule,
           llvm::sys::fs::createUniqueDirectory("kiln-aot", folder))
     return rt::internalError("cannot create a temporary folder: " +
                              ec.message());
-  llvm::SmallString<128> objectPath(folder), sharedPath(folder);
-  llvm::sys::path::append(objectPath, "kernels.o");
+  llvm::SmallString<128> sharedPath(folder);
   llvm::sys::path::append(sharedPath, "kernels.so");
+  std::vector<std::string> objects;
   llvm::scope_exit cleanup([&] {
-    llvm::sys::fs::remove(objectPath);
+    for (const std::string &object : objects)
+      llvm::sys::fs::remove(object);
     llvm::sys::fs::remove(sharedPath);
     llvm::sys::fs::remove(folder);
   });
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream object(objectPath, ec);
-    if (ec)
-      return rt::internalError("cannot write " + objectPath.str().str());
-    llvm::legacy::PassManager emit;
-    if (tm.addPassesToEmitFile(emit, object, nullptr,
-                               llvm::CodeGenFileType::ObjectFile))
-      return rt::internalError("the target cannot emit object files");
-    emit.run(*module);
-  }
-  KILN_RETURN_IF_ERROR(runLinker(objectPath, sharedPath));
+  KILN_RETURN_IF_ERROR(
+      emitObjects(std::move(module), *builder, tm, folder, objects));
+  KILN_RETURN_IF_ERROR(runLinker(objects, sharedPath));
   auto library = llvm::MemoryBuffer::getFile(sharedPath);
   if (!library)
     return rt::internalError("cannot read the linked kernels");
