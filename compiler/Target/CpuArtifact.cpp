@@ -94,6 +94,37 @@ rt::Status emitObject(llvm::Module &module, llvm::TargetMachine &tm,
 constexpr unsigned kCodegenParts = 4;
 constexpr unsigned kMinFunctionsToSplit = 16;
 
+/// Large constants (weights) need no code generation, only their bytes in
+/// an object. They move to a module of their own, emitted on the calling
+/// thread, so that the parts sent to other contexts as bitcode stay small.
+constexpr uint64_t kLargeConstantBytes = 64 * 1024;
+
+std::unique_ptr<llvm::Module> takeLargeConstants(llvm::Module &module) {
+  auto data =
+      std::make_unique<llvm::Module>("kiln-weights", module.getContext());
+  data->setTargetTriple(module.getTargetTriple());
+  data->setDataLayout(module.getDataLayout());
+  const llvm::DataLayout &layout = module.getDataLayout();
+  for (llvm::GlobalVariable &global : module.globals()) {
+    if (!global.isConstant() || !global.hasInitializer() || !global.hasName() ||
+        global.hasComdat() ||
+        layout.getTypeAllocSize(global.getValueType()) < kLargeConstantBytes)
+      continue;
+    // The definition there, a declaration here; hidden, so that the shared
+    // object binds them to each other.
+    auto *moved = new llvm::GlobalVariable(
+        *data, global.getValueType(), /*isConstant=*/true,
+        llvm::GlobalValue::ExternalLinkage, global.getInitializer(),
+        global.getName());
+    moved->setAlignment(global.getAlign());
+    moved->setVisibility(llvm::GlobalValue::HiddenVisibility);
+    global.setInitializer(nullptr);
+    global.setLinkage(llvm::GlobalValue::ExternalLinkage);
+    global.setVisibility(llvm::GlobalValue::HiddenVisibility);
+  }
+  return data;
+}
+
 /// Writes `module` as object files in `folder` (kernels.o, or kernels0.o
 /// ...); `paths` names them before any is written, for the clean-up.
 rt::Status emitObjects(std::unique_ptr<llvm::Module> module,
@@ -112,6 +143,7 @@ rt::Status emitObjects(std::unique_ptr<llvm::Module> module,
     paths = {pathOf("kernels.o")};
     return emitObject(*module, tm, paths.front());
   }
+  std::unique_ptr<llvm::Module> weights = takeLargeConstants(*module);
   // Parts travel as bitcode: a context is not shared between threads.
   std::vector<llvm::SmallVector<char, 0>> parts;
   llvm::SplitModule(*module, kCodegenParts,
@@ -123,6 +155,7 @@ rt::Status emitObjects(std::unique_ptr<llvm::Module> module,
   module.reset();
   for (size_t index = 0; index < parts.size(); ++index)
     paths.push_back(pathOf("kernels" + std::to_string(index) + ".o"));
+  paths.push_back(pathOf("weights.o"));
   std::vector<rt::Status> statuses(parts.size());
   auto emitPart = [&](size_t index) {
     llvm::LLVMContext context;
@@ -156,12 +189,14 @@ rt::Status emitObjects(std::unique_ptr<llvm::Module> module,
   std::vector<std::thread> threads;
   for (unsigned i = 1; i < workers; ++i)
     threads.emplace_back(work);
+  // The weights in the original context, while the parts are generated.
+  rt::Status weightsStatus = emitObject(*weights, tm, paths.back());
   work();
   for (std::thread &thread : threads)
     thread.join();
   for (const rt::Status &status : statuses)
     KILN_RETURN_IF_ERROR(status);
-  return rt::Status::ok();
+  return weightsStatus;
 }
 
 } // namespace
