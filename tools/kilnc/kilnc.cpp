@@ -12,6 +12,7 @@
 
 #include "Bisect.h"
 #include "ProfileReport.h"
+#include "StatsJson.h"
 #include "compiler/MemoryPlanning/PlanReport.h"
 #include "kiln/JitModel.h"
 #include "kiln/kiln.h"
@@ -531,124 +532,16 @@ int writeReport(const std::string &path, const std::string &what,
   return kSuccess;
 }
 
-/// The plan of the artifact's first device, or an error (older artifacts
-/// have none).
-StatusOr<rt::MemoryPlan> firstPlan(const rt::Artifact &artifact) {
-  for (const rt::MemoryPlan &plan : artifact.memoryPlans)
-    if (plan.device == 0)
-      return plan;
-  return rt::invalidArgument("the artifact has no memory plan (written by "
-                             "an older Kiln; recompile the model)");
-}
-
-/// The arithmetic of one run of `program`'s first device (steps that
-/// record it), for cost models.
-uint64_t programFlops(const rt::Program &program) {
-  uint64_t flops = 0;
-  for (const rt::Step &step : program.devices.front().steps)
-    flops += step.flops;
-  return flops;
-}
-
-/// `planJson` (an object) with "flops" first.
-std::string withFlops(const std::string &planJson, uint64_t flops) {
-  return "{\n  \"flops\": " + std::to_string(flops) + "," + planJson.substr(1);
-}
-
-/// Pipeline figures of --stats-json: the bytes each stage sends per
-/// micro-batch and the bubble GPipe's schedule predicts from the stages'
-/// arithmetic: with t_s a stage's time per micro-batch, the run takes
-/// sum(t) + (M - 1) max(t) and stage s is busy M t_s of it.
-std::string pipelineStatsJson(const rt::RankedArtifact &ranked) {
-  size_t stages = ranked.ranks.size();
-  double sum = 0, slowest = 0;
-  std::string sends;
-  for (size_t s = 0; s < stages; ++s) {
-    double flops = double(programFlops(ranked.ranks[s].program));
-    sum += flops;
-    slowest = std::max(slowest, flops);
-    uint64_t bytes = 0;
-    if (s + 1 < stages)
-      for (const rt::TensorSpec &spec : ranked.ranks[s].program.outputs)
-        bytes += rt::tensorBytes(spec);
-    sends += (s ? ", " : "") + std::to_string(bytes);
-  }
-  double m = ranked.microBatches;
-  double total = sum + (m - 1) * slowest;
-  double bubble = total > 0 ? 1.0 - m * sum / (double(stages) * total) : 0;
-  char figures[160];
-  std::snprintf(figures, sizeof(figures),
-                "\"predicted_bubble\": %.4f, \"gpipe_bubble\": %.4f", bubble,
-                (stages - 1.0) / (m + stages - 1.0));
-  return "  \"pipeline\": {\"micro_batches\": " +
-         std::to_string(ranked.microBatches) +
-         ", \"send_bytes_per_micro_batch\": [" + sends + "], " + figures +
-         "},\n";
-}
-
-/// --stats-json of a sharded model: per rank, its plan's figures and the
-/// collectives one run performs, by kind, with the bytes each rank sends.
-int writeRankedStatsJson(const rt::RankedArtifact &ranked) {
-  std::string json = "{\n  \"strategy\": \"" + ranked.strategy + "\",\n" +
-                     "  \"replicas\": " + std::to_string(ranked.replicas) +
-                     ",\n" +
-                     (ranked.isPipeline() ? pipelineStatsJson(ranked) : "") +
-                     "  \"ranks\": [\n";
-  for (size_t rank = 0; rank < ranked.ranks.size(); ++rank) {
-    const rt::Artifact &artifact = ranked.ranks[rank];
-    StatusOr<rt::MemoryPlan> plan = firstPlan(artifact);
-    if (!plan.isOk())
-      return fail(plan.status());
-    std::map<std::string, std::pair<uint64_t, uint64_t>> collectives;
-    for (const rt::Step &step : artifact.program.devices[0].steps) {
-      if (step.kind != rt::Step::Kind::kCollective || step.args.empty())
-        continue;
-      auto &[count, bytes] =
-          collectives[rt::collectiveKindName(step.collective)];
-      ++count;
-      bytes += step.args.front().bytes;
-    }
-    std::string planJson =
-        withFlops(plan::formatStatsJson(
-                      *plan, artifact.program.devices[plan->device].arenaBytes),
-                  programFlops(artifact.program));
-    // The plan's object, indented, with the rank and its collectives.
-    std::string entry =
-        "    {\"rank\": " + std::to_string(rank) + ", \"collectives\": {";
-    bool first = true;
-    for (auto &[kind, figures] : collectives) {
-      entry += (first ? "\"" : ", \"") + kind +
-               "\": {\"count\": " + std::to_string(figures.first) +
-               ", \"bytes\": " + std::to_string(figures.second) + "}";
-      first = false;
-    }
-    entry += "}, \"plan\": " + planJson.substr(0, planJson.size() - 1) + "}";
-    json += entry + (rank + 1 < ranked.ranks.size() ? ",\n" : "\n");
-  }
-  json += "  ]\n}\n";
-  return writeReport(statsJsonPath, "stats", json);
-}
-
 /// --stats-json: read back what compileToArtifact wrote.
 int writeStatsJson() {
-  if (devices > 1 || !mesh.empty()) {
-    rt::StatusOr<rt::RankedArtifact> ranked =
-        rt::readRankedArtifactFile(outputPath);
-    if (!ranked.isOk())
-      return fail(ranked.status());
-    return writeRankedStatsJson(*ranked);
-  }
-  rt::StatusOr<rt::Artifact> artifact = rt::readArtifactFile(outputPath);
-  if (!artifact.isOk())
-    return fail(artifact.status());
-  StatusOr<rt::MemoryPlan> plan = firstPlan(*artifact);
-  if (!plan.isOk())
-    return fail(plan.status());
-  return writeReport(
-      statsJsonPath, "stats",
-      withFlops(plan::formatStatsJson(
-                    *plan, artifact->program.devices[plan->device].arenaBytes),
-                programFlops(artifact->program)));
+  rt::StatusOr<rt::RankedArtifact> ranked =
+      rt::readRankedArtifactFile(outputPath);
+  if (!ranked.isOk())
+    return fail(ranked.status());
+  StatusOr<std::string> json = tools::statsJson(*ranked);
+  if (!json.isOk())
+    return fail(json.status());
+  return writeReport(statsJsonPath, "stats", *json);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1210,7 +1103,7 @@ int inspectModel() {
   printArtifact(artifact);
   if (memoryPlanSvgPath.empty())
     return kSuccess;
-  StatusOr<rt::MemoryPlan> plan = firstPlan(*artifact);
+  StatusOr<rt::MemoryPlan> plan = tools::firstPlan(*artifact);
   if (!plan.isOk())
     return fail(plan.status());
   return writeReport(
