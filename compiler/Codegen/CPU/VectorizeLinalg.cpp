@@ -138,7 +138,10 @@ void viewWindowOperands(RewriterBase &rewriter, linalg::GenericOp op) {
     bool linear = true;
     for (auto [r, expr] : llvm::enumerate(map.getResults())) {
       SmallVector<int64_t> flat;
-      if (failed(getFlattenedAffineExpr(expr, numDims, 0, &flat))) {
+      // floordiv and mod flatten with local variables after the loops:
+      // not a strided view.
+      if (failed(getFlattenedAffineExpr(expr, numDims, 0, &flat)) ||
+          flat.size() != numDims + 1) {
         linear = false;
         break;
       }

@@ -248,3 +248,25 @@ func.func @strided_window_of_slice(%all: memref<1x8x33x33xf32>, %w: memref<3x3xf
   }
   return
 }
+
+// -----
+
+// A group-wise scale read (k floordiv 4) is not a strided view: flattening
+// it needs a local variable, and treating it as one would read scale k
+// instead of scale k / 4. The operand keeps its buffer and map.
+// CHECK-LABEL: func.func @grouped_scale_not_a_window
+// CHECK-NOT: memref.reinterpret_cast
+// CHECK: return
+func.func @grouped_scale_not_a_window(%a: memref<1x16xf32>, %q: memref<16x32xi8>, %s: memref<4x32xf32>, %c: memref<1x32xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (k floordiv 4, n)>, affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %q, %s : memref<1x16xf32>, memref<16x32xi8>, memref<4x32xf32>) outs(%c : memref<1x32xf32>) {
+  ^bb0(%x: f32, %w: i8, %scale: f32, %acc: f32):
+    %wf = arith.sitofp %w : i8 to f32
+    %ws = arith.mulf %wf, %scale : f32
+    %p = arith.mulf %x, %ws : f32
+    %sum = arith.addf %acc, %p : f32
+    linalg.yield %sum : f32
+  }
+  return
+}
