@@ -11,10 +11,11 @@
 
 #include "compiler/Codegen/CPU/CpuCodegen.h"
 #include "compiler/Codegen/CUDA/CudaSchedule.h"
-#include "compiler/MemoryPlanning/MemoryPlanAttr.h"
 #include "compiler/Conversion/GraphToLinalg/Passes.h"
 #include "compiler/Fusion/Passes.h"
 #include "compiler/GraphTransforms/Passes.h"
+#include "compiler/GraphTransforms/WeightOnly.h"
+#include "compiler/MemoryPlanning/MemoryPlanAttr.h"
 #include "compiler/Pipelines/Pipelines.h"
 #include "compiler/Scheduling/ScheduleToProgram.h"
 #include "compiler/Target/CpuArtifact.h"
@@ -288,6 +289,24 @@ DriverError lowerTo(ModuleOp module, Stage stage,
           "lowering unsigned integers",
           [](OpPassManager &pm) { pm.addPass(createLowerUnsignedPass()); }))
     return error;
+  if (!options.weightOnly.empty()) {
+    std::string problem;
+    std::optional<WeightOnlyScheme> scheme =
+        parseWeightOnlyScheme(options.weightOnly, problem);
+    if (!scheme)
+      return DriverError{ErrorKind::kUsage, "--weight-only: " + problem};
+    if (DriverError error =
+            runPipeline(module, options.timing, ErrorKind::kUsage,
+                        "quantizing weights", [&](OpPassManager &pm) {
+                          WeightOnlyPassOptions weightOnly;
+                          weightOnly.bits = scheme->bits;
+                          weightOnly.group = scheme->group;
+                          pm.addPass(createWeightOnlyPass(weightOnly));
+                          // The f32 weights are dead now.
+                          pm.addPass(createCanonicalizerPass());
+                        }))
+      return error;
+  }
   if (options.precision == "int8")
     if (DriverError error = quantizeInt8(module, options))
       return error;

@@ -142,6 +142,8 @@ struct PipelineOptions {
   /// (CompileOptions).
   std::string calibrationData;
   std::string calibrationMethod = "minmax";
+  /// kiln-weight-only's scheme ("int4:g128"; WeightOnly.h); empty: off.
+  std::string weightOnly;
   /// Sharding (kiln-shard, kiln-pipeline): with `ranks` > 1 the pipeline
   /// builds the program of rank `rank` of `ranks` under `parallel`
   /// ("tensor", "data" or "pipeline", on `microBatches` slices of the

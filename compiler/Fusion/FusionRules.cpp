@@ -31,7 +31,7 @@ FusionRole fusionRoleOf(Operation *op) {
           ReduceMeanOp, ReduceMaxOp, ReduceMinOp, ReduceProdOp, GlobalAvgPoolOp,
           GlobalMaxPoolOp>(op))
     return FusionRole::kReduction;
-  if (isa<MatmulOp, GemmOp, Conv2dOp>(op))
+  if (isa<MatmulOp, GemmOp, Conv2dOp, WeightOnlyMatmulOp>(op))
     return FusionRole::kContraction;
   return FusionRole::kNone;
 }

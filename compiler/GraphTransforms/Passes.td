@@ -85,4 +85,30 @@ def AssignPrecisionPass : Pass<"kiln-assign-precision", "::mlir::ModuleOp"> {
   let dependentDialects = ["::kiln::KilnDialect", "::mlir::func::FuncDialect"];
 }
 
+def WeightOnlyPass : Pass<"kiln-weight-only", "::mlir::ModuleOp"> {
+  let summary = "Quantize constant matmul and gemm weights to int8 or int4";
+  let description = [{
+    `kilnc compile --weight-only int8|int4[:gGROUP]`. Every `matmul` whose
+    right-hand side is a 2-D f32 constant, and every `gemm` whose `B` is
+    one (without `trans_a`), becomes a `weight_only_matmul`: the weights
+    `[K, N]` (a transposed `B` is transposed first) are cut into groups of
+    `group` consecutive rows per column; each group gets the scale
+    `max|w| / qmax` (qmax 127 for int8, 7 for int4) and its weights the
+    integers `round(w / scale)` (to nearest, ties to even; an all-zero
+    group has scale 0). Activations stay f32 and so do the products and
+    sums. A gemm's `alpha` and `C` become elementwise ops after it, which
+    fusion puts into the same kernel.
+
+    The model then carries a quarter (int8) or an eighth (int4, packed two
+    per byte by the CPU kernels) of the weight bytes: memory-bound GEMVs
+    run correspondingly faster.
+  }];
+  let options = [
+    Option<"bits", "bits", "int64_t", "4", "8 or 4">,
+    Option<"group", "group", "int64_t", "128",
+           "Rows of one column that share a scale">
+  ];
+  let dependentDialects = ["::kiln::KilnDialect", "::mlir::func::FuncDialect"];
+}
+
 #endif // KILN_COMPILER_GRAPHTRANSFORMS_PASSES_TD

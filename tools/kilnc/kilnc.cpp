@@ -122,6 +122,14 @@ cl::list<std::string> keepFp32(
     cl::value_desc("node,node,..."), cl::CommaSeparated,
     cl::sub(compileCommand), cl::sub(runCommand), cl::sub(benchCommand),
     cl::sub(profileCommand), cl::sub(bisectCommand));
+cl::opt<std::string> weightOnly(
+    "weight-only",
+    cl::desc("Quantize constant matmul/gemm weights to int8 or int4 with one "
+             "scale per GROUP rows of a column (default 128); activations "
+             "stay fp32"),
+    cl::value_desc("int8|int4[:gGROUP]"), cl::init(""), cl::sub(compileCommand),
+    cl::sub(runCommand), cl::sub(benchCommand), cl::sub(profileCommand),
+    cl::sub(bisectCommand));
 cl::opt<std::string> calibrationData(
     "calibration-data",
     cl::desc("--precision int8: a folder with one sub-folder per sample, "
@@ -355,6 +363,7 @@ StatusOr<CompileOptions> compileOptions() {
   options.keepFp32.assign(keepFp32.begin(), keepFp32.end());
   options.calibrationData = calibrationData;
   options.calibrationMethod = calibrationMethod;
+  options.weightOnly = weightOnly;
   options.devices = devices;
   options.parallel = parallel;
   options.microBatches = microBatches;

@@ -203,6 +203,7 @@ CompileCache::key(const ModelSource &source, const CompileOptions &options,
   key.field("precision", options.precision);
   for (const std::string &name : options.keepFp32)
     key.field("keep-fp32", name);
+  key.field("weight-only", options.weightOnly);
   key.field("parallel", options.parallel);
   key.field("source-kind", int64_t(source.kind()));
   // Locations in the artifact's debug information name it.

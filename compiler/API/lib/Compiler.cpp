@@ -15,6 +15,7 @@
 #include "PassPlugins.h"
 
 #include "compiler/Driver/Driver.h"
+#include "compiler/GraphTransforms/WeightOnly.h"
 #include "compiler/MemoryPlanning/BufferLiveness.h"
 #include "compiler/Quantization/Observers.h"
 #include "compiler/Target/CudaArtifact.h"
@@ -222,6 +223,19 @@ static Status checkPrecisionOptions(const CompileOptions &options) {
   if (precision != "int8" && !options.calibrationData.empty())
     return Status(StatusCode::kFailedPrecondition,
                   "calibration data is only for --precision int8");
+  if (!options.weightOnly.empty()) {
+    std::string error;
+    if (!compiler::parseWeightOnlyScheme(options.weightOnly, error))
+      return Status(StatusCode::kFailedPrecondition, "--weight-only: " + error);
+    if (precision != "fp32")
+      return Status(StatusCode::kFailedPrecondition,
+                    "--weight-only quantizes weights of an fp32 model; it "
+                    "does not combine with --precision " +
+                        precision);
+    if (options.devices != 1)
+      return Status(StatusCode::kFailedPrecondition,
+                    "--weight-only does not combine with --devices yet");
+  }
   if (!compiler::parseCalibrationMethod(options.calibrationMethod))
     return Status(StatusCode::kFailedPrecondition,
                   "unknown calibration method '" + options.calibrationMethod +
@@ -243,6 +257,7 @@ Compiler::Impl::pipeline(const CompileOptions &options,
           options.keepFp32,
           options.calibrationData,
           options.calibrationMethod,
+          options.weightOnly,
           parallel.ranks,
           /*rank=*/0,
           parallel.strategy,

@@ -129,9 +129,10 @@ void kiln::compiler::buildCpuCodegenPipeline(OpPassManager &pm,
 }
 
 void kiln::compiler::buildCpuLowerToLLVMPipeline(OpPassManager &pm) {
-  // int8 GEMMs with constant weights call the kernel library (before
-  // tiling, which would cut them into register tiles).
+  // int8 and weight-only GEMMs with constant weights call the kernel
+  // library (before tiling, which would cut them into register tiles).
   pm.addPass(createInt8GemmCallsPass());
+  pm.addPass(createWeightOnlyGemmCallsPass());
   // Register tiles and vectors (on buffers: no allocation), lowered to
   // 1-D vector ops and FMAs; what does not vectorise becomes scalar loops.
   pm.addNestedPass<func::FuncOp>(createVectorizeLinalgPass());

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Codegen/CPU/KernelCalls.h"
 #include "compiler/Codegen/CPU/Kernels/Int8GemmLayout.h"
 #include "compiler/Codegen/CPU/Passes.h"
 
@@ -26,6 +27,7 @@ namespace kiln::compiler {
 } // namespace kiln::compiler
 
 using namespace mlir;
+using namespace kiln::compiler;
 using namespace kiln::cpu_kernels;
 
 namespace {
@@ -117,26 +119,6 @@ Form int8GemmForm(linalg::GenericOp op) {
   return batched ? Form::kSharedLhs : Form::kMatrix;
 }
 
-/// The constant global `view` is a slice of, through subviews and casts.
-memref::GlobalOp constantSource(Value view, SymbolTable &symbols) {
-  while (Operation *producer = view.getDefiningOp()) {
-    if (auto subview = dyn_cast<memref::SubViewOp>(producer)) {
-      view = subview.getSource();
-    } else if (auto cast = dyn_cast<memref::CastOp>(producer)) {
-      view = cast.getSource();
-    } else if (auto get = dyn_cast<memref::GetGlobalOp>(producer)) {
-      auto global = symbols.lookup<memref::GlobalOp>(get.getName());
-      if (global && global.getConstant() && global.getInitialValue() &&
-          isa<DenseElementsAttr>(*global.getInitialValue()))
-        return global;
-      return {};
-    } else {
-      return {};
-    }
-  }
-  return {};
-}
-
 /// The constant global whose rows `view` spans entirely, if any: weights
 /// worth packing once at compile time.
 memref::GlobalOp packableWeights(Value view, SymbolTable &symbols) {
@@ -164,24 +146,12 @@ memref::GlobalOp packedGlobal(memref::GlobalOp global, SymbolTable &symbols) {
   SmallVector<int8_t> weights(values.getValues<int8_t>());
   SmallVector<int8_t> packed(int8PackedBytes(k, n));
   packInt8Weights(weights.data(), k, n, packed.data());
-  OpBuilder b(global);
-  auto packedType = MemRefType::get({int64_t(packed.size())}, b.getI8Type());
-  auto tensorType =
-      RankedTensorType::get({int64_t(packed.size())}, b.getI8Type());
-  auto result = memref::GlobalOp::create(
-      b, global.getLoc(), name, b.getStringAttr("private"), packedType,
-      DenseElementsAttr::get(tensorType, ArrayRef<int8_t>(packed)),
-      /*constant=*/true, b.getI64IntegerAttr(64));
-  symbols.insert(result);
-  return result;
+  return createByteGlobal(global, name, packed, symbols);
 }
 
 func::FuncOp kernelDeclaration(ModuleOp module, StringRef name,
                                SymbolTable &symbols) {
-  if (auto existing = symbols.lookup<func::FuncOp>(name))
-    return existing;
-  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-  Type i64 = b.getI64Type(),
+  Type i64 = IntegerType::get(module.getContext(), 64),
        pointer = LLVM::LLVMPointerType::get(module.getContext());
   SmallVector<Type> arguments =
       name == kPackedKernel
@@ -189,73 +159,21 @@ func::FuncOp kernelDeclaration(ModuleOp module, StringRef name,
                               pointer, i64}
           : SmallVector<Type>{i64, i64, i64, i64, pointer, i64, pointer,
                               i64, i64, pointer, i64, i64};
-  auto declaration = func::FuncOp::create(b, module.getLoc(), name,
-                                          b.getFunctionType(arguments, {}));
-  declaration.setPrivate();
-  symbols.insert(declaration);
-  return declaration;
+  return declareKernel(module, name, arguments, symbols);
 }
-
-/// Builds the address and strides of views for a kernel call before `op`.
-class CallBuilder {
-public:
-  explicit CallBuilder(Operation *op)
-      : b(op), loc(op->getLoc()),
-        pointer(LLVM::LLVMPointerType::get(op->getContext())) {}
-
-  Value constant(int64_t value) {
-    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), value);
-  }
-
-  Value asI64(Value index) {
-    return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
-  }
-
-  /// The address of a view's first element and its strides (elements).
-  struct View {
-    Value address;
-    SmallVector<Value> strides;
-  };
-  View describe(Value view, int64_t elementBytes) {
-    auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, view);
-    Value base = asI64(memref::ExtractAlignedPointerAsIndexOp::create(
-        b, loc, metadata.getBaseBuffer()));
-    Value offset = asI64(metadata.getOffset());
-    Value bytes = arith::MulIOp::create(b, loc, offset, constant(elementBytes));
-    Value address = arith::AddIOp::create(b, loc, base, bytes);
-    View result{LLVM::IntToPtrOp::create(b, loc, pointer, address), {}};
-    for (Value stride : metadata.getStrides())
-      result.strides.push_back(asI64(stride));
-    return result;
-  }
-
-  Value addressOf(memref::GlobalOp global) {
-    Value view =
-        memref::GetGlobalOp::create(b, loc, global.getType(), global.getSymName());
-    return LLVM::IntToPtrOp::create(
-        b, loc, pointer,
-        asI64(memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view)));
-  }
-
-  OpBuilder b;
-  Location loc;
-  Type pointer;
-};
 
 /// C += A x B with B packed at compile time: kiln_int8_gemm.
 void callPacked(linalg::GenericOp op, memref::GlobalOp weights,
                 func::FuncOp kernel, SymbolTable &symbols) {
-  CallBuilder call(op);
+  KernelCallBuilder call(op);
   Value a = op.getDpsInputs()[0], c = op.getDpsInits()[0];
   auto aType = cast<MemRefType>(a.getType());
   auto cType = cast<MemRefType>(c.getType());
-  CallBuilder::View aView = call.describe(a, 1), cView = call.describe(c, 4);
+  KernelCallBuilder::View aView = call.describe(a, 1),
+                          cView = call.describe(c, 4);
   // B's slice spans all rows of the global, so its offset is its first
   // column.
-  Value firstColumn = call.asI64(
-      memref::ExtractStridedMetadataOp::create(call.b, call.loc,
-                                               op.getDpsInputs()[1])
-          .getOffset());
+  Value firstColumn = call.offsetOf(op.getDpsInputs()[1]);
   Value packed = call.addressOf(packedGlobal(weights, symbols));
   int64_t weightColumns = cast<MemRefType>(weights.getType()).getDimSize(1);
   func::CallOp::create(
@@ -270,13 +188,14 @@ void callPacked(linalg::GenericOp op, memref::GlobalOp weights,
 
 /// C[t] += A x B[t], B packed as the kernel goes: kiln_int8_gemm_batched.
 void callBatched(linalg::GenericOp op, Form form, func::FuncOp kernel) {
-  CallBuilder call(op);
+  KernelCallBuilder call(op);
   Value a = op.getDpsInputs()[0], b = op.getDpsInputs()[1],
         c = op.getDpsInits()[0];
   auto aType = cast<MemRefType>(a.getType());
   auto cType = cast<MemRefType>(c.getType());
-  CallBuilder::View aView = call.describe(a, 1), bView = call.describe(b, 1),
-                    cView = call.describe(c, 4);
+  KernelCallBuilder::View aView = call.describe(a, 1),
+                          bView = call.describe(b, 1),
+                          cView = call.describe(c, 4);
   bool batched = form == Form::kSharedLhs;
   int64_t rows = cType.getDimSize(batched ? 1 : 0);
   Value zero = call.constant(0);

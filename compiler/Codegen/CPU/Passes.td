@@ -79,6 +79,29 @@ def ApproximateMathPass : Pass<"kiln-approximate-math", "::mlir::func::FuncOp"> 
                            "::mlir::vector::VectorDialect"];
 }
 
+def WeightOnlyGemmCallsPass
+    : Pass<"kiln-cpu-weight-only-gemm-calls", "::mlir::ModuleOp"> {
+  let summary = "Run weight-only quantized GEMMs on the weight-only kernel";
+  let description = [{
+    On planned buffers, before tiling, the generic kiln.weight_only_matmul
+    lowers to, `out[..., m, n] += lhs[..., m, k] * (sitofp(q[k, n]) *
+    s[k floordiv G, n])` with f32 lhs and out, where q (i8) and s (f32) are
+    all the rows of constant globals (or a workgroup's column slice of
+    them), becomes a call to `kiln_weight_only_gemm`
+    (Kernels/WeightOnlyGemm.h). q and s are packed at compile time into the
+    kernel's layout (Kernels/WeightOnlyGemmLayout.h) as one new global
+    `NAME_wo_packed`, at 4 bits when every value of q fits in 4 bits, else
+    at 8; views of the unpacked globals that nothing else reads are erased
+    (the artifact keeps only the packed bytes). Batch dimensions are folded
+    into the rows when lhs and out are contiguous over them; other forms
+    keep the generated loops.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def Int8GemmCallsPass : Pass<"kiln-cpu-int8-gemm-calls", "::mlir::ModuleOp"> {
   let summary = "Run int8 x int8 -> i32 GEMMs on the int8 GEMM kernels";
   let description = [{

@@ -92,6 +92,52 @@ struct MatmulToGeneric : OpRewritePattern<MatmulOp> {
   }
 };
 
+/// lhs x (weights * scales), dequantizing in the loop body: weights stay
+/// int8 in memory and no f32 copy of them is made. On the CPU the generic
+/// becomes a call into the weight-only GEMM kernels
+/// (kiln-cpu-weight-only-gemm-calls); elsewhere it is code like any other.
+struct WeightOnlyMatmulToGeneric : OpRewritePattern<WeightOnlyMatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(WeightOnlyMatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    MLIRContext *context = rewriter.getContext();
+    auto resultType = op.getType();
+    int64_t rank = resultType.getRank();
+    // Loops: batch..., m, n, k.
+    AffineExpr m = getAffineDimExpr(rank - 2, context);
+    AffineExpr n = getAffineDimExpr(rank - 1, context);
+    AffineExpr k = getAffineDimExpr(rank, context);
+    SmallVector<AffineExpr> lhsExprs, outputExprs;
+    for (int64_t d = 0; d < rank; ++d)
+      outputExprs.push_back(getAffineDimExpr(d, context));
+    lhsExprs.assign(outputExprs.begin(), outputExprs.end() - 1);
+    lhsExprs.back() = m;
+    lhsExprs.push_back(k);
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(rank + 1, 0, lhsExprs, context),
+        AffineMap::get(rank + 1, 0, {k, n}, context),
+        AffineMap::get(rank + 1, 0, {k.floorDiv(op.getGroup()), n}, context),
+        AffineMap::get(rank + 1, 0, outputExprs, context)};
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    rewriter.replaceOp(
+        op,
+        buildGeneric(
+            rewriter, op.getLoc(), resultType,
+            ValueRange{op.getLhs(), op.getWeights(), op.getScales()},
+            zeroFilled(rewriter, op.getLoc(), resultType), maps, iterators,
+            [](OpBuilder &b, Location loc, ValueRange args) {
+              Value weight =
+                  arith::SIToFPOp::create(b, loc, args[2].getType(), args[1]);
+              weight = arith::MulFOp::create(b, loc, weight, args[2]);
+              return SmallVector<Value>{
+                  emitAdd(b, loc, args[3], emitMul(b, loc, args[0], weight))};
+            }));
+    return success();
+  }
+};
+
 /// A 2-D constant transposed, or null for element types without a byte
 /// size.
 DenseElementsAttr transposed2D(DenseElementsAttr attr) {
@@ -285,7 +331,8 @@ void kiln::compiler::populateContractionToLinalgPatterns(
     RewritePatternSet &patterns,
     const llvm::DenseMap<Operation *, int64_t> *largestTensorBytes,
     int64_t packWeightRows) {
-  patterns.add<MatmulToGeneric, GemmToGeneric>(patterns.getContext());
+  patterns.add<MatmulToGeneric, GemmToGeneric, WeightOnlyMatmulToGeneric>(
+      patterns.getContext());
   patterns.add<Conv2dToGeneric>(patterns.getContext(), largestTensorBytes,
                                 packWeightRows);
 }

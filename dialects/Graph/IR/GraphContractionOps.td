@@ -103,4 +103,35 @@ def Kiln_Conv2dOp : Kiln_InferredOp<"conv2d",
   }];
 }
 
+def Kiln_WeightOnlyMatmulOp : Kiln_InferredOp<"weight_only_matmul",
+    "::kiln::inferWeightOnlyMatmul(location, adaptor.getLhs().getType(), "
+    "adaptor.getWeights().getType(), adaptor.getScales().getType(), "
+    "adaptor.getBits(), adaptor.getGroup(), inferred)"> {
+  let summary = "matrix product with weights quantized group-wise to int8 or int4";
+  let description = [{
+    `lhs` is f32 `[B..., M, K]`, `weights` is i8 `[K, N]` holding integers
+    of `bits` bits (8: -128..127, 4: -8..7, one per byte here; the CPU
+    kernels pack two int4 per byte) and `scales` is f32 `[ceil(K / group),
+    N]`: rows `g * group` to `(g + 1) * group - 1` of column `n` share
+    `scales[g][n]`. The result is `lhs x W` with `W[k][n] = weights[k][n] *
+    scales[k / group][n]`, rounded as f32 products: what `kiln-weight-only`
+    makes of a matmul or gemm with constant weights.
+
+    Example:
+
+    ```mlir
+    %y = kiln.weight_only_matmul %x, %q, %s {bits = 4 : i64, group = 32 : i64}
+        : (tensor<1x64xf32>, tensor<64x16xi8>, tensor<2x16xf32>)
+        -> tensor<1x16xf32>
+    ```
+  }];
+  let arguments = (ins Kiln_FloatTensor:$lhs, Kiln_IntTensor:$weights,
+      Kiln_FloatTensor:$scales, I64Attr:$bits, I64Attr:$group);
+  let results = (outs Kiln_FloatTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $weights `,` $scales attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
 #endif // KILN_DIALECTS_GRAPH_IR_GRAPHCONTRACTIONOPS_TD

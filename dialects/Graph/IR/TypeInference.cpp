@@ -298,6 +298,45 @@ LogicalResult inferMatmul(OptionalLoc loc, Type lhsType, Type rhsType,
   return success();
 }
 
+LogicalResult inferWeightOnlyMatmul(OptionalLoc loc, Type lhsType,
+                                    Type weightsType, Type scalesType,
+                                    int64_t bits, int64_t group,
+                                    InferredTypes &inferred) {
+  auto lhs = rankedTensor(loc, lhsType, "lhs");
+  auto weights = rankedTensor(loc, weightsType, "weights");
+  auto scales = rankedTensor(loc, scalesType, "scales");
+  if (failed(lhs) || failed(weights) || failed(scales) ||
+      failed(checkRank(loc, *weights, 2, "weights")) ||
+      failed(checkRank(loc, *scales, 2, "scales")))
+    return failure();
+  if (lhs->getRank() < 2)
+    return emitOptionalError(loc, "expects lhs of rank >= 2, got rank ",
+                             lhs->getRank());
+  if (!lhs->getElementType().isF32() || !scales->getElementType().isF32())
+    return emitOptionalError(loc, "expects f32 lhs and scales");
+  if (!weights->getElementType().isSignlessInteger(8))
+    return emitOptionalError(loc, "expects i8 weights, got ",
+                             weights->getElementType());
+  if (bits != 4 && bits != 8)
+    return emitOptionalError(loc, "bits must be 4 or 8, got ", bits);
+  if (group < 1)
+    return emitOptionalError(loc, "group must be positive, got ", group);
+  int64_t k = lhs->getShape().back(), n = weights->getDimSize(1);
+  if (weights->getDimSize(0) != k)
+    return emitOptionalError(loc, "contracting dimensions differ: lhs has ", k,
+                             ", weights have ", weights->getDimSize(0));
+  int64_t groups = (k + group - 1) / group;
+  if (scales->getDimSize(0) != groups || scales->getDimSize(1) != n)
+    return emitOptionalError(loc, "scales must be ", formatShape({groups, n}),
+                             " (", groups, " groups of ", group, " rows x ", n,
+                             " columns), got ",
+                             formatShape(scales->getShape()));
+  SmallVector<int64_t> shape(lhs->getShape().drop_back());
+  shape.push_back(n);
+  inferred.push_back(RankedTensorType::get(shape, lhs->getElementType()));
+  return success();
+}
+
 LogicalResult inferGemm(OptionalLoc loc, Type aType, Type bType, Type cType,
                         bool transA, bool transB, InferredTypes &inferred) {
   auto a = rankedTensor(loc, aType, "A");

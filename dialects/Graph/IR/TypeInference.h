@@ -82,6 +82,12 @@ llvm::LogicalResult inferSelect(OptionalLoc loc, mlir::Type condition,
 llvm::LogicalResult inferMatmul(OptionalLoc loc, mlir::Type lhs,
                                 mlir::Type rhs, InferredTypes &inferred);
 
+/// f32 [B..., M, K] x (i8 [K, N] weights, f32 [ceil(K/group), N] scales).
+llvm::LogicalResult inferWeightOnlyMatmul(OptionalLoc loc, mlir::Type lhs,
+                                          mlir::Type weights, mlir::Type scales,
+                                          int64_t bits, int64_t group,
+                                          InferredTypes &inferred);
+
 /// `c` may be null (no bias).
 llvm::LogicalResult inferGemm(OptionalLoc loc, mlir::Type a, mlir::Type b,
                               mlir::Type c, bool transA, bool transB,

@@ -124,6 +124,11 @@ struct CompileOptions {
   /// `--calibration-method`.
   std::string calibrationData;
   std::string calibrationMethod = "minmax";
+  /// Weight-only quantization of constant matmul/gemm weights: "int8" or
+  /// "int4", optionally with the rows per scale ("int4:g64"; default 128).
+  /// Activations stay fp32; empty: off. docs/quantization.md.
+  /// `kilnc --weight-only`.
+  std::string weightOnly;
   /// Devices (ranks) to shard the model over; 1 is unsharded. With more,
   /// compileToArtifact writes a ranked artifact holding every rank's
   /// program (docs/sharding.md); CPU targets only. `kilnc --devices`.

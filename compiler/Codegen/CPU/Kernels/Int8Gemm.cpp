@@ -18,9 +18,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Codegen/CPU/Kernels/Int8Gemm.h"
+#include "compiler/Codegen/CPU/Kernels/CpuFeatures.h"
 #include "compiler/Codegen/CPU/Kernels/Int8GemmLayout.h"
 
-#include <cpuid.h>
 #include <immintrin.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,24 +41,9 @@ inline int64_t minOf(int64_t a, int64_t b) { return a < b ? a : b; }
 // Choosing the instructions
 //===----------------------------------------------------------------------===//
 
-uint64_t enabledStateComponents() {
-  uint32_t low, high;
-  __asm__ volatile("xgetbv" : "=a"(low), "=d"(high) : "c"(0));
-  return uint64_t(high) << 32 | low;
-}
-
 int detectIsa() {
-  unsigned eax, ebx, ecx, edx;
-  if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx) || !(ecx & (1u << 27)))
-    return KILN_INT8_ISA_PORTABLE; // No OSXSAVE: no AVX state at all.
-  uint64_t xcr0 = enabledStateComponents();
-  if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx))
-    return KILN_INT8_ISA_PORTABLE;
-  bool avx512 = (ebx & (1u << 16)) && (ebx & (1u << 30)) && // F, BW
-                (xcr0 & 0xe6) == 0xe6; // SSE, AVX, opmask, ZMM state
-  bool vnni = avx512 && (ecx & (1u << 11));
-  bool amx = (edx & (1u << 24)) && (edx & (1u << 25)) && // TILE, INT8
-             (xcr0 & (3ull << 17)) == (3ull << 17);
+  CpuFeatures features = detectCpuFeatures();
+  bool amx = features.amxInt8;
   // Linux hands out the 8 KiB tile state only on request
   // (ARCH_REQ_XCOMP_PERM for XFEATURE_XTILEDATA); without it the first
   // tile instruction is SIGILL.
@@ -67,16 +52,11 @@ int detectIsa() {
 #ifdef KILN_INT8_GEMM_EMULATE_AMX
   amx = true; // Software tiles (AmxEmulation.h).
 #endif
-  int best = amx    ? KILN_INT8_ISA_AMX
-             : vnni ? KILN_INT8_ISA_VNNI
-                    : KILN_INT8_ISA_PORTABLE;
-  if (const char *cap = getenv("KILN_CPU_ISA")) {
-    int limit = strcmp(cap, "portable") == 0 ? KILN_INT8_ISA_PORTABLE
-                : strcmp(cap, "vnni") == 0   ? KILN_INT8_ISA_VNNI
-                                             : KILN_INT8_ISA_AMX;
-    best = best < limit ? best : limit;
-  }
-  return best;
+  int best = amx             ? KILN_INT8_ISA_AMX
+             : features.vnni ? KILN_INT8_ISA_VNNI
+                             : KILN_INT8_ISA_PORTABLE;
+  int cap = cpuIsaCap(); // 1, 2, 3: the same order as KILN_INT8_ISA_*.
+  return best < cap ? best : cap;
 }
 
 /// Every thread computes the same answer, so a race only repeats the work.

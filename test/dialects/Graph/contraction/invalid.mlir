@@ -371,3 +371,88 @@ func.func @conv2d_strides_wrong_attr(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3
   %0 = kiln.conv2d %x, %w {strides = [1, 1]} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
   return
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// weight_only_matmul
+//===----------------------------------------------------------------------===//
+
+func.func @weight_only_lhs_rank_1(%x: tensor<8xf32>, %q: tensor<8x4xi8>, %s: tensor<1x4xf32>) {
+  // expected-error @+2 {{expects lhs of rank >= 2, got rank 1}}
+  // expected-error @+1 {{'kiln.weight_only_matmul' op failed to infer returned types}}
+  %0 = kiln.weight_only_matmul %x, %q, %s {bits = 8 : i64, group = 8 : i64} : (tensor<8xf32>, tensor<8x4xi8>, tensor<1x4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @weight_only_weights_rank(%x: tensor<1x8xf32>, %q: tensor<8x4x1xi8>, %s: tensor<1x4xf32>) {
+  // expected-error @+2 {{expects weights of rank 2, got rank 3}}
+  // expected-error @+1 {{'kiln.weight_only_matmul' op failed to infer returned types}}
+  %0 = kiln.weight_only_matmul %x, %q, %s {bits = 8 : i64, group = 8 : i64} : (tensor<1x8xf32>, tensor<8x4x1xi8>, tensor<1x4xf32>) -> tensor<1x4xf32>
+  return
+}
+
+// -----
+
+func.func @weight_only_f16_lhs(%x: tensor<1x8xf16>, %q: tensor<8x4xi8>, %s: tensor<1x4xf32>) {
+  // expected-error @+2 {{expects f32 lhs and scales}}
+  // expected-error @+1 {{'kiln.weight_only_matmul' op failed to infer returned types}}
+  %0 = kiln.weight_only_matmul %x, %q, %s {bits = 8 : i64, group = 8 : i64} : (tensor<1x8xf16>, tensor<8x4xi8>, tensor<1x4xf32>) -> tensor<1x4xf16>
+  return
+}
+
+// -----
+
+func.func @weight_only_i32_weights(%x: tensor<1x8xf32>, %q: tensor<8x4xi32>, %s: tensor<1x4xf32>) {
+  // expected-error @+2 {{expects i8 weights, got 'i32'}}
+  // expected-error @+1 {{'kiln.weight_only_matmul' op failed to infer returned types}}
+  %0 = kiln.weight_only_matmul %x, %q, %s {bits = 8 : i64, group = 8 : i64} : (tensor<1x8xf32>, tensor<8x4xi32>, tensor<1x4xf32>) -> tensor<1x4xf32>
+  return
+}
+
+// -----
+
+func.func @weight_only_bits_2(%x: tensor<1x8xf32>, %q: tensor<8x4xi8>, %s: tensor<1x4xf32>) {
+  // expected-error @+2 {{bits must be 4 or 8, got 2}}
+  // expected-error @+1 {{'kiln.weight_only_matmul' op failed to infer returned types}}
+  %0 = kiln.weight_only_matmul %x, %q, %s {bits = 2 : i64, group = 8 : i64} : (tensor<1x8xf32>, tensor<8x4xi8>, tensor<1x4xf32>) -> tensor<1x4xf32>
+  return
+}
+
+// -----
+
+func.func @weight_only_group_0(%x: tensor<1x8xf32>, %q: tensor<8x4xi8>, %s: tensor<1x4xf32>) {
+  // expected-error @+2 {{group must be positive, got 0}}
+  // expected-error @+1 {{'kiln.weight_only_matmul' op failed to infer returned types}}
+  %0 = kiln.weight_only_matmul %x, %q, %s {bits = 8 : i64, group = 0 : i64} : (tensor<1x8xf32>, tensor<8x4xi8>, tensor<1x4xf32>) -> tensor<1x4xf32>
+  return
+}
+
+// -----
+
+func.func @weight_only_dynamic_k(%x: tensor<1x?xf32>, %q: tensor<8x4xi8>, %s: tensor<1x4xf32>) {
+  // Operands have static shapes (Kiln_FloatTensor).
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of floating-point values}}
+  %0 = kiln.weight_only_matmul %x, %q, %s {bits = 8 : i64, group = 8 : i64} : (tensor<1x?xf32>, tensor<8x4xi8>, tensor<1x4xf32>) -> tensor<1x4xf32>
+  return
+}
+
+// -----
+
+func.func @weight_only_contracting_mismatch(%x: tensor<1x9xf32>, %q: tensor<8x4xi8>, %s: tensor<1x4xf32>) {
+  // expected-error @+2 {{contracting dimensions differ: lhs has 9, weights have 8}}
+  // expected-error @+1 {{'kiln.weight_only_matmul' op failed to infer returned types}}
+  %0 = kiln.weight_only_matmul %x, %q, %s {bits = 8 : i64, group = 8 : i64} : (tensor<1x9xf32>, tensor<8x4xi8>, tensor<1x4xf32>) -> tensor<1x4xf32>
+  return
+}
+
+// -----
+
+func.func @weight_only_scales_shape(%x: tensor<1x10xf32>, %q: tensor<10x4xi8>, %s: tensor<1x4xf32>) {
+  // expected-error @+2 {{scales must be 2x4 (2 groups of 8 rows x 4 columns), got 1x4}}
+  // expected-error @+1 {{'kiln.weight_only_matmul' op failed to infer returned types}}
+  %0 = kiln.weight_only_matmul %x, %q, %s {bits = 8 : i64, group = 8 : i64} : (tensor<1x10xf32>, tensor<10x4xi8>, tensor<1x4xf32>) -> tensor<1x4xf32>
+  return
+}

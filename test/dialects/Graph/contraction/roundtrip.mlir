@@ -163,3 +163,17 @@ func.func @conv2d_f64(%x: tensor<1x1x3x3xf64>, %b: tensor<1xf64>) -> tensor<1x1x
   %0 = kiln.conv2d %x, %x, %b : (tensor<1x1x3x3xf64>, tensor<1x1x3x3xf64>, tensor<1xf64>) -> tensor<1x1x1x1xf64>
   return %0 : tensor<1x1x1x1xf64>
 }
+
+//===----------------------------------------------------------------------===//
+// weight_only_matmul
+//===----------------------------------------------------------------------===//
+
+// Scales have ceil(K / group) rows: 3 groups of 32 cover K = 70; a batch
+// dimension passes through.
+// CHECK-LABEL: func @weight_only_matmul
+// CHECK: kiln.weight_only_matmul %{{.*}}, %{{.*}}, %{{.*}} {bits = 4 : i64, group = 32 : i64} : (tensor<2x5x70xf32>, tensor<70x16xi8>, tensor<3x16xf32>) -> tensor<2x5x16xf32>
+func.func @weight_only_matmul(%x: tensor<2x5x70xf32>, %q: tensor<70x16xi8>, %s: tensor<3x16xf32>) -> tensor<2x5x16xf32> {
+  %0 = kiln.weight_only_matmul %x, %q, %s {bits = 4 : i64, group = 32 : i64}
+      : (tensor<2x5x70xf32>, tensor<70x16xi8>, tensor<3x16xf32>) -> tensor<2x5x16xf32>
+  return %0 : tensor<2x5x16xf32>
+}
