@@ -8,14 +8,14 @@
 // S[k / G][n]. The compiler packs at compile time (WeightOnlyGemmCalls.cpp);
 // this header is shared by both sides and by the tests, so it is plain C++.
 //
-// Columns are cut into tiles of 64 (four AVX-512 vectors of f32), the last
-// padded with zero columns. A tile's K rows are contiguous, so a GEMV
-// streams each tile front to back (no 4 KiB-strided rows for the
-// prefetcher to lose). A row is 64 bytes of int8, or 32 bytes of int4:
-// byte j holds column j in its low nibble and column j + 32 in its high
-// one (two's complement), so one 32-byte load feeds two vectors' worth of
-// 16 columns each after a shift. After every tile's weights (64-byte
-// aligned) come the scales, f32 [tile][group][64].
+// Columns are cut into tiles of 32 (two AVX-512 vectors of f32; the CPU
+// schedule's workgroups slice columns 32 at a time), the last padded with
+// zero columns. A tile's K rows are contiguous, so a GEMV streams each tile
+// front to back (no 4 KiB-strided rows for the prefetcher to lose). A row
+// is 32 bytes of int8, or 16 bytes of int4: byte j holds column j in its
+// low nibble and column j + 16 in its high one (two's complement), so one
+// 16-byte load feeds both vectors. After every tile's weights (64-byte
+// aligned) come the scales, f32 [tile][group][32].
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,7 +27,7 @@
 
 namespace kiln::cpu_kernels {
 
-inline constexpr int64_t kWeightOnlyTileColumns = 64;
+inline constexpr int64_t kWeightOnlyTileColumns = 32;
 
 inline constexpr int64_t weightOnlyTiles(int64_t n) {
   return (n + kWeightOnlyTileColumns - 1) / kWeightOnlyTileColumns;
@@ -70,12 +70,12 @@ inline int32_t weightOnlyPackedValue(const uint8_t *packed, int64_t k,
   int64_t lane = n % kWeightOnlyTileColumns;
   if (bits == 8)
     return int8_t(row[lane]);
-  uint8_t byte = row[lane % 32];
-  int32_t nibble = lane < 32 ? byte & 15 : byte >> 4;
+  uint8_t byte = row[lane % 16];
+  int32_t nibble = lane < 16 ? byte & 15 : byte >> 4;
   return nibble < 8 ? nibble : nibble - 16;
 }
 
-/// The packed scales of tile `tile`, group `g`: 64 floats.
+/// The packed scales of tile `tile`, group `g`: 32 floats.
 inline const float *weightOnlyPackedScales(const uint8_t *packed, int64_t tile,
                                            int64_t g, int64_t k, int64_t n,
                                            int64_t group, int64_t bits) {
@@ -101,7 +101,7 @@ inline void packWeightOnly(const int8_t *q, const float *s, int64_t k,
       if (bits == 8)
         bytes[lane] = value;
       else
-        bytes[lane % 32] |= (value & 15) << (lane < 32 ? 0 : 4);
+        bytes[lane % 16] |= (value & 15) << (lane < 16 ? 0 : 4);
     }
   float *scales =
       reinterpret_cast<float *>(packed + weightOnlyScalesOffset(k, n, bits));

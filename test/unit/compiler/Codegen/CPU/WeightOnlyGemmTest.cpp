@@ -65,14 +65,14 @@ TEST(WeightOnlyGemmLayoutTest, TilesRowsNibblesAndScales) {
   std::mt19937 rng(3);
   for (int64_t bits : {4, 8}) {
     Weights w(5, 70, 2, bits, rng);
-    EXPECT_EQ(weightOnlyTiles(70), 2);
+    EXPECT_EQ(weightOnlyTiles(70), 3);
     EXPECT_EQ(weightOnlyGroups(5, 2), 3);
-    // Two tiles of 5 rows; the scales start 64-byte aligned.
-    int64_t weightBytes = 2 * 5 * (bits == 4 ? 32 : 64);
+    // Three tiles of 5 rows; the scales start 64-byte aligned.
+    int64_t weightBytes = 3 * 5 * (bits == 4 ? 16 : 32);
     EXPECT_EQ(weightOnlyScalesOffset(5, 70, bits),
               (weightBytes + 63) / 64 * 64);
     EXPECT_EQ(weightOnlyPackedBytes(5, 70, 2, bits),
-              weightOnlyScalesOffset(5, 70, bits) + 4 * 2 * 3 * 64);
+              weightOnlyScalesOffset(5, 70, bits) + 4 * 3 * 3 * 32);
     for (int64_t row = 0; row < 5; ++row)
       for (int64_t column = 0; column < 70; ++column)
         ASSERT_EQ(weightOnlyPackedValue(w.packed, row, column, 5, bits),
@@ -80,20 +80,20 @@ TEST(WeightOnlyGemmLayoutTest, TilesRowsNibblesAndScales) {
             << "bits " << bits << " at " << row << ", " << column;
     for (int64_t g = 0; g < 3; ++g)
       for (int64_t column = 0; column < 70; ++column)
-        ASSERT_EQ(weightOnlyPackedScales(w.packed, column / 64, g, 5, 70, 2,
-                                         bits)[column % 64],
+        ASSERT_EQ(weightOnlyPackedScales(w.packed, column / 32, g, 5, 70, 2,
+                                         bits)[column % 32],
                   w.s[g * 70 + column]);
     // Padding columns of the last tile are zero weights with zero scales.
-    EXPECT_EQ(weightOnlyPackedValue(w.packed, 4, 127, 5, bits), 0);
-    EXPECT_EQ(weightOnlyPackedScales(w.packed, 1, 2, 5, 70, 2, bits)[63], 0.0f);
+    EXPECT_EQ(weightOnlyPackedValue(w.packed, 4, 95, 5, bits), 0);
+    EXPECT_EQ(weightOnlyPackedScales(w.packed, 2, 2, 5, 70, 2, bits)[31], 0.0f);
   }
-  // int4: byte j of a row holds column j low, column j + 32 high.
-  int8_t q[64] = {};
-  float s[64] = {};
+  // int4: byte j of a row holds column j low, column j + 16 high.
+  int8_t q[32] = {};
+  float s[32] = {};
   q[3] = -1;
-  q[35] = 5;
-  std::vector<uint8_t> packed(weightOnlyPackedBytes(1, 64, 1, 4));
-  packWeightOnly(q, s, 1, 64, 1, 4, packed.data());
+  q[19] = 5;
+  std::vector<uint8_t> packed(weightOnlyPackedBytes(1, 32, 1, 4));
+  packWeightOnly(q, s, 1, 32, 1, 4, packed.data());
   EXPECT_EQ(packed[3], 0x5f);
 }
 
