@@ -15,7 +15,6 @@ KILN_CPU_ISA=portable|vnni|amx caps the kernels' instruction set.
 
 import argparse
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -23,6 +22,8 @@ import tempfile
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
+
+from kilnc_timing import median_ms
 
 
 def make_model(folder, batch, width, layers):
@@ -49,13 +50,6 @@ def make_model(folder, batch, width, layers):
         np.save(os.path.join(folder, "calibration", "s%d" % s, "x.npy"),
                 rng.standard_normal((batch, width)).astype(np.float32))
     np.save(os.path.join(folder, "x.npy"), rng.standard_normal((batch, width)).astype(np.float32))
-
-
-def median_ms(kilnc, artifact, x, iterations):
-    out = subprocess.run([kilnc, "bench", artifact, "--input", "x=" + x, "--warmup", "10",
-                          "--iterations", str(iterations), "--threads", "1"],
-                         check=True, capture_output=True, text=True).stdout
-    return float(re.search(r"median ([0-9.]+) ms", out).group(1))
 
 
 def main():

@@ -16,7 +16,6 @@ KILN_CPU_ISA=portable caps the kernel's instruction set.
 
 import argparse
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -24,6 +23,8 @@ import tempfile
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
+
+from kilnc_timing import median_ms
 
 
 def make_model(folder, rows, k, n):
@@ -37,13 +38,6 @@ def make_model(folder, rows, k, n):
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]),
               os.path.join(folder, "gemv.onnx"))
     np.save(os.path.join(folder, "x.npy"), rng.standard_normal((rows, k)).astype(np.float32))
-
-
-def median_ms(kilnc, artifact, x, iterations):
-    out = subprocess.run([kilnc, "bench", artifact, "--input", "x=" + x, "--warmup", "10",
-                          "--iterations", str(iterations), "--threads", "1"],
-                         check=True, capture_output=True, text=True).stdout
-    return float(re.search(r"median ([0-9.]+) ms", out).group(1))
 
 
 def main():

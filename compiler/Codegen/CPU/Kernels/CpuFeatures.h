@@ -57,6 +57,18 @@ inline int cpuIsaCap() {
   return 3;
 }
 
+/// Detect() run once per process and remembered (per kernel family). Every
+/// thread computes the same answer, so a race only repeats the work.
+template <int (*Detect)()> int chosenIsa() {
+  static int chosen = 0;
+  int isa = __atomic_load_n(&chosen, __ATOMIC_RELAXED);
+  if (isa == 0) {
+    isa = Detect();
+    __atomic_store_n(&chosen, isa, __ATOMIC_RELAXED);
+  }
+  return isa;
+}
+
 } // namespace kiln::cpu_kernels
 
 #endif // KILN_COMPILER_CODEGEN_CPU_KERNELS_CPUFEATURES_H

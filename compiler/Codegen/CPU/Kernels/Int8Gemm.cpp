@@ -59,17 +59,6 @@ int detectIsa() {
   return best < cap ? best : cap;
 }
 
-/// Every thread computes the same answer, so a race only repeats the work.
-int chosenIsa() {
-  static int chosen = 0;
-  int isa = __atomic_load_n(&chosen, __ATOMIC_RELAXED);
-  if (isa == 0) {
-    isa = detectIsa();
-    __atomic_store_n(&chosen, isa, __ATOMIC_RELAXED);
-  }
-  return isa;
-}
-
 //===----------------------------------------------------------------------===//
 // Portable
 //===----------------------------------------------------------------------===//
@@ -381,7 +370,7 @@ constexpr int64_t kBlockColumns = 64, kBlockDepth = 1024;
 
 } // namespace
 
-extern "C" int kiln_int8_gemm_isa(void) { return chosenIsa(); }
+extern "C" int kiln_int8_gemm_isa(void) { return chosenIsa<detectIsa>(); }
 
 extern "C" void kiln_int8_gemm_with(int isa, int64_t m, int64_t n, int64_t k,
                                     const int8_t *a, int64_t lda,
@@ -409,8 +398,8 @@ extern "C" void kiln_int8_gemm(int64_t m, int64_t n, int64_t k, const int8_t *a,
                                int64_t lda, const int8_t *packed,
                                int64_t packedN, int64_t n0, int32_t *c,
                                int64_t ldc) {
-  kiln_int8_gemm_with(chosenIsa(), m, n, k, a, lda, packed, packedN, n0, c,
-                      ldc);
+  kiln_int8_gemm_with(chosenIsa<detectIsa>(), m, n, k, a, lda, packed, packedN,
+                      n0, c, ldc);
 }
 
 extern "C" void kiln_int8_gemm_batched_with(
@@ -437,6 +426,6 @@ extern "C" void kiln_int8_gemm_batched(int64_t batch, int64_t m, int64_t n,
                                        int64_t lda, const int8_t *b,
                                        int64_t ldb, int64_t batchB, int32_t *c,
                                        int64_t ldc, int64_t batchC) {
-  kiln_int8_gemm_batched_with(chosenIsa(), batch, m, n, k, a, lda, b, ldb,
-                              batchB, c, ldc, batchC);
+  kiln_int8_gemm_batched_with(chosenIsa<detectIsa>(), batch, m, n, k, a, lda, b,
+                              ldb, batchB, c, ldc, batchC);
 }

@@ -33,17 +33,6 @@ int detectIsa() {
   return best < cap ? best : cap;
 }
 
-/// Every thread computes the same answer, so a race only repeats the work.
-int chosenIsa() {
-  static int chosen = 0;
-  int isa = __atomic_load_n(&chosen, __ATOMIC_RELAXED);
-  if (isa == 0) {
-    isa = detectIsa();
-    __atomic_store_n(&chosen, isa, __ATOMIC_RELAXED);
-  }
-  return isa;
-}
-
 /// The operands of one call, as the kernels walk them.
 struct Problem {
   int64_t m, n, k;
@@ -307,7 +296,9 @@ KILN_AVX512_TARGET void gemmAvx512(const Problem &p) {
 
 } // namespace
 
-extern "C" int kiln_weight_only_gemm_isa(void) { return chosenIsa(); }
+extern "C" int kiln_weight_only_gemm_isa(void) {
+  return chosenIsa<detectIsa>();
+}
 
 extern "C" void kiln_weight_only_gemm_with(int isa, int64_t m, int64_t n,
                                            int64_t k, const float *a,
@@ -328,6 +319,6 @@ extern "C" void kiln_weight_only_gemm(int64_t m, int64_t n, int64_t k,
                                       const uint8_t *packed, int64_t packedN,
                                       int64_t n0, int64_t group, int64_t bits,
                                       float *c, int64_t ldc) {
-  kiln_weight_only_gemm_with(chosenIsa(), m, n, k, a, lda, packed, packedN, n0,
-                             group, bits, c, ldc);
+  kiln_weight_only_gemm_with(chosenIsa<detectIsa>(), m, n, k, a, lda, packed,
+                             packedN, n0, group, bits, c, ldc);
 }
