@@ -484,8 +484,13 @@ DriverError compileToArtifact(ModuleOp module, const std::string &entry,
                               const PipelineOptions &options) {
   EntrySignature signature;
   rt::DeviceProgram program;
+  // The accuracy budget's measurements ride along in the artifact.
+  std::optional<rt::PrecisionReport> report;
+  PipelineOptions reported = options;
+  if (options.maxAccuracyDrop >= 0)
+    reported.precisionReport = &report.emplace();
   if (DriverError error =
-          lowerForCpu(module, entry, signature, program, options))
+          lowerForCpu(module, entry, signature, program, reported))
     return error;
   // Read before the module is translated; the plan rides along in the
   // artifact for tools (the offsets are already in the code).
@@ -504,6 +509,7 @@ DriverError compileToArtifact(ModuleOp module, const std::string &entry,
   artifact = std::move(*built);
   plan->device = 0;
   artifact.memoryPlans.push_back(std::move(*plan));
+  artifact.precisionReport = std::move(report);
   return {};
 }
 

@@ -17,6 +17,7 @@
 #include "compiler/Pipelines/PipelineExtensions.h"
 #include "kiln/runtime/Artifact.h"
 #include "kiln/runtime/HostTensor.h"
+#include "kiln/runtime/PrecisionReport.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -166,6 +167,15 @@ struct PipelineOptions {
   /// CPU's integer kernels); off, they stay fp32 on quantize/dequantize
   /// (CUDA, which has no integer contractions yet).
   bool integerContractions = true;
+  /// int8 accuracy budget (AccuracyBudget.h): the largest top-1 drop in
+  /// points against fp32 (negative: off, every point is quantized), the
+  /// validation samples (a folder like calibrationData) and their labels
+  /// (a 1-D .npy of class indices); CompileOptions.
+  double maxAccuracyDrop = -1;
+  std::string validationData;
+  std::string validationLabels;
+  /// Where the budget's measurements go (null: nowhere).
+  rt::PrecisionReport *precisionReport = nullptr;
 };
 
 /// Lowers `module` in place to `stage`.

@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Driver/Int8Calibration.h"
+#include "compiler/Driver/AccuracyBudget.h"
+#include "compiler/Driver/Samples.h"
 
 #include "compiler/MemoryPlanning/EntrySignature.h"
 #include "compiler/Quantization/QuantizeGraph.h"
@@ -26,63 +28,6 @@ using namespace kiln;
 using namespace kiln::compiler;
 
 namespace {
-
-std::string describe(rt::DType dtype, const std::vector<int64_t> &shape) {
-  std::string text = rt::dtypeName(dtype);
-  text += "[";
-  for (size_t i = 0; i < shape.size(); ++i)
-    text += (i ? "," : "") + std::to_string(shape[i]);
-  return text + "]";
-}
-
-/// The sample folders of `folder`, sorted by name.
-DriverError listSamples(const std::string &folder,
-                        std::vector<std::string> &samples) {
-  if (!llvm::sys::fs::is_directory(folder))
-    return {ErrorKind::kInvalidInput,
-            "--calibration-data '" + folder + "' is not a folder"};
-  std::error_code ec;
-  for (llvm::sys::fs::directory_iterator it(folder, ec), end; it != end && !ec;
-       it.increment(ec))
-    if (llvm::sys::fs::is_directory(it->path()))
-      samples.push_back(it->path());
-  if (ec)
-    return {ErrorKind::kInvalidInput,
-            "--calibration-data '" + folder + "': " + ec.message()};
-  if (samples.empty())
-    return {ErrorKind::kInvalidInput,
-            "--calibration-data '" + folder +
-                "' holds no sample folders (one per sample, with one "
-                "INPUT.npy per model input)"};
-  std::sort(samples.begin(), samples.end());
-  return {};
-}
-
-/// One sample's inputs, checked against the model's.
-DriverError readSample(const std::string &sample,
-                       const std::vector<rt::TensorSpec> &specs,
-                       std::vector<rt::HostTensor> &inputs) {
-  inputs.clear();
-  for (const rt::TensorSpec &spec : specs) {
-    llvm::SmallString<256> path(sample);
-    llvm::sys::path::append(path, spec.name + ".npy");
-    if (!llvm::sys::fs::exists(path))
-      return {ErrorKind::kInvalidInput, sample + ": no " + spec.name +
-                                            ".npy for the model's input '" +
-                                            spec.name + "'"};
-    auto tensor = rt::readNpyFile(std::string(path));
-    if (!tensor.isOk())
-      return {ErrorKind::kInvalidInput, tensor.status().message()};
-    if (tensor->dtype != spec.dtype || tensor->shape != spec.shape)
-      return {ErrorKind::kInvalidInput,
-              std::string(path) + ": " +
-                  describe(tensor->dtype, tensor->shape) +
-                  " but the model's input '" + spec.name + "' is " +
-                  describe(spec.dtype, spec.shape)};
-    inputs.push_back(std::move(*tensor));
-  }
-  return {};
-}
 
 /// Where calibration reads a point's activation: a model input, or an
 /// extra output of the calibration copy.
@@ -130,7 +75,8 @@ DriverError kiln::compiler::quantizeInt8(ModuleOp module,
     return {};
 
   std::vector<std::string> samples;
-  if (DriverError error = listSamples(options.calibrationData, samples))
+  if (DriverError error =
+          listSamples(options.calibrationData, "--calibration-data", samples))
     return error;
 
   OwningOpRef<ModuleOp> copy(module.clone());
@@ -165,10 +111,22 @@ DriverError kiln::compiler::quantizeInt8(ModuleOp module,
           observer.observeHistogram(values, count);
       }
     }
-  for (auto [point, observer] : llvm::zip(points, observers)) {
+  std::vector<QuantParams> params;
+  for (const RangeObserver &observer : observers) {
     auto [lo, hi] = observer.range();
-    quantizeContraction(point, int8ParamsForRange(lo, hi),
-                        options.integerContractions);
+    params.push_back(int8ParamsForRange(lo, hi));
   }
+  std::vector<bool> quantize(points.size(), true);
+  if (options.maxAccuracyDrop >= 0) {
+    rt::PrecisionReport report;
+    if (DriverError error = chooseInt8Layers(module, signature->function,
+                                             params, options, quantize, report))
+      return error;
+    if (options.precisionReport)
+      *options.precisionReport = std::move(report);
+  }
+  for (size_t i = 0; i < points.size(); ++i)
+    if (quantize[i])
+      quantizeContraction(points[i], params[i], options.integerContractions);
   return {};
 }

@@ -36,6 +36,46 @@ uint64_t programFlops(const rt::Program &program) {
   return flops;
 }
 
+/// A JSON string literal of `text`.
+std::string quoted(const std::string &text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      char escape[8];
+      std::snprintf(escape, sizeof(escape), "\\u%04x", c);
+      out += escape;
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+/// The accuracy budget's outcome: "precision": {budget, top-1s, layers}.
+std::string precisionJson(const rt::PrecisionReport &report) {
+  char figures[256];
+  std::snprintf(figures, sizeof(figures),
+                "\"max_accuracy_drop\": %.4g, \"validation_predictions\": %u, "
+                "\"fp32_top1\": %.4f, \"all_int8_top1\": %.4f, "
+                "\"top1\": %.4f, \"drop\": %.4f",
+                report.budget, report.predictions, report.fp32Top1,
+                report.allInt8Top1, report.finalTop1,
+                report.fp32Top1 - report.finalTop1);
+  std::string layers;
+  for (const rt::PrecisionReport::Layer &layer : report.layers) {
+    char drop[64];
+    std::snprintf(drop, sizeof(drop), "%.4f", layer.soloDrop);
+    layers += std::string(layers.empty() ? "" : ",") +
+              "\n    {\"name\": " + quoted(layer.name) + ", \"precision\": \"" +
+              (layer.int8 ? "int8" : "fp32") + "\", \"solo_drop\": " + drop +
+              "}";
+  }
+  return "  \"precision\": {" + std::string(figures) + ", \"layers\": [" +
+         layers + "\n  ]},\n";
+}
+
 /// The plan's figures (an object) with the arithmetic of one run first.
 rt::StatusOr<std::string> planStatsJson(const rt::Artifact &artifact) {
   rt::StatusOr<rt::MemoryPlan> plan = firstPlan(artifact);
@@ -44,7 +84,10 @@ rt::StatusOr<std::string> planStatsJson(const rt::Artifact &artifact) {
   std::string json = plan::formatStatsJson(
       *plan, artifact.program.devices[plan->device].arenaBytes);
   return "{\n  \"flops\": " + std::to_string(programFlops(artifact.program)) +
-         "," + json.substr(1);
+         ",\n" +
+         (artifact.precisionReport ? precisionJson(*artifact.precisionReport)
+                                   : "") +
+         json.substr(2);
 }
 
 /// Pipeline figures of --stats-json: the bytes each stage sends per

@@ -145,6 +145,25 @@ cl::opt<std::string> calibrationMethod(
     cl::value_desc("minmax|percentile|entropy"), cl::init("minmax"),
     cl::sub(compileCommand), cl::sub(runCommand), cl::sub(benchCommand),
     cl::sub(profileCommand), cl::sub(bisectCommand));
+cl::opt<double> maxAccuracyDrop(
+    "max-accuracy-drop",
+    cl::desc("--precision int8: keep layers fp32 where int8 would cost "
+             "more than PTS points of top-1 on --validation-data (measured, "
+             "layer by layer; reported in --stats-json)"),
+    cl::value_desc("PTS"), cl::init(-1), cl::sub(compileCommand),
+    cl::sub(runCommand), cl::sub(benchCommand), cl::sub(profileCommand));
+cl::opt<std::string> validationData(
+    "validation-data",
+    cl::desc("--max-accuracy-drop: a folder with one sub-folder per sample, "
+             "each holding one INPUT.npy per model input"),
+    cl::value_desc("dir"), cl::init(""), cl::sub(compileCommand),
+    cl::sub(runCommand), cl::sub(benchCommand), cl::sub(profileCommand));
+cl::opt<std::string> validationLabels(
+    "validation-labels",
+    cl::desc("--max-accuracy-drop: the class index of each row of the first "
+             "output over the samples in name order (1-D int64/int32 .npy)"),
+    cl::value_desc("file.npy"), cl::init(""), cl::sub(compileCommand),
+    cl::sub(runCommand), cl::sub(benchCommand), cl::sub(profileCommand));
 cl::opt<int> devices(
     "devices",
     cl::desc("Shard the model over N devices (CPU ranks): one artifact "
@@ -364,6 +383,12 @@ StatusOr<CompileOptions> compileOptions() {
   options.calibrationData = calibrationData;
   options.calibrationMethod = calibrationMethod;
   options.weightOnly = weightOnly;
+  if (maxAccuracyDrop.getNumOccurrences() && maxAccuracyDrop < 0)
+    return Status(StatusCode::kFailedPrecondition,
+                  "--max-accuracy-drop is in points of top-1 (0 to 100)");
+  options.maxAccuracyDrop = maxAccuracyDrop;
+  options.validationData = validationData;
+  options.validationLabels = validationLabels;
   options.devices = devices;
   options.parallel = parallel;
   options.microBatches = microBatches;

@@ -236,6 +236,23 @@ static Status checkPrecisionOptions(const CompileOptions &options) {
       return Status(StatusCode::kFailedPrecondition,
                     "--weight-only does not combine with --devices yet");
   }
+  bool budgeted = options.maxAccuracyDrop >= 0;
+  if (budgeted && (precision != "int8" || options.validationData.empty() ||
+                   options.validationLabels.empty()))
+    return Status(StatusCode::kFailedPrecondition,
+                  "--max-accuracy-drop needs --precision int8, "
+                  "--validation-data DIR and --validation-labels FILE.npy");
+  if (!budgeted &&
+      (!options.validationData.empty() || !options.validationLabels.empty()))
+    return Status(StatusCode::kFailedPrecondition,
+                  "validation data is only for --max-accuracy-drop");
+  if (budgeted && options.maxAccuracyDrop > 100)
+    return Status(StatusCode::kFailedPrecondition,
+                  "--max-accuracy-drop is in points of top-1 (0 to 100)");
+  if (budgeted && (options.target != "cpu" || options.devices != 1))
+    return Status(StatusCode::kFailedPrecondition,
+                  "--max-accuracy-drop measures on this CPU: it is for "
+                  "--target cpu on one device");
   if (!compiler::parseCalibrationMethod(options.calibrationMethod))
     return Status(StatusCode::kFailedPrecondition,
                   "unknown calibration method '" + options.calibrationMethod +
@@ -246,25 +263,29 @@ static Status checkPrecisionOptions(const CompileOptions &options) {
 compiler::PipelineOptions
 Compiler::Impl::pipeline(const CompileOptions &options,
                          mlir::TimingScope *timing) const {
-  return {&extensions,
-          options.fusion,
-          options.threads,
-          options.stepPerKernel,
-          timing,
-          options.fusionGroups,
-          options.testMiscompileFusionGroup,
-          options.precision,
-          options.keepFp32,
-          options.calibrationData,
-          options.calibrationMethod,
-          options.weightOnly,
-          parallel.ranks,
-          /*rank=*/0,
-          parallel.strategy,
-          options.microBatches,
-          options.shard,
-          /*onPartitioned=*/nullptr,
-          parallel.replicas};
+  compiler::PipelineOptions pipeline{&extensions,
+                                     options.fusion,
+                                     options.threads,
+                                     options.stepPerKernel,
+                                     timing,
+                                     options.fusionGroups,
+                                     options.testMiscompileFusionGroup,
+                                     options.precision,
+                                     options.keepFp32,
+                                     options.calibrationData,
+                                     options.calibrationMethod,
+                                     options.weightOnly,
+                                     parallel.ranks,
+                                     /*rank=*/0,
+                                     parallel.strategy,
+                                     options.microBatches,
+                                     options.shard,
+                                     /*onPartitioned=*/nullptr,
+                                     parallel.replicas};
+  pipeline.maxAccuracyDrop = options.maxAccuracyDrop;
+  pipeline.validationData = options.validationData;
+  pipeline.validationLabels = options.validationLabels;
+  return pipeline;
 }
 
 StatusOr<std::unique_ptr<Compiler>> Compiler::create(CompileOptions options) {

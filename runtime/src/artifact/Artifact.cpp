@@ -494,7 +494,7 @@ struct SectionEntry {
 };
 
 /// Kinds this reader knows (see SectionKind).
-constexpr uint32_t kLastKnownKind = uint32_t(SectionKind::kGemmCalls);
+constexpr uint32_t kLastKnownKind = uint32_t(SectionKind::kPrecisionReport);
 bool isKnownKind(uint32_t kind) {
   switch (SectionKind(kind)) {
   case SectionKind::kTarget:
@@ -503,6 +503,7 @@ bool isKnownKind(uint32_t kind) {
   case SectionKind::kMemoryPlan:
   case SectionKind::kMemoryPlanBaseline:
   case SectionKind::kGemmCalls:
+  case SectionKind::kPrecisionReport:
   case SectionKind::kCudaKernels:
   case SectionKind::kConstants:
     return true;
@@ -539,7 +540,8 @@ std::vector<uint8_t> encodeArtifact(const Artifact &artifact) {
   auto flagsOf = [](SectionKind kind) {
     return kind == SectionKind::kMemoryPlan ||
                    kind == SectionKind::kMemoryPlanBaseline ||
-                   kind == SectionKind::kGemmCalls
+                   kind == SectionKind::kGemmCalls ||
+                   kind == SectionKind::kPrecisionReport
                ? kSectionOptional
                : 0u;
   };
@@ -565,6 +567,9 @@ std::vector<uint8_t> encodeArtifact(const Artifact &artifact) {
   if (!artifact.gemmCalls.empty())
     sections.emplace_back(SectionKind::kGemmCalls,
                           encodeGemmCalls(artifact.gemmCalls));
+  if (artifact.precisionReport)
+    sections.emplace_back(SectionKind::kPrecisionReport,
+                          encodePrecisionReport(*artifact.precisionReport));
 
   size_t tableEnd = kHeaderSize + sections.size() * kSectionEntrySize;
   ByteWriter body;
@@ -726,6 +731,14 @@ StatusOr<Artifact> decodeArtifact(const uint8_t *bytes, size_t size,
     case SectionKind::kGemmCalls:
       gemmCalls = &e;
       break;
+    case SectionKind::kPrecisionReport: {
+      StatusOr<PrecisionReport> report =
+          decodePrecisionReport(data, e.size, name);
+      if (!report.isOk())
+        return report.status();
+      artifact.precisionReport = std::move(*report);
+      break;
+    }
     default: // Not known: refused above.
       break;
     }

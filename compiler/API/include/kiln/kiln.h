@@ -129,6 +129,16 @@ struct CompileOptions {
   /// Activations stay fp32; empty: off. docs/quantization.md.
   /// `kilnc --weight-only`.
   std::string weightOnly;
+  /// precision "int8" within an accuracy budget: the largest top-1 drop,
+  /// in points, that quantization may cost on `validationData` (a folder
+  /// like calibrationData) against `validationLabels` (a 1-D .npy of class
+  /// indices, one per row of the first output over the samples in name
+  /// order). Layers whose int8 would exceed it stay fp32; the artifact
+  /// records each layer's precision and the measured top-1 (kilnc
+  /// --stats-json). Negative: off.
+  double maxAccuracyDrop = -1;
+  std::string validationData;
+  std::string validationLabels;
   /// Devices (ranks) to shard the model over; 1 is unsharded. With more,
   /// compileToArtifact writes a ranked artifact holding every rank's
   /// program (docs/sharding.md); CPU targets only. `kilnc --devices`.

@@ -24,6 +24,7 @@
 
 #include "kiln/runtime/DType.h"
 #include "kiln/runtime/GemmCall.h"
+#include "kiln/runtime/PrecisionReport.h"
 #include "kiln/runtime/Status.h"
 
 #include <cstdint>
@@ -52,6 +53,8 @@ enum class SectionKind : uint32_t {
   kMemoryPlanBaseline = 7,
   /// Launches a BLAS library may run instead (optional; GemmCall.h).
   kGemmCalls = 8,
+  /// What the int8 accuracy budget chose (optional; PrecisionReport.h).
+  kPrecisionReport = 9,
 };
 
 /// Section flags (the table entry's second word). Readers skip optional
@@ -220,6 +223,8 @@ struct Artifact {
   std::vector<MemoryPlan> memoryPlans;
   /// At most one per launch step; empty when the compiler recorded none.
   std::vector<GemmCall> gemmCalls;
+  /// Set when the model was compiled under an int8 accuracy budget.
+  std::optional<PrecisionReport> precisionReport;
 };
 
 /// Serialises `artifact` into the container format.

@@ -9,7 +9,8 @@
   evaluate OUT P   compiles the model with `kilnc compile --precision P`
                    (int8: calibrated on OUT/calibration, 1,000 training images),
                    runs every test batch through the artifact and scores
-                   top-1; with a baseline (fp32, evaluated first) it also
+                   top-1 (--max-accuracy-drop PTS: within that budget on
+                   OUT/validation, 1,000 more training images); with a baseline (fp32, evaluated first) it also
                    reports the drop in points, the agreement of predictions
                    and the logits' SQNR, and fails outside the given limits.
 """
@@ -71,6 +72,16 @@ def prepare(out):
         index = order[i * BATCH:(i + 1) * BATCH].numpy()
         np.save(os.path.join(sample, "image.npy"),
                 np.ascontiguousarray(train_x.numpy()[index]))
+    # The accuracy budget's validation set: two more batches of training
+    # images (neither calibration nor the test saw them) and their labels.
+    for i in range(2):
+        sample = os.path.join(out, "validation", "%03d" % i)
+        os.makedirs(sample, exist_ok=True)
+        index = order[(2 + i) * BATCH:(3 + i) * BATCH].numpy()
+        np.save(os.path.join(sample, "image.npy"),
+                np.ascontiguousarray(train_x.numpy()[index]))
+    np.save(os.path.join(out, "validation-labels.npy"),
+            train_y.numpy()[order[2 * BATCH:4 * BATCH].numpy()])
     test_x = images("t10k-images-idx3-ubyte.gz")
     labels = read_idx("t10k-labels-idx1-ubyte.gz").astype(np.int64)
     np.save(os.path.join(out, "labels.npy"), labels)
@@ -102,7 +113,12 @@ def evaluate(args):
                    (["--keep-fp32", args.keep_fp32] if args.keep_fp32 else []) +
                    (["--calibration-data", os.path.join(out, "calibration"),
                      "--calibration-method", args.calibration_method]
-                    if precision == "int8" else []),
+                    if precision == "int8" else []) +
+                   (["--max-accuracy-drop", args.max_accuracy_drop,
+                     "--validation-data", os.path.join(out, "validation"),
+                     "--validation-labels", os.path.join(out, "validation-labels.npy"),
+                     "--stats-json", artifact + ".json"]
+                    if args.max_accuracy_drop else []),
                    check=True, stdout=subprocess.DEVNULL)
     batches = sorted(os.listdir(os.path.join(out, "test")))
     logits = []
@@ -154,6 +170,9 @@ def main():
     e.add_argument("--kilnc", required=True)
     e.add_argument("--keep-fp32", default="")
     e.add_argument("--calibration-method", default="minmax")
+    e.add_argument("--max-accuracy-drop", default="",
+                   help="int8 within this budget (points) on OUT/validation; "
+                        "the stats go to OUT/cnn.int8.kiln.json")
     e.add_argument("--baseline", default="")
     e.add_argument("--max-drop", type=float, default=0.1)
     e.add_argument("--min-agreement", type=float, default=99.5)
