@@ -117,10 +117,11 @@ addToC(const __m512 (&acc)[R][kVectors], float *c, int64_t ldc,
   }
 }
 
-/// Few rows (a GEMV): R <= 2 rows of A against one tile, the weights
-/// streamed once. Products of a group sum unscaled, in two sets (even and
-/// odd rows of the group: 4R independent FMA chains) and are scaled once
-/// at the group's end, so the widened weights feed FMAs directly.
+/// Few rows (a GEMV): R <= 4 rows of A against one tile, the weights
+/// streamed once. Products of a group sum unscaled (for R <= 2 in two
+/// sets, even and odd rows of the group, for enough independent FMA
+/// chains) and are scaled once at the group's end, so the widened weights
+/// feed FMAs directly.
 template <int Bits, int R>
 KILN_AVX512_TARGET void streamBlock(const Problem &p, const float *a,
                                     const uint8_t *weights, const float *scales,
@@ -136,7 +137,8 @@ KILN_AVX512_TARGET void streamBlock(const Problem &p, const float *a,
       for (int v = 0; v < kVectors; ++v)
         even[r][v] = odd[r][v] = _mm512_setzero_ps();
     int64_t k1 = minOf(k0 + p.group, p.k), l = k0;
-    for (; l + 1 < k1; l += 2) {
+    // Three or four rows have enough chains without the odd set.
+    for (; R <= 2 && l + 1 < k1; l += 2) {
       __m512 w0[kVectors], w1[kVectors];
       widenRow<Bits>(weights + l * rowBytes, w0);
       widenRow<Bits>(weights + (l + 1) * rowBytes, w1);
@@ -149,7 +151,7 @@ KILN_AVX512_TARGET void streamBlock(const Problem &p, const float *a,
         }
       }
     }
-    if (l < k1) {
+    for (; l < k1; ++l) {
       __m512 w0[kVectors];
       widenRow<Bits>(weights + l * rowBytes, w0);
       for (int r = 0; r < R; ++r) {
@@ -255,19 +257,24 @@ KILN_AVX512_TARGET void panelRows(const Problem &p, const uint8_t *weights,
   }
 }
 
-/// Up to this many rows stream the weights; more dequantize each panel
-/// once for all rows.
-constexpr int64_t kStreamRows = 2;
-
+/// Up to four rows stream the weights; more dequantize each panel once for
+/// all rows.
 template <int Bits>
 KILN_AVX512_TARGET void tileRows(const Problem &p, const uint8_t *weights,
                                  const float *scales, float *c,
                                  uint32_t mask) {
-  if (p.m > kStreamRows)
-    return panelRows<Bits>(p, weights, scales, c, mask);
-  if (p.m == 2)
+  switch (p.m) {
+  case 1:
+    return streamBlock<Bits, 1>(p, p.a, weights, scales, c, mask);
+  case 2:
     return streamBlock<Bits, 2>(p, p.a, weights, scales, c, mask);
-  streamBlock<Bits, 1>(p, p.a, weights, scales, c, mask);
+  case 3:
+    return streamBlock<Bits, 3>(p, p.a, weights, scales, c, mask);
+  case 4:
+    return streamBlock<Bits, 4>(p, p.a, weights, scales, c, mask);
+  default:
+    return panelRows<Bits>(p, weights, scales, c, mask);
+  }
 }
 
 /// Tiles outermost: one tile's weights (K x 32 bytes at most) stay in
