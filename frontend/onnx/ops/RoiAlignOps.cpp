@@ -2,11 +2,13 @@
 //
 // SPDX-License-Identifier: Apache-2.0
 //
-// RoiAlign (average mode): for every region, an output_height x
-// output_width grid of bins, each the mean of sampling_ratio^2 bilinear
-// samples of X. The regions are run-time data, so the sample coordinates
-// are computed by elementwise ops from them; the four neighbours of every
-// sample come from one gather each on X laid out as [N * H * W, C]. With
+// RoiAlign: for every region, an output_height x output_width grid of
+// bins, each the mean of sampling_ratio^2 bilinear samples of X (avg
+// mode) or, in max mode, the largest of its samples' largest weighted
+// corner (what ONNX Runtime and ONNX's reference compute: not the maximum
+// of the interpolated values). The regions are run-time data, so the sample
+// coordinates are computed by elementwise ops from them; the four neighbours of
+// every sample come from one gather each on X laid out as [N * H * W, C]. With
 // sampling_ratio 0 the number of samples depends on each region's size:
 // the regions must then be known at compile time (the JIT binds them), and
 // each region is built on its own.
@@ -30,6 +32,7 @@ struct RoiAlignParams {
   int64_t outH, outW;
   double scale;
   bool halfPixel;
+  bool max;
 };
 
 /// One axis of the samples: for a [R, 1] start and bin size, the
@@ -122,7 +125,7 @@ Value alignRegions(ImportContext &ctx, Value table, ArrayRef<int64_t> xShape,
       Value weight = e.mul(reshapeTo(ctx, yWeight, {r, sy, 1, 1}),
                            reshapeTo(ctx, xWeight, {r, 1, sx, 1}));
       Value term = e.mul(corner, weight);
-      sum = sum ? e.add(sum, term) : term;
+      sum = !sum ? term : p.max ? e.max(sum, term) : e.add(sum, term);
     }
   // Samples outside [-1, size] count as 0.
   Value inside = e.binary<AndOp>(reshapeTo(ctx, ys.valid, {r, sy, 1, 1}),
@@ -130,12 +133,15 @@ Value alignRegions(ImportContext &ctx, Value table, ArrayRef<int64_t> xShape,
   sum = e.select(inside, sum, e.c(sum, 0.0));
   if (!sum)
     return {};
-  // Mean of each bin's samples: [R, outH, ratioH, outW, ratioW, C].
+  // Mean (or max) of each bin's samples: [R, outH, ratioH, outW, ratioW,
+  // C].
   Value bins = reshapeTo(ctx, sum, {r, p.outH, ratioH, p.outW, ratioW, c});
-  FailureOr<Value> mean = reduceOf<ReduceMeanOp>(ctx, bins, {2, 4}, false);
-  if (failed(mean))
+  FailureOr<Value> pooled =
+      p.max ? reduceOf<ReduceMaxOp>(ctx, bins, {2, 4}, false)
+            : reduceOf<ReduceMeanOp>(ctx, bins, {2, 4}, false);
+  if (failed(pooled))
     return {};
-  FailureOr<Value> result = transposeOf(ctx, *mean, {0, 3, 1, 2});
+  FailureOr<Value> result = transposeOf(ctx, *pooled, {0, 3, 1, 2});
   return succeeded(result) ? *result : Value();
 }
 
@@ -165,11 +171,7 @@ LogicalResult convertRoiAlign(ImportContext &ctx) {
   if (shapeOf(*batch).size() != 1 || shapeOf(*batch)[0] != r ||
       !isa<IntegerType>(elementTypeOf(*batch)))
     return ctx.error() << "batch_indices must be [num_rois] integers";
-  if (*mode == "max") {
-    ctx.markUnsupported();
-    return ctx.error() << "RoiAlign's max mode is not supported";
-  }
-  if (*mode != "avg")
+  if (*mode != "avg" && *mode != "max")
     return ctx.error() << "mode must be avg or max, it is '" << *mode << "'";
   if (*transform != "half_pixel" && *transform != "output_half_pixel")
     return ctx.error() << "unknown coordinate_transformation_mode '"
@@ -180,7 +182,7 @@ LogicalResult convertRoiAlign(ImportContext &ctx) {
     return ctx.error() << "output_height and output_width must be in [1, "
                        << kLimit << "] and sampling_ratio in [0, 64]";
   RoiAlignParams params{*outH, *outW, double(*scale),
-                        *transform == "half_pixel"};
+                        *transform == "half_pixel", *mode == "max"};
   // X as a table of [N * H * W] rows of C channels.
   FailureOr<Value> moved = transposeOf(ctx, *x, {0, 2, 3, 1});
   if (failed(moved))
