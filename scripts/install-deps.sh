@@ -10,8 +10,10 @@ packages=(
   cmake ninja-build ccache clang-22 lld-22
   # ASan/UBSan runtimes for clang-22 (scripts/check-sanitizers.sh)
   libclang-rt-22-dev
-  # LLVM/MLIR 22 (headers, CMake configs, libMLIR.so, lit, FileCheck)
-  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
+  # LLVM/MLIR 22 (headers, CMake configs, libMLIR.so, lit, FileCheck);
+  # llvm-22 has llvm-link, which joins the CPU kernel library's bitcode
+  # (compiler/Codegen/CPU/CMakeLists.txt)
+  llvm-22 llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   # ONNX frontend: protobuf, onnx.proto; ONNX's node tests for conformance
   libprotobuf-dev protobuf-compiler libonnx-dev libonnx-testdata
   # Unit tests
