@@ -8,6 +8,7 @@
 
 #include "compiler/MemoryPlanning/PlanReport.h"
 #include "kiln/runtime/CommunicatorCollectives.h"
+#include "kiln/runtime/serving/Json.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -36,23 +37,6 @@ uint64_t programFlops(const rt::Program &program) {
   return flops;
 }
 
-/// A JSON string literal of `text`.
-std::string quoted(const std::string &text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
-      char escape[8];
-      std::snprintf(escape, sizeof(escape), "\\u%04x", c);
-      out += escape;
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
-
 /// The accuracy budget's outcome: "precision": {budget, top-1s, layers}.
 std::string precisionJson(const rt::PrecisionReport &report) {
   char figures[256];
@@ -68,7 +52,7 @@ std::string precisionJson(const rt::PrecisionReport &report) {
     char drop[64];
     std::snprintf(drop, sizeof(drop), "%.4f", layer.soloDrop);
     layers += std::string(layers.empty() ? "" : ",") +
-              "\n    {\"name\": " + quoted(layer.name) + ", \"precision\": \"" +
+              "\n    {\"name\": " + rt::serving::json::quote(layer.name) + ", \"precision\": \"" +
               (layer.int8 ? "int8" : "fp32") + "\", \"solo_drop\": " + drop +
               "}";
   }

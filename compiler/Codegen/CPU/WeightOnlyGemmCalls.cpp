@@ -153,28 +153,48 @@ memref::GlobalOp wholeRowsOf(Value view, SymbolTable &symbols) {
   return global;
 }
 
-/// The packed copy of weights `q` and scales `s`, made once, at 4 bits
-/// when every weight fits (exactly the same values, half the bytes).
-memref::GlobalOp packedGlobal(memref::GlobalOp q, memref::GlobalOp s,
-                              int64_t group, int64_t &bits,
-                              SymbolTable &symbols) {
-  auto qType = cast<MemRefType>(q.getType());
-  int64_t k = qType.getDimSize(0), n = qType.getDimSize(1);
-  SmallVector<int8_t> weights(
-      cast<DenseElementsAttr>(*q.getInitialValue()).getValues<int8_t>());
-  SmallVector<float> scales(
-      cast<DenseElementsAttr>(*s.getInitialValue()).getValues<float>());
-  bits =
-      llvm::all_of(weights, [](int8_t w) { return w >= -8 && w <= 7; }) ? 4 : 8;
-  std::string name =
-      (q.getSymName() + "_" + s.getSymName() + "_wo_packed").str();
-  if (auto existing = symbols.lookup<memref::GlobalOp>(name))
-    return existing;
-  SmallVector<int8_t> packed(weightOnlyPackedBytes(k, n, group, bits));
-  packWeightOnly(weights.data(), scales.data(), k, n, group, bits,
-                 reinterpret_cast<uint8_t *>(packed.data()));
-  return createByteGlobal(q, name, packed, symbols);
-}
+/// A packed copy of weights and scales, and its width.
+struct Packed {
+  memref::GlobalOp global;
+  int64_t bits;
+};
+
+/// The packed copy of weights `q` and scales `s`, made once per pair
+/// (every workgroup slice of a GEMM reads the same pair), at 4 bits when
+/// every weight fits (exactly the same values, half the bytes).
+class Packer {
+public:
+  explicit Packer(SymbolTable &symbols) : symbols(symbols) {}
+
+  Packed get(memref::GlobalOp q, memref::GlobalOp s, int64_t group) {
+    auto [it, inserted] = packed.try_emplace({q, s});
+    if (inserted)
+      it->second = pack(q, s, group);
+    return it->second;
+  }
+
+private:
+  Packed pack(memref::GlobalOp q, memref::GlobalOp s, int64_t group) {
+    auto qType = cast<MemRefType>(q.getType());
+    int64_t k = qType.getDimSize(0), n = qType.getDimSize(1);
+    SmallVector<int8_t> weights(
+        cast<DenseElementsAttr>(*q.getInitialValue()).getValues<int8_t>());
+    SmallVector<float> scales(
+        cast<DenseElementsAttr>(*s.getInitialValue()).getValues<float>());
+    int64_t bits =
+        llvm::all_of(weights, [](int8_t w) { return w >= -8 && w <= 7; }) ? 4
+                                                                          : 8;
+    SmallVector<int8_t> bytes(weightOnlyPackedBytes(k, n, group, bits));
+    packWeightOnly(weights.data(), scales.data(), k, n, group, bits,
+                   reinterpret_cast<uint8_t *>(bytes.data()));
+    std::string name =
+        (q.getSymName() + "_" + s.getSymName() + "_wo_packed").str();
+    return {createByteGlobal(q, name, bytes, symbols), bits};
+  }
+
+  SymbolTable &symbols;
+  DenseMap<std::pair<Operation *, Operation *>, Packed> packed;
+};
 
 /// Erases the chain of views (subviews, casts, get_global) that produced
 /// `view` as far as nothing else reads it, so the unpacked global can go.
@@ -198,11 +218,10 @@ struct Match {
   memref::GlobalOp q, s;
 };
 
-void callKernel(Match match, ModuleOp module, SymbolTable &symbols) {
+void callKernel(Match match, ModuleOp module, SymbolTable &symbols,
+                Packer &packer) {
   linalg::GenericOp op = match.op;
-  int64_t bits = 8;
-  memref::GlobalOp packed =
-      packedGlobal(match.q, match.s, match.group, bits, symbols);
+  auto [packed, bits] = packer.get(match.q, match.s, match.group);
   Type i64 = IntegerType::get(module.getContext(), 64),
        pointer = LLVM::LLVMPointerType::get(module.getContext());
   func::FuncOp kernel = declareKernel(
@@ -255,8 +274,9 @@ struct WeightOnlyGemmCallsPass
         matches.push_back(match);
     });
     SetVector<Operation *> replaced;
+    Packer packer(symbols);
     for (Match match : matches) {
-      callKernel(match, module, symbols);
+      callKernel(match, module, symbols, packer);
       replaced.insert(match.q);
       replaced.insert(match.s);
     }
