@@ -52,9 +52,9 @@ std::string precisionJson(const rt::PrecisionReport &report) {
     char drop[64];
     std::snprintf(drop, sizeof(drop), "%.4f", layer.soloDrop);
     layers += std::string(layers.empty() ? "" : ",") +
-              "\n    {\"name\": " + rt::serving::json::quote(layer.name) + ", \"precision\": \"" +
-              (layer.int8 ? "int8" : "fp32") + "\", \"solo_drop\": " + drop +
-              "}";
+              "\n    {\"name\": " + rt::serving::json::quote(layer.name) +
+              ", \"precision\": \"" + (layer.int8 ? "int8" : "fp32") +
+              "\", \"solo_drop\": " + drop + "}";
   }
   return "  \"precision\": {" + std::string(figures) + ", \"layers\": [" +
          layers + "\n  ]},\n";
