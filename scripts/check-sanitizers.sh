@@ -31,7 +31,7 @@ trap 'rm -rf "$corpus"' EXIT
 echo "sanitizers: malformed corpus clean under ASan/UBSan"
 
 # The lit suite and the compiler's gtests against the sanitized tools: every
-# IR, pass, diagnostic, tool and CPU end-to-end test (about 2 minutes on 2
+# IR, pass, diagnostic, tool and CPU end-to-end test (about 6 minutes on 2
 # cores). Left out, for the test command's 45 minutes: ONNX's conformance
 # data and the torchvision models (the slowest third of the suite, which
 # the importer fuzzer covers under ASan instead), Fashion-MNIST (mostly
@@ -39,11 +39,17 @@ echo "sanitizers: malformed corpus clean under ASan/UBSan"
 # the CUDA emulator end to end (its kernels are host code built without
 # sanitizers), the benchmark smoke tests, and malformed.test (it caps
 # memory with ulimit, which ASan's shadow memory cannot live under; its
-# corpus ran just above, uncapped).
+# corpus ran just above, uncapped). Also left out, being the slowest under
+# ASan (each 2 to 4 minutes) and covered otherwise: kiln-run's sweep of
+# every truncation and bit flip of an artifact (the artifact fuzzer runs
+# the same decoder under ASan), ONNX's other conformance suites (like
+# conformance.test), the whole sharded models (the sharding lit and gtest
+# cases stay) and the unfused rerun of the CPU end-to-end cases (the same
+# kernels, one per op).
 cmake --build "$build" --target kiln-opt kiln-translate kilnc kiln-run kiln-sim kiln-serve \
   kiln-gpu-check kiln-cuda-emulate kiln-doc KilnUnitTests graph-jit onnx-jit \
   DivToMul DivToMulWrongVersion
-heavy='frontend/onnx/conformance\.test|e2e/models/|e2e/cuda/|bench/|frontend/onnx/malformed/|e2e/precision/fashion-mnist\.test'
+heavy='frontend/onnx/conformance(-suites)?\.test|e2e/models/|e2e/cuda/|bench/|frontend/onnx/malformed/|e2e/precision/fashion-mnist\.test|tools/kiln-run/run\.test|e2e/sharding/models\.test|e2e/cpu/unfused\.test'
 # Reports abort, so that no test passes on the exit code of one (`not` or
 # `test $? -eq N` would take 99 for an expected failure).
 ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:allow_user_poisoning=0" \
