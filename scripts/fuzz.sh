@@ -32,7 +32,7 @@ common=("$root/runtime/src/base/Status.cpp" "$root/runtime/src/base/DType.cpp")
 declare -A sources=(
   [npy]="$root/runtime/src/io/Npy.cpp"
   [infer]="$root/tools/kiln-serve/InferenceProtocol.cpp $root/runtime/src/serving/Json.cpp"
-  [artifact]="$root/runtime/src/artifact/Artifact.cpp $root/runtime/src/artifact/FileBytes.cpp $root/runtime/src/artifact/GemmCall.cpp $root/runtime/src/artifact/PrecisionReport.cpp $root/runtime/src/artifact/RankedArtifact.cpp $root/runtime/src/artifact/StepCodec.cpp"
+  [artifact]="$root/runtime/src/artifact/Artifact.cpp $root/runtime/src/artifact/BatchVariants.cpp $root/runtime/src/artifact/FileBytes.cpp $root/runtime/src/artifact/GemmCall.cpp $root/runtime/src/artifact/PrecisionReport.cpp $root/runtime/src/artifact/RankedArtifact.cpp $root/runtime/src/artifact/StepCodec.cpp"
 )
 declare -A harness=([npy]=NpyFuzzer [artifact]=ArtifactFuzzer
   [infer]=InferRequestFuzzer

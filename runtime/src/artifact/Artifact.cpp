@@ -15,6 +15,7 @@
 
 #include "ByteIO.h"
 #include "FileBytes.h"
+#include "NestedArtifact.h"
 #include "StepCodec.h"
 
 #include <algorithm>
@@ -494,7 +495,7 @@ struct SectionEntry {
 };
 
 /// Kinds this reader knows (see SectionKind).
-constexpr uint32_t kLastKnownKind = uint32_t(SectionKind::kPrecisionReport);
+constexpr uint32_t kLastKnownKind = uint32_t(SectionKind::kBatchVariants);
 bool isKnownKind(uint32_t kind) {
   switch (SectionKind(kind)) {
   case SectionKind::kTarget:
@@ -504,6 +505,7 @@ bool isKnownKind(uint32_t kind) {
   case SectionKind::kMemoryPlanBaseline:
   case SectionKind::kGemmCalls:
   case SectionKind::kPrecisionReport:
+  case SectionKind::kBatchVariants:
   case SectionKind::kCudaKernels:
   case SectionKind::kConstants:
     return true;
@@ -541,7 +543,8 @@ std::vector<uint8_t> encodeArtifact(const Artifact &artifact) {
     return kind == SectionKind::kMemoryPlan ||
                    kind == SectionKind::kMemoryPlanBaseline ||
                    kind == SectionKind::kGemmCalls ||
-                   kind == SectionKind::kPrecisionReport
+                   kind == SectionKind::kPrecisionReport ||
+                   kind == SectionKind::kBatchVariants
                ? kSectionOptional
                : 0u;
   };
@@ -570,6 +573,9 @@ std::vector<uint8_t> encodeArtifact(const Artifact &artifact) {
   if (artifact.precisionReport)
     sections.emplace_back(SectionKind::kPrecisionReport,
                           encodePrecisionReport(*artifact.precisionReport));
+  if (!artifact.batchVariants.empty())
+    sections.emplace_back(SectionKind::kBatchVariants,
+                          encodeBatchVariants(artifact.batchVariants));
 
   size_t tableEnd = kHeaderSize + sections.size() * kSectionEntrySize;
   ByteWriter body;
@@ -615,8 +621,9 @@ std::vector<uint8_t> encodeArtifact(const Artifact &artifact) {
   return std::move(w.bytes());
 }
 
-StatusOr<Artifact> decodeArtifact(const uint8_t *bytes, size_t size,
-                                  const std::string &name) {
+namespace {
+StatusOr<Artifact> decode(const uint8_t *bytes, size_t size,
+                          const std::string &name, bool variantsAllowed) {
   if (size < kHeaderSize)
     return dataLoss(name + ": truncated artifact (" + std::to_string(size) +
                     " bytes, the header alone is 64)");
@@ -689,7 +696,7 @@ StatusOr<Artifact> decodeArtifact(const uint8_t *bytes, size_t size,
   Artifact artifact;
   const SectionEntry *program = nullptr, *memoryPlan = nullptr,
                      *cudaKernels = nullptr, *baseline = nullptr,
-                     *gemmCalls = nullptr;
+                     *gemmCalls = nullptr, *variants = nullptr;
   bool seen[kLastKnownKind + 1] = {};
   for (const SectionEntry &e : entries) {
     const uint8_t *data = bytes + e.offset;
@@ -739,6 +746,11 @@ StatusOr<Artifact> decodeArtifact(const uint8_t *bytes, size_t size,
       artifact.precisionReport = std::move(*report);
       break;
     }
+    case SectionKind::kBatchVariants:
+      if (!variantsAllowed)
+        return dataLoss(name + ": a batch variant holds batch variants");
+      variants = &e;
+      break;
     default: // Not known: refused above.
       break;
     }
@@ -781,7 +793,36 @@ StatusOr<Artifact> decodeArtifact(const uint8_t *bytes, size_t size,
     if (device.kind == DeviceProgram::Kind::kCpu && artifact.cpuKernels.empty())
       return dataLoss(name + ": a CPU program without a kernels section");
   KILN_RETURN_IF_ERROR(checkCudaPrograms(artifact, name));
+  if (variants) {
+    StatusOr<std::vector<BatchVariant>> decodedVariants =
+        decodeBatchVariants(bytes + variants->offset, variants->size,
+                            artifact.program, artifact.target, name);
+    if (!decodedVariants.isOk())
+      return decodedVariants.status();
+    artifact.batchVariants = std::move(*decodedVariants);
+  }
   return artifact;
+}
+} // namespace
+
+StatusOr<Artifact> decodeArtifact(const uint8_t *bytes, size_t size,
+                                  const std::string &name) {
+  return decode(bytes, size, name, /*variantsAllowed=*/true);
+}
+
+StatusOr<Artifact> decodeNestedArtifact(const uint8_t *bytes, size_t size,
+                                        const std::string &name) {
+  return decode(bytes, size, name, /*variantsAllowed=*/false);
+}
+
+const Artifact *artifactForBatch(const Artifact &artifact, int64_t batch) {
+  StatusOr<int64_t> rows = programBatch(artifact.program);
+  if (rows.isOk() && *rows == batch)
+    return &artifact;
+  for (const BatchVariant &variant : artifact.batchVariants)
+    if (variant.batch == batch)
+      return variant.artifact.get();
+  return nullptr;
 }
 
 StatusOr<Artifact> readArtifactFile(const std::string &path) {

@@ -22,6 +22,7 @@
 #ifndef KILN_RUNTIME_ARTIFACT_H
 #define KILN_RUNTIME_ARTIFACT_H
 
+#include "kiln/runtime/BatchVariants.h"
 #include "kiln/runtime/DType.h"
 #include "kiln/runtime/GemmCall.h"
 #include "kiln/runtime/PrecisionReport.h"
@@ -55,6 +56,8 @@ enum class SectionKind : uint32_t {
   kGemmCalls = 8,
   /// What the int8 accuracy budget chose (optional; PrecisionReport.h).
   kPrecisionReport = 9,
+  /// The same model compiled for larger batches (optional; BatchVariants.h).
+  kBatchVariants = 10,
 };
 
 /// Section flags (the table entry's second word). Readers skip optional
@@ -225,7 +228,13 @@ struct Artifact {
   std::vector<GemmCall> gemmCalls;
   /// Set when the model was compiled under an int8 accuracy budget.
   std::optional<PrecisionReport> precisionReport;
+  /// `kilnc compile --batch-sizes`: the larger batch sizes, ascending.
+  std::vector<BatchVariant> batchVariants;
 };
+
+/// The artifact of `batch` rows: `artifact` itself when that is its batch,
+/// else its variant of that size; null when it has neither.
+const Artifact *artifactForBatch(const Artifact &artifact, int64_t batch);
 
 /// Serialises `artifact` into the container format.
 std::vector<uint8_t> encodeArtifact(const Artifact &artifact);
