@@ -158,6 +158,7 @@ namespace {
 DriverError makeImportOptions(MLIRContext &context, const LoadOptions &options,
                               onnx::ImportOptions &importOptions) {
   importOptions.inputShapes = options.inputShapes;
+  importOptions.batchSize = options.batchSize;
   for (auto &[name, tensor] : options.boundInputs) {
     if (tensor.data.size() !=
         size_t(tensor.numElements()) * rt::dtypeSize(tensor.dtype))
@@ -189,6 +190,10 @@ DriverError onlyForOnnx(const LoadOptions &options) {
   if (!options.inputShapes.empty() || !options.boundInputs.empty())
     return {ErrorKind::kUsage,
             "--input-shape and --bind apply to ONNX models only"};
+  if (options.batchSize > 0)
+    return {ErrorKind::kUsage,
+            "--batch-sizes applies to ONNX models only (an MLIR function "
+            "has fixed shapes: compile one per batch size)"};
   return {};
 }
 } // namespace

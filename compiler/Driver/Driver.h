@@ -89,6 +89,8 @@ struct LoadOptions {
   std::map<std::string, std::vector<int64_t>> inputShapes;
   /// ONNX inputs fixed at compile time to a value (see --bind).
   std::map<std::string, rt::HostTensor> boundInputs;
+  /// Rows on axis 0 of every ONNX input (--batch-sizes); 0: as given.
+  int64_t batchSize = 0;
 };
 
 /// Parses `path` (.mlir, or .onnx through the ONNX importer) into `module`;

@@ -346,9 +346,23 @@ ModelImporter::importInputType(const pb::ValueInfoProto &info) {
     if (!count || *count > (int64_t(1) << 40))
       return error() << "--input-shape for '" << info.name()
                      << "' is implausibly large";
-    return RankedTensorType::get(given->second, element);
+    SmallVector<int64_t> shape(given->second.begin(), given->second.end());
+    if (options_.batchSize > 0 && !shape.empty())
+      shape[0] = options_.batchSize;
+    return RankedTensorType::get(shape, element);
   }
   const auto &dims = tensor.shape().dim();
+  if (options_.batchSize > 0) {
+    if (dims.empty())
+      return error() << "--batch-sizes: input '" << info.name()
+                     << "' is a scalar, it has no batch axis";
+    if (dims[0].has_dim_value() && dims[0].dim_value() != options_.batchSize)
+      return error() << "--batch-sizes: input '" << info.name()
+                     << "' fixes axis 0 at " << dims[0].dim_value()
+                     << ", so the model cannot be compiled for a batch of "
+                     << options_.batchSize
+                     << " (export it with a dynamic batch axis)";
+  }
   if (given != options_.inputShapes.end() &&
       int(given->second.size()) != dims.size())
     return error() << "--input-shape gives " << given->second.size()
@@ -360,6 +374,10 @@ ModelImporter::importInputType(const pb::ValueInfoProto &info) {
     if (dim.has_dim_value() && dim.dim_value() < 0)
       return error() << "input '" << info.name() << "' has a negative "
                      << "dimension " << dim.dim_value();
+    if (d == 0 && options_.batchSize > 0) {
+      shape.push_back(options_.batchSize);
+      continue;
+    }
     if (given != options_.inputShapes.end()) {
       int64_t size = given->second[d];
       if (size < 0)

@@ -34,6 +34,10 @@ struct ImportOptions {
   /// how inputs that feed shapes (Reshape's shape, Slice's bounds...) are
   /// given to a compiler of static shapes.
   std::map<std::string, mlir::DenseElementsAttr> boundInputs;
+  /// Rows on axis 0 of every input (`kilnc --batch-sizes`); 0: as the model
+  /// or --input-shape says. The model must leave axis 0 symbolic (or fix it
+  /// at this size); it replaces axis 0 of a given --input-shape.
+  int64_t batchSize = 0;
 };
 
 /// Why an import failed (the details were emitted as diagnostics).

@@ -122,6 +122,15 @@ cl::list<std::string> keepFp32(
     cl::value_desc("node,node,..."), cl::CommaSeparated,
     cl::sub(compileCommand), cl::sub(runCommand), cl::sub(benchCommand),
     cl::sub(profileCommand), cl::sub(bisectCommand));
+cl::list<int64_t> batchSizes(
+    "batch-sizes",
+    cl::desc("ONNX models with a symbolic batch axis: compile for these "
+             "batch sizes (rows on axis 0 of every input). compile packs "
+             "them into one artifact (the smallest is its own program, the "
+             "others variants kiln-serve batches into); run takes the "
+             "smallest"),
+    cl::value_desc("N,N,..."), cl::CommaSeparated, cl::sub(compileCommand),
+    cl::sub(runCommand));
 cl::opt<std::string> weightOnly(
     "weight-only",
     cl::desc("Quantize constant matmul/gemm weights to int8 or int4 with one "
@@ -383,6 +392,7 @@ StatusOr<CompileOptions> compileOptions() {
   options.calibrationData = calibrationData;
   options.calibrationMethod = calibrationMethod;
   options.weightOnly = weightOnly;
+  options.batchSizes.assign(batchSizes.begin(), batchSizes.end());
   if (maxAccuracyDrop.getNumOccurrences() && maxAccuracyDrop < 0)
     return Status(StatusCode::kFailedPrecondition,
                   "--max-accuracy-drop is in points of top-1 (0 to 100)");
@@ -1087,6 +1097,17 @@ void printArtifact(const rt::Artifact *artifact) {
     for (llvm::StringRef line : lines)
       llvm::outs() << (line.data() == summary.data() ? "" : "  ") << line
                    << "\n";
+  }
+  for (const rt::BatchVariant &variant : artifact->batchVariants) {
+    const rt::Program &program = variant.artifact->program;
+    uint64_t arena = 0;
+    for (const rt::DeviceProgram &device : program.devices)
+      arena += device.arenaBytes;
+    llvm::outs() << "  batch variant " << variant.batch << ": "
+                 << program.inputs.size() << " inputs, "
+                 << program.outputs.size() << " outputs, "
+                 << variant.artifact->cpuKernels.size() << " bytes of kernels, "
+                 << arena << " bytes of arena\n";
   }
 }
 

@@ -186,6 +186,8 @@ CompileCache::key(const ModelSource &source, const CompileOptions &options,
     for (int64_t dim : shape)
       key.field("dim", dim);
   }
+  for (int64_t size : options.batchSizes)
+    key.field("batch-size", size);
   for (const auto &[name, tensor] : options.boundInputs) {
     key.field("bound-input", name);
     key.field("dtype", rt::dtypeName(tensor.dtype));

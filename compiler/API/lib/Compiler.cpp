@@ -31,7 +31,9 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <atomic>
+#include <set>
 #include <thread>
 
 using namespace mlir;
@@ -115,6 +117,11 @@ public:
     compiler::LoadOptions load;
     load.inputShapes = options.inputShapes;
     load.boundInputs = options.boundInputs;
+    // Several sizes: only compileToArtifact packs them; everything else
+    // works on the smallest, the artifact's own program.
+    if (!options.batchSizes.empty())
+      load.batchSize = *std::min_element(options.batchSizes.begin(),
+                                         options.batchSizes.end());
     switch (source.kind()) {
     case ModelSource::Kind::kFile:
       return compiler::loadModel(*context_, source.name(), module, load);
@@ -203,6 +210,31 @@ StatusOr<std::string> emitCuda(Session &session, ModuleOp module,
 //===----------------------------------------------------------------------===//
 // Compiler
 //===----------------------------------------------------------------------===//
+
+/// --batch-sizes: sizes in range, no repeats, nothing it cannot combine with.
+static Status checkBatchSizes(const CompileOptions &options) {
+  const std::vector<int64_t> &sizes = options.batchSizes;
+  if (sizes.size() > 1 + rt::kMaxBatchVariants)
+    return Status(StatusCode::kFailedPrecondition,
+                  "--batch-sizes: at most " +
+                      std::to_string(1 + rt::kMaxBatchVariants) + " sizes");
+  std::set<int64_t> seen;
+  for (int64_t size : sizes) {
+    if (size < 1 || size > 65536)
+      return Status(StatusCode::kFailedPrecondition,
+                    "--batch-sizes: " + std::to_string(size) +
+                        " is not a batch size (1 to 65536)");
+    if (!seen.insert(size).second)
+      return Status(StatusCode::kFailedPrecondition,
+                    "--batch-sizes: " + std::to_string(size) +
+                        " is given twice");
+  }
+  if (sizes.size() > 1 && options.devices != 1)
+    return Status(StatusCode::kFailedPrecondition,
+                  "--batch-sizes with several sizes does not combine with "
+                  "--devices");
+  return Status::ok();
+}
 
 /// The precision options' consistency (the pipeline checks node names and
 /// calibration data).
@@ -299,6 +331,7 @@ StatusOr<std::unique_ptr<Compiler>> Compiler::create(CompileOptions options) {
                       "' is not supported (cpu, cuda, cuda:sm_XX)");
   }
   KILN_RETURN_IF_ERROR(checkPrecisionOptions(options));
+  KILN_RETURN_IF_ERROR(checkBatchSizes(options));
   StatusOr<ParallelPlan> parallel = planParallelism(options);
   if (!parallel.isOk())
     return parallel.status();
@@ -469,6 +502,8 @@ static Status writeBytes(const std::string &path, llvm::StringRef bytes) {
 Status Compiler::compileToArtifact(const ModelSource &source,
                                    const std::string &path,
                                    ArtifactReport *report) {
+  if (impl_->options.batchSizes.size() > 1)
+    return compileBatchVariants(source, path, report);
   auto write = [&](const rt::Artifact &artifact) {
     if (Status status = rt::writeArtifactFile(path, artifact); !status.isOk())
       // Where to write is the caller's choice: a usage error.
@@ -570,6 +605,72 @@ Status Compiler::compileRankedArtifact(const ModelSource &source,
   if (Status status = rt::writeRankedArtifactFile(path, ranked);
       !status.isOk())
     return Status(StatusCode::kFailedPrecondition, status.message());
+  return Status::ok();
+}
+
+Status Compiler::compileBatchVariants(const ModelSource &source,
+                                      const std::string &path,
+                                      ArtifactReport *report) {
+  std::vector<int64_t> sizes = impl_->options.batchSizes;
+  std::sort(sizes.begin(), sizes.end());
+  rt::Artifact base;
+  bool fromCache = true;
+  uint64_t kernelBytes = 0;
+  for (int64_t size : sizes) {
+    // Each size is a compile of its own (and a compile cache entry of its
+    // own); its artifact goes through a temporary file.
+    auto fail = [&](const Status &status) {
+      return Status(status.code(), "batch size " + std::to_string(size) + ": " +
+                                       status.message());
+    };
+    CompileOptions options = impl_->options;
+    options.batchSizes = {size};
+    StatusOr<std::unique_ptr<Compiler>> compiler = create(std::move(options));
+    if (!compiler.isOk())
+      return fail(compiler.status());
+    llvm::SmallString<128> temporary;
+    if (std::error_code ec =
+            llvm::sys::fs::createTemporaryFile("kiln-batch", "kiln", temporary))
+      return Status(StatusCode::kFailedPrecondition,
+                    "cannot create a temporary file: " + ec.message());
+    ArtifactReport variantReport;
+    Status compiled = (*compiler)->compileToArtifact(
+        source, std::string(temporary), &variantReport);
+    StatusOr<rt::Artifact> artifact =
+        compiled.isOk() ? rt::readArtifactFile(std::string(temporary))
+                        : StatusOr<rt::Artifact>(compiled);
+    llvm::sys::fs::remove(temporary);
+    if (!artifact.isOk())
+      return fail(artifact.status());
+    fromCache = fromCache && variantReport.fromCache;
+    kernelBytes += variantReport.kernelBytes;
+    // A model whose outputs do not follow the batch (a scalar loss, a
+    // reshape to fixed rows) cannot be served in batches.
+    Status batches =
+        size == sizes.front()
+            ? rt::programBatch(artifact->program).status()
+            : rt::checkBatchVariant(base.program, artifact->program, size);
+    if (!batches.isOk())
+      return fail(
+          Status(StatusCode::kFailedPrecondition,
+                 "the model does not batch on axis 0: " + batches.message()));
+    if (size == sizes.front())
+      base = std::move(*artifact);
+    else
+      base.batchVariants.push_back(
+          {uint32_t(size),
+           std::make_shared<const rt::Artifact>(std::move(*artifact))});
+  }
+  std::vector<uint8_t> bytes = rt::encodeArtifact(base);
+  if (Status status = writeBytes(
+          path, llvm::StringRef(reinterpret_cast<const char *>(bytes.data()),
+                                bytes.size()));
+      !status.isOk())
+    return status;
+  if (report) {
+    report->kernelBytes = kernelBytes;
+    report->fromCache = fromCache;
+  }
   return Status::ok();
 }
 

@@ -139,6 +139,13 @@ struct CompileOptions {
   double maxAccuracyDrop = -1;
   std::string validationData;
   std::string validationLabels;
+  /// Batch sizes to compile an ONNX model for (axis 0 of every input,
+  /// which the model must leave symbolic). One size: the model with that
+  /// batch. Several: compileToArtifact packs them into one artifact whose
+  /// own program is the smallest and whose batch variants (section kind
+  /// 10) are the others; kiln-serve batches requests into them. At most
+  /// 16 sizes, each 1..65536. `kilnc compile --batch-sizes 1,4,16`.
+  std::vector<int64_t> batchSizes;
   /// Devices (ranks) to shard the model over; 1 is unsharded. With more,
   /// compileToArtifact writes a ranked artifact holding every rank's
   /// program (docs/sharding.md); CPU targets only. `kilnc --devices`.
@@ -345,6 +352,10 @@ private:
   Status compileRankedArtifact(const ModelSource &source,
                                const std::string &path,
                                ArtifactReport *report);
+  /// compileToArtifact with several CompileOptions::batchSizes: one compile
+  /// per size, packed into one artifact.
+  Status compileBatchVariants(const ModelSource &source,
+                              const std::string &path, ArtifactReport *report);
 
   friend class JitModel; // Compiles with specialised options.
   explicit Compiler(std::unique_ptr<Impl> impl);
