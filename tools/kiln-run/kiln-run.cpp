@@ -36,6 +36,7 @@ constexpr const char *kUsage =
     "                [--iterations N] [--warmup N] [--threads N]\n"
     "                [--check-numerics] [--gemm generated|cublaslt|auto]\n"
     "                [--gemm-cache FILE] [--ranks N] [--timeout-ms MS]\n"
+    "                [--batch N]\n"
     "\n"
     "Runs a compiled Kiln artifact on .npy inputs with the runtime alone,\n"
     "on the CPU or on CUDA device 0, as the artifact says.\n"
@@ -56,6 +57,9 @@ constexpr const char *kUsage =
     "inputs and rank 0 prints and writes the outputs. --threads is then\n"
     "per rank (default 1); a collective waits at most --timeout-ms\n"
     "(default 60000) for the other ranks.\n"
+    "--batch N runs the artifact's batch-N program: an artifact compiled\n"
+    "with kilnc compile --batch-sizes packs one per size (default: the\n"
+    "artifact's own, the smallest).\n"
     "\n"
     "Exit codes: 0 success, 1 usage error, 2 invalid artifact or inputs,\n"
     "3 unsupported (newer format, other target), 4 internal error,\n"
@@ -78,7 +82,7 @@ int main(int argc, char **argv) {
   std::string model, outputDir;
   std::vector<InputFile> inputs;
   unsigned iterations = 1, warmup = 0, threads = 0, ranks = 0;
-  unsigned timeoutMs = 60000;
+  unsigned timeoutMs = 60000, batch = 0;
   bool checkNumerics = false;
   ExecutableOptions loadOptions;
   for (int i = 1; i < argc; ++i) {
@@ -134,6 +138,10 @@ int main(int argc, char **argv) {
       const char *ms = value("--timeout-ms");
       if (!ms || !parseCount(ms, timeoutMs) || timeoutMs == 0)
         return fail(1, "--timeout-ms expects a positive count");
+    } else if (arg == "--batch") {
+      const char *count = value("--batch");
+      if (!count || !parseCount(count, batch) || batch == 0)
+        return fail(1, "--batch expects a positive count");
     } else if (arg == "--iterations" || arg == "--warmup") {
       const char *count = value(arg.c_str());
       if (!count || !parseCount(count, arg == "--warmup" ? warmup : iterations))
@@ -153,8 +161,8 @@ int main(int argc, char **argv) {
   if (!ranked.isOk())
     return fail(exitCodeFor(ranked.status()), ranked.status().message());
   if (ranked->worldSize() > 1 || ranks > 1 || launchedByMpi()) {
-    if (checkNumerics || loadOptions.gemm != GemmPath::kGenerated)
-      return fail(1, "--check-numerics and --gemm run single-device "
+    if (checkNumerics || loadOptions.gemm != GemmPath::kGenerated || batch != 0)
+      return fail(1, "--check-numerics, --gemm and --batch run single-device "
                      "artifacts only");
     RankedRunOptions options;
     options.model = model;
@@ -168,6 +176,23 @@ int main(int argc, char **argv) {
     return runRanked(std::move(*ranked), options);
   }
   StatusOr<Artifact> artifact = std::move(ranked->ranks.front());
+  if (batch != 0) {
+    const Artifact *chosen = artifactForBatch(*artifact, batch);
+    if (!chosen) {
+      std::string sizes;
+      StatusOr<int64_t> own = programBatch(artifact->program);
+      if (own.isOk())
+        sizes = std::to_string(*own);
+      for (const BatchVariant &variant : artifact->batchVariants)
+        sizes += (sizes.empty() ? "" : ", ") + std::to_string(variant.batch);
+      return fail(2, model + ": no program for batch " + std::to_string(batch) +
+                         (sizes.empty() ? " (it has no batch axis)"
+                                        : " (it has batch " + sizes + ")"));
+    }
+    if (chosen != &*artifact)
+      artifact = Artifact(*chosen);
+  }
+  artifact->batchVariants.clear(); // only the chosen program is loaded
   loadOptions.threads = threads;
   StatusOr<std::unique_ptr<DeviceExecutable>> executable =
       loadExecutable(std::move(*artifact), model, loadOptions);

@@ -8,13 +8,16 @@
 
 #include "InferenceProtocol.h"
 
+#include "kiln/runtime/Artifact.h"
 #include "kiln/runtime/serving/InferenceData.h"
 #include "kiln/runtime/serving/Json.h"
 
 #include <httplib.h>
 
+#include <chrono>
 #include <future>
 #include <sched.h>
+#include <sys/stat.h>
 
 namespace kiln::serve {
 
@@ -147,7 +150,9 @@ StatusOr<std::unique_ptr<Server>> Server::create(ServerOptions options) {
   const ModelRepository *repo = &server->repository_;
   ExecutableLoader loader = artifactLoader(
       [repo](const std::string &model, int batchSize) {
-        return repo->locate(model, batchSize);
+        // No NAME@bN.kiln: the variant is packed into NAME.kiln.
+        StatusOr<std::string> file = repo->locate(model, batchSize);
+        return file.isOk() || batchSize == 1 ? file : repo->locate(model);
       },
       opts.threadsPerDevice);
   for (int d = 0; d < opts.devices; ++d) {
@@ -186,32 +191,25 @@ static std::string withoutFolder(std::string message,
 /// the same inputs and outputs (names, types), the base with 1 row.
 static Status sameInterface(const rt::Program &base, const rt::Program &variant,
                             int batch) {
-  auto compare = [&](const std::vector<rt::TensorSpec> &ones,
-                     const std::vector<rt::TensorSpec> &many,
-                     const char *what) -> Status {
-    if (ones.size() != many.size())
-      return rt::invalidArgument(std::string("has a different number of ") +
-                                 what + "s");
-    for (size_t i = 0; i < ones.size(); ++i) {
-      const rt::TensorSpec &one = ones[i], &row = many[i];
-      std::vector<int64_t> expected = one.shape;
-      if (expected.empty() || expected[0] != 1)
-        return rt::invalidArgument(std::string(what) + " '" + one.name +
-                                   "' of the base model must have 1 row on "
-                                   "axis 0 to be batched");
-      expected[0] = batch;
-      if (row.name != one.name || row.dtype != one.dtype ||
-          row.shape != expected)
-        return rt::invalidArgument(std::string(what) + " '" + row.name +
-                                   "' is not '" + one.name + "' with " +
-                                   std::to_string(batch) + " rows");
-    }
-    return Status::ok();
-  };
-  if (Status inputs = compare(base.inputs, variant.inputs, "input");
-      !inputs.isOk())
-    return inputs;
-  return compare(base.outputs, variant.outputs, "output");
+  for (const auto *tensors : {&base.inputs, &base.outputs})
+    for (const rt::TensorSpec &one : *tensors)
+      if (one.shape.empty() || one.shape[0] != 1)
+        return rt::invalidArgument(
+            std::string(tensors == &base.inputs ? "input" : "output") + " '" +
+            one.name +
+            "' of the base model must have 1 row on axis 0 to be "
+            "batched");
+  return rt::checkBatchVariant(base, variant, batch);
+}
+
+/// Adds a measured variant to the model's profile and footprint.
+static void addVariant(ModelSpec &spec, int batch, const ModelSpec &variant) {
+  (void)spec.profile.set(batch, variant.profile.unloadedLatency());
+  spec.footprint.weightsBytes += variant.footprint.weightsBytes;
+  spec.footprint.arenaBytes += variant.footprint.arenaBytes;
+  spec.coldLoadTime += variant.coldLoadTime;
+  spec.reloadTime += variant.reloadTime;
+  spec.stepTime = std::max(spec.stepTime, variant.stepTime);
 }
 
 Status Server::registerModel(const std::string &name) {
@@ -220,17 +218,52 @@ Status Server::registerModel(const std::string &name) {
     model.reason = withoutFolder(status.message(), repository_.folder());
     return Status(status.code(), model.reason);
   };
+  auto failVariant = [&](const Status &status, const std::string &variant) {
+    return fail(status.withContext("model '" + name + "', variant " + variant));
+  };
   StatusOr<std::string> path = repository_.locate(name);
   if (!path.isOk())
     return fail(path.status());
+  struct stat info;
+  if (stat(path->c_str(), &info) != 0)
+    return fail(
+        rt::notFound("model '" + name + "': cannot read '" + *path + "'"));
   // One read of each artifact: it is measured and its program kept.
+  auto readStart = std::chrono::steady_clock::now();
+  StatusOr<rt::Artifact> artifact = rt::readArtifactFile(*path);
+  if (!artifact.isOk())
+    return fail(artifact.status().withContext("model '" + name + "'"));
+  std::vector<rt::BatchVariant> packed = std::move(artifact->batchVariants);
+  artifact->batchVariants.clear();
   rt::Program program;
-  StatusOr<ModelSpec> spec = profileCpuModel(
-      name, *path, options_.threadsPerDevice, options_.timingRuns, &program);
+  // The file's size counts the packed variants' weights too.
+  StatusOr<ModelSpec> spec = profileCpuArtifact(
+      name, std::move(*artifact), uint64_t(info.st_size),
+      options_.threadsPerDevice, options_.timingRuns, readStart, &program);
   if (!spec.isOk())
     return fail(spec.status());
-  // Batch-size variants: the same interface with N rows on axis 0.
+  // Batch-size variants: the same interface with N rows on axis 0, packed
+  // into the file (kilnc compile --batch-sizes) or in NAME@bN.kiln files.
+  for (const rt::BatchVariant &variant : packed) {
+    std::string label = "batch " + std::to_string(variant.batch);
+    if (Status same = sameInterface(program, variant.artifact->program,
+                                    int(variant.batch));
+        !same.isOk())
+      return failVariant(same, label);
+    StatusOr<ModelSpec> measured = profileCpuArtifact(
+        name, *variant.artifact, 0, options_.threadsPerDevice,
+        options_.timingRuns, std::chrono::steady_clock::now());
+    if (!measured.isOk())
+      return failVariant(measured.status(), label);
+    addVariant(*spec, int(variant.batch), *measured);
+  }
   for (int batch : repository_.variants(name)) {
+    std::string label = name + "@b" + std::to_string(batch);
+    if (spec->profile.hasVariant(batch))
+      return failVariant(rt::invalidArgument("batch " + std::to_string(batch) +
+                                             " is also packed into " + name +
+                                             ".kiln"),
+                         label);
     StatusOr<std::string> variantPath = repository_.locate(name, batch);
     rt::Program variantProgram;
     StatusOr<ModelSpec> variant =
@@ -242,14 +275,8 @@ Status Server::registerModel(const std::string &name) {
       return fail(variant.status());
     if (Status same = sameInterface(program, variantProgram, batch);
         !same.isOk())
-      return fail(same.withContext("model '" + name + "', variant " + name +
-                                   "@b" + std::to_string(batch)));
-    (void)spec->profile.set(batch, variant->profile.unloadedLatency());
-    spec->footprint.weightsBytes += variant->footprint.weightsBytes;
-    spec->footprint.arenaBytes += variant->footprint.arenaBytes;
-    spec->coldLoadTime += variant->coldLoadTime;
-    spec->reloadTime += variant->reloadTime;
-    spec->stepTime = std::max(spec->stepTime, variant->stepTime);
+      return failVariant(same, label);
+    addVariant(*spec, batch, *variant);
   }
   model.program = std::make_shared<const rt::Program>(std::move(program));
   model.spec = *spec;

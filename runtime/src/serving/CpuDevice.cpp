@@ -26,10 +26,22 @@ ExecutableLoader artifactLoader(ArtifactLocator locate, unsigned threads) {
     StatusOr<Artifact> artifact = readArtifactFile(*path);
     if (!artifact.isOk())
       return artifact.status();
+    // A variant packed into the file (kilnc --batch-sizes), else the file's
+    // own program (a NAME@bN.kiln file, or batch 1).
+    Artifact chosen;
+    auto packed = std::find_if(
+        artifact->batchVariants.begin(), artifact->batchVariants.end(),
+        [&](const BatchVariant &v) { return int64_t(v.batch) == batchSize; });
+    if (packed != artifact->batchVariants.end()) {
+      chosen = *packed->artifact;
+    } else {
+      chosen = std::move(*artifact);
+      chosen.batchVariants.clear();
+    }
     ExecutableOptions options;
     options.threads = threads;
     StatusOr<std::unique_ptr<DeviceExecutable>> loaded =
-        loadExecutable(std::move(*artifact), model, options);
+        loadExecutable(std::move(chosen), model, options);
     if (!loaded.isOk())
       return loaded.status();
     return std::shared_ptr<DeviceExecutable>(std::move(*loaded));

@@ -29,25 +29,34 @@ StatusOr<ModelSpec> profileCpuModel(const std::string &name,
   struct stat info;
   if (stat(path.c_str(), &info) != 0)
     return notFound("model '" + name + "': cannot read '" + path + "'");
-  auto loadStart = std::chrono::steady_clock::now();
+  auto readStart = std::chrono::steady_clock::now();
   StatusOr<Artifact> artifact = readArtifactFile(path);
   if (!artifact.isOk())
     return artifact.status().withContext("model '" + name + "'");
-  for (const DeviceProgram &device : artifact->program.devices)
+  return profileCpuArtifact(name, std::move(*artifact), uint64_t(info.st_size),
+                            threads, runs, readStart, program);
+}
+
+StatusOr<ModelSpec>
+profileCpuArtifact(const std::string &name, Artifact artifact,
+                   uint64_t weightsBytes, unsigned threads, int runs,
+                   std::chrono::steady_clock::time_point readStart,
+                   Program *program) {
+  for (const DeviceProgram &device : artifact.program.devices)
     if (device.kind != DeviceProgram::Kind::kCpu)
       return unimplemented("model '" + name +
                            "': only CPU artifacts can be served on CPU "
                            "devices (compile with --target cpu)");
   uint64_t arenaBytes = 0;
-  for (const DeviceProgram &device : artifact->program.devices)
+  for (const DeviceProgram &device : artifact.program.devices)
     arenaBytes += device.arenaBytes;
   ExecutableOptions options;
   options.threads = threads;
   StatusOr<std::unique_ptr<DeviceExecutable>> executable =
-      loadExecutable(std::move(*artifact), name, options);
+      loadExecutable(std::move(artifact), name, options);
   if (!executable.isOk())
     return executable.status().withContext("model '" + name + "'");
-  Micros loadTime = std::max<Micros>(1, elapsedSince(loadStart));
+  Micros loadTime = std::max<Micros>(1, elapsedSince(readStart));
 
   const Program &loaded = (*executable)->program();
   if (program)
@@ -77,7 +86,7 @@ StatusOr<ModelSpec> profileCpuModel(const std::string &name,
 
   ModelSpec model;
   model.name = name;
-  model.footprint.weightsBytes = uint64_t(info.st_size);
+  model.footprint.weightsBytes = weightsBytes;
   model.footprint.arenaBytes = arenaBytes;
   model.coldLoadTime = loadTime;
   // Host memory is the device's memory: a reload is a load.

@@ -21,6 +21,7 @@
 #include "kiln/runtime/serving/Device.h"
 #include "kiln/runtime/serving/InferenceData.h"
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -31,7 +32,8 @@
 
 namespace kiln::rt::serving {
 
-/// Where the artifact of a model's batch-size variant is.
+/// Where the artifact of a model's batch-size variant is: its own file, or
+/// a file that packs it (the loader picks the variant of that batch size).
 using ArtifactLocator = std::function<StatusOr<std::string>(
     const std::string &model, int batchSize)>;
 /// Brings the executable of a model's batch-size variant up (on the loader
@@ -143,6 +145,15 @@ void runStacked(DeviceExecutable &executable, int variant,
 StatusOr<ModelSpec> profileCpuModel(const std::string &name,
                                     const std::string &path, unsigned threads,
                                     int runs, Program *program = nullptr);
+
+/// profileCpuModel on an artifact already read (a batch variant packed in
+/// another): `weightsBytes` is its footprint's weights, and the load time
+/// counts from `readStart` (when reading its file began).
+StatusOr<ModelSpec>
+profileCpuArtifact(const std::string &name, Artifact artifact,
+                   uint64_t weightsBytes, unsigned threads, int runs,
+                   std::chrono::steady_clock::time_point readStart,
+                   Program *program = nullptr);
 
 } // namespace kiln::rt::serving
 
