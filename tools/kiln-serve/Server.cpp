@@ -354,7 +354,8 @@ void Server::routes() {
   http_->Get("/v2", [](const httplib::Request &, httplib::Response &response) {
     response.set_content(
         "{\"name\":\"kiln-serve\",\"version\":\"0.1.0\",\"extensions\":["
-        "\"binary_tensor_data\",\"model_repository\",\"metrics\"]}",
+        "\"binary_tensor_data\",\"model_repository\",\"metrics\","
+        "\"statistics\"]}",
         kJson);
   });
   // Model paths, with or without /versions/<v> (every model has version 1).
@@ -370,6 +371,17 @@ void Server::routes() {
     }
     return true;
   };
+  // Before `model`, which "stats" would match as a model name.
+  http_->Get("/v2/models/stats",
+             [this](const httplib::Request &, httplib::Response &response) {
+               statistics(response, "");
+             });
+  http_->Get(model + "/stats",
+             [this, versionOk](const httplib::Request &request,
+                               httplib::Response &response) {
+               if (versionOk(request, response))
+                 statistics(response, request.matches[1]);
+             });
   http_->Get(model, [this, versionOk](const httplib::Request &request,
                                       httplib::Response &response) {
     if (versionOk(request, response))
@@ -435,6 +447,19 @@ void Server::modelMetadata(httplib::Response &response,
   if (found == models_.end() || !found->second.registered)
     return sendError(response, 404, "unknown model '" + name + "'");
   response.set_content(modelMetadataJson(name, *found->second.program), kJson);
+}
+
+void Server::statistics(httplib::Response &response, const std::string &name) {
+  std::vector<std::string> names;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!name.empty() && !models_.count(name))
+      return sendError(response, 404, "unknown model '" + name + "'");
+    for (const auto &[known, model] : models_)
+      if (name.empty() || known == name)
+        names.push_back(known);
+  }
+  response.set_content(statistics_.render(names), kJson);
 }
 
 const Server::ServedModel *Server::readyModel(httplib::Response &response,
@@ -514,8 +539,15 @@ void Server::infer(const httplib::Request &http, httplib::Response &response,
   pool_->submit(
       std::move(request),
       [this, promise](const Response &done) {
-        metrics_.record(done, done.outcome == Outcome::kCompleted &&
-                                  done.data && !done.data->status.isOk());
+        bool failed = done.outcome == Outcome::kCompleted && done.data &&
+                      !done.data->status.isOk();
+        metrics_.record(done, failed);
+        statistics_.record(
+            done, failed,
+            std::uint64_t(
+                std::chrono::duration_cast<std::chrono::milliseconds>(
+                    std::chrono::system_clock::now().time_since_epoch())
+                    .count()));
         logResponse(done);
         promise->set_value(done);
       },

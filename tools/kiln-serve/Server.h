@@ -15,6 +15,7 @@
 
 #include "Metrics.h"
 #include "ModelRepository.h"
+#include "Statistics.h"
 
 #include "kiln/runtime/Artifact.h"
 #include "kiln/runtime/serving/LivePool.h"
@@ -121,6 +122,8 @@ private:
   void repositoryLoad(httplib::Response &response, const std::string &model);
   void repositoryUnload(httplib::Response &response, const std::string &model);
   void metrics(httplib::Response &response);
+  /// The statistics extension: every model's (`name` empty) or one's.
+  void statistics(httplib::Response &response, const std::string &name);
   /// Appends one line to the request log (under the pool's lock).
   void logResponse(const rt::serving::Response &response);
   rt::Status writeSimConfig() const;
@@ -130,6 +133,7 @@ private:
   std::unique_ptr<rt::serving::LivePool> pool_;
   std::unique_ptr<httplib::Server> http_;
   Metrics metrics_;
+  Statistics statistics_;
   std::mutex mutex_; ///< Guards models_; taken before the pool's lock.
   std::map<std::string, ServedModel> models_;
   std::FILE *requestLog_ = nullptr;
