@@ -287,6 +287,16 @@ DriverError lowerTo(ModuleOp module, Stage stage,
           runPipeline(module, options.timing, ErrorKind::kInvalidInput, "checking the model",
                       [](OpPassManager &pm) { buildCleanupPipeline(pm); }))
     return error;
+  // Pre-quantized (QDQ) contractions run on the integer kernels, before
+  // unsigned activations are lowered (the fold reads their ui8 type).
+  if (options.integerContractions)
+    if (DriverError error = runPipeline(
+            module, options.timing, ErrorKind::kInternal,
+            "folding quantized contractions", [](OpPassManager &pm) {
+              pm.addPass(createFoldQdqPass());
+              pm.addPass(createCanonicalizerPass());
+            }))
+      return error;
   // Unsigned integers end at the graph level; an op that cannot take them
   // is valid ONNX Kiln does not compile yet.
   if (DriverError error = runPipeline(

@@ -111,4 +111,26 @@ def WeightOnlyPass : Pass<"kiln-weight-only", "::mlir::ModuleOp"> {
   let dependentDialects = ["::kiln::KilnDialect", "::mlir::func::FuncDialect"];
 }
 
+def FoldQdqPass : Pass<"kiln-fold-qdq", "::mlir::ModuleOp"> {
+  let summary = "Run imported Q/DQ contractions on int8 kernels";
+  let description = [{
+    Pre-quantized ONNX models (the QDQ form ONNX Runtime's quantization
+    tools write) import as float ops around their contractions: an
+    activation is quantized to int8 or uint8 (`cast` to i8/ui8) and
+    dequantized again (`cast` to f32, `sub` of a scalar zero point, `mul` by
+    a scalar scale), and each weight is an int8 constant dequantized per
+    output channel, which constant folding turns into an f32 constant.
+    For every `matmul` (2-D weights), `gemm` (without `trans_a`) and
+    ungrouped `conv2d` that reads such an activation and such a weight,
+    this pass recovers the weight's integers and scales (each value must be
+    reproduced exactly) and writes the contraction in the integer form int8
+    calibration writes: int8 x int8 -> i32 on the CPU's integer kernels,
+    then one correction for the zero point and one multiply by
+    `activation scale x weight scale`. A uint8 activation is shifted to
+    int8 (value and zero point minus 128). Contractions whose weights are
+    not int8 multiples of a per-channel scale stay as they are.
+  }];
+  let dependentDialects = ["::kiln::KilnDialect", "::mlir::func::FuncDialect"];
+}
+
 #endif // KILN_COMPILER_GRAPHTRANSFORMS_PASSES_TD

@@ -10,6 +10,7 @@
 #include "mlir/IR/Builders.h"
 
 #include <cmath>
+#include <optional>
 
 using namespace mlir;
 using namespace kiln;
@@ -116,6 +117,18 @@ struct RoundedWeights {
 
   int64_t channelOf(size_t i) const { return (i / inner) % channels; }
 
+  /// Empty weights of `weights`' type, channels along `axis`.
+  static RoundedWeights shapedLike(DenseFPElementsAttr weights, int64_t axis) {
+    RoundedWeights result;
+    result.type = cast<RankedTensorType>(weights.getType());
+    ArrayRef<int64_t> shape = result.type.getShape();
+    result.channels = shape[axis];
+    result.inner = 1;
+    for (int64_t d = axis + 1; d < result.type.getRank(); ++d)
+      result.inner *= shape[d];
+    return result;
+  }
+
   /// The fp32 values they stand for (the QDQ form's weights). Built only
   /// there: an attribute lives as long as the context.
   DenseElementsAttr dequantized() const {
@@ -129,13 +142,7 @@ struct RoundedWeights {
 /// `weights` rounded to symmetric int8 per channel along `axis`
 /// (scale = max |w| / 127).
 RoundedWeights roundWeights(DenseFPElementsAttr weights, int64_t axis) {
-  RoundedWeights result;
-  result.type = cast<RankedTensorType>(weights.getType());
-  ArrayRef<int64_t> shape = result.type.getShape();
-  result.channels = shape[axis];
-  result.inner = 1;
-  for (int64_t d = axis + 1; d < result.type.getRank(); ++d)
-    result.inner *= shape[d];
+  RoundedWeights result = RoundedWeights::shapedLike(weights, axis);
   SmallVector<float> values(weights.getValues<float>());
   SmallVector<double> maxAbs(result.channels, 0.0);
   for (size_t i = 0; i < values.size(); ++i)
@@ -149,6 +156,64 @@ RoundedWeights roundWeights(DenseFPElementsAttr weights, int64_t axis) {
         std::nearbyint(values[i] / result.scales[result.channelOf(i)]), -127.0,
         127.0);
     result.integers[i] = static_cast<int8_t>(q);
+  }
+  return result;
+}
+
+/// The float32 product float(n) * scale, as a dequantization computes it.
+bool reproduces(float value, int64_t n, float scale) {
+  return static_cast<float>(n) * scale == value;
+}
+
+/// Weights that are exactly int8 multiples of one scale per channel along
+/// `axis` (a dequantized int8 tensor, folded): the integers and scales, or
+/// nothing when some channel is not of that form. Each channel's scale is
+/// found from its largest magnitude, as the int8 value it may stand for
+/// (127 first, where symmetric quantization puts it) and the float32
+/// quotients around it; every value must then be reproduced exactly.
+std::optional<RoundedWeights> recoverInt8Weights(DenseFPElementsAttr weights,
+                                                 int64_t axis) {
+  RoundedWeights result = RoundedWeights::shapedLike(weights, axis);
+  SmallVector<float> values(weights.getValues<float>());
+  SmallVector<SmallVector<size_t>> members(result.channels);
+  for (size_t i = 0; i < values.size(); ++i)
+    members[result.channelOf(i)].push_back(i);
+  result.integers.assign(values.size(), 0);
+  result.scales.assign(result.channels, 1.0);
+  for (int64_t channel = 0; channel < result.channels; ++channel) {
+    float largest = 0;
+    for (size_t i : members[channel]) {
+      if (!std::isfinite(values[i]))
+        return std::nullopt;
+      largest = std::max(largest, std::fabs(values[i]));
+    }
+    if (largest == 0)
+      continue; // all zero: integers 0, any scale
+    auto fits = [&](float scale) {
+      for (size_t i : members[channel]) {
+        double n = std::nearbyint(double(values[i]) / scale);
+        if (n < -128 || n > 127 || !reproduces(values[i], int64_t(n), scale))
+          return false;
+      }
+      return true;
+    };
+    std::optional<float> found;
+    for (int top = 127; top >= 1 && !found; --top) {
+      float guess = largest / float(top);
+      for (float candidate :
+           {guess, std::nextafter(guess, 0.0f), std::nextafter(guess, 1.0f)})
+        if (candidate > 0 && reproduces(largest, top, candidate) &&
+            fits(candidate)) {
+          found = candidate;
+          break;
+        }
+    }
+    if (!found)
+      return std::nullopt;
+    result.scales[channel] = *found;
+    for (size_t i : members[channel])
+      result.integers[i] =
+          static_cast<int8_t>(std::nearbyint(double(values[i]) / *found));
   }
   return result;
 }
@@ -176,7 +241,8 @@ void recordParameters(Operation *op, QuantParams activation, int64_t axis,
 /// (sx * sw * alpha) + beta * C. The zero-point correction is an exact i32
 /// add; the float part is one cast, one multiply and the bias.
 bool rewriteAsIntegerContraction(Operation *op, QuantParams activation,
-                                 const RoundedWeights &weights) {
+                                 const RoundedWeights &weights,
+                                 Value quantized = {}) {
   auto gemm = dyn_cast<GemmOp>(op);
   if (gemm && gemm.getTransA())
     return false;
@@ -202,7 +268,8 @@ bool rewriteAsIntegerContraction(Operation *op, QuantParams activation,
   QdqBuilder builder(op);
   OpBuilder &b = builder.b;
   Location loc = op->getLoc();
-  Value q = builder.quantize(op->getOperand(0), activation);
+  Value q =
+      quantized ? quantized : builder.quantize(op->getOperand(0), activation);
   auto wType = RankedTensorType::get({k, n}, b.getI8Type());
   Value w = ConstantOp::create(
       b, loc,
@@ -244,7 +311,8 @@ bool rewriteAsIntegerContraction(Operation *op, QuantParams activation,
 /// into patches; a 1x1 convolution of stride 1 reads the input as its
 /// patches. The product is NCHW already: dequantization is per row.
 bool rewriteConvAsIntegerGemm(Conv2dOp conv, QuantParams activation,
-                              const RoundedWeights &weights) {
+                              const RoundedWeights &weights,
+                              Value quantized = {}) {
   if (conv.getGroups() != 1)
     return false;
   auto inputType = conv.getInput().getType();
@@ -263,7 +331,8 @@ bool rewriteConvAsIntegerGemm(Conv2dOp conv, QuantParams activation,
   OpBuilder &b = builder.b;
   Location loc = conv.getLoc();
   Type i8 = b.getI8Type();
-  Value q = builder.quantize(conv.getInput(), activation);
+  Value q =
+      quantized ? quantized : builder.quantize(conv.getInput(), activation);
   Value patches;
   if (kh == 1 && kw == 1 && strides[0] == 1 && strides[1] == 1 && !padded) {
     patches =
@@ -362,4 +431,21 @@ void kiln::compiler::quantizeContraction(Operation *op, QuantParams activation,
     constant->erase();
   op->setOperand(0, builder.quantizeDequantize(op->getOperand(0), activation));
   recordParameters(op, activation, axis, weights.scales);
+}
+
+bool kiln::compiler::foldQuantizedContraction(Operation *op, Value quantized,
+                                              QuantParams activation,
+                                              DenseFPElementsAttr values) {
+  FailureOr<std::pair<unsigned, int64_t>> weight = weightOf(op);
+  if (failed(weight) || !values ||
+      values.getType() != op->getOperand(weight->first).getType())
+    return false;
+  std::optional<RoundedWeights> weights =
+      recoverInt8Weights(values, weight->second);
+  if (!weights)
+    return false;
+  auto conv = dyn_cast<Conv2dOp>(op);
+  return conv
+             ? rewriteConvAsIntegerGemm(conv, activation, *weights, quantized)
+             : rewriteAsIntegerContraction(op, activation, *weights, quantized);
 }

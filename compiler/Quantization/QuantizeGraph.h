@@ -38,6 +38,19 @@ int8QuantizationPoints(mlir::func::FuncOp func);
 void quantizeContraction(mlir::Operation *op, QuantParams activation,
                          bool integerContraction);
 
+/// Pre-quantized models (ONNX's QDQ form): `op` (a matmul with 2-D
+/// weights, a gemm or a conv2d) reads `quantized`, an i8 tensor with
+/// `activation`'s scale and zero point, through its dequantization, and its
+/// weights have the f32 `values` of dequantized int8 (exact int8 multiples
+/// of a scale per output channel). Rewrites it into the integer contraction
+/// that int8 calibration writes, reading `quantized` directly; the old
+/// weight operand is left to dead-code elimination. False, and nothing
+/// changed, when the weights are not of that form or the op has no integer
+/// form (grouped convolutions).
+bool foldQuantizedContraction(mlir::Operation *op, mlir::Value quantized,
+                              QuantParams activation,
+                              mlir::DenseFPElementsAttr values);
+
 } // namespace kiln::compiler
 
 #endif // KILN_COMPILER_QUANTIZATION_QUANTIZEGRAPH_H
