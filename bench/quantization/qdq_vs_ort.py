@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""Kiln against ONNX Runtime on the same pre-quantized (QDQ) model, one
-thread each.
+"""Kiln against ONNX Runtime on the same pre-quantized model, one thread
+each.
 
-Builds QDQ models in the form ORT's quantization tools write (uint8
-activations per tensor, int8 weights per output channel): one 1024 x 1024
-x 1024 MatMul and a 4-layer 1024-wide MLP at batch 32 (ReLU, requantized
-between layers). Kiln compiles each (kiln-fold-qdq runs the contractions
-on its int8 kernels) and also the float model with the same weights
-dequantized (its fp32 baseline). Times come from `kilnc bench --threads 1`
+Builds models in the three forms ORT's quantization tools write (QDQ,
+QOperator with QLinearMatMul, and dynamic quantization with MatMulInteger;
+uint8 activations per tensor, int8 weights per output channel): one 1024 x
+1024 x 1024 MatMul and a 4-layer 1024-wide MLP at batch 32 (ReLU,
+requantized between layers). Kiln compiles each (kiln-fold-qdq and
+kiln-fold-integer-contractions run the contractions on its int8 kernels)
+and also the float model with the same weights dequantized (its fp32
+baseline). Times come from `kilnc bench --threads 1`
 and ORT's own loop (bench/ort_worker.js, one intra-op thread), in
 interleaved rounds; prints medians, Kiln / ORT, and how far Kiln's
 outputs are from ORT's.
@@ -32,8 +34,13 @@ import engine_ort  # noqa: E402
 from kilnc_timing import median_ms  # noqa: E402
 
 
-def build(folder, name, rows, widths, quantized):
-    """A chain of MatMuls (widths[i] -> widths[i+1]), ReLU between them."""
+def build(folder, name, rows, widths, form):
+    """A chain of MatMuls (widths[i] -> widths[i+1]), ReLU between them, in
+    one of the forms ORT's quantization tools write: "qdq" (QuantizeLinear/
+    DequantizeLinear around float MatMuls), "qlinear" (QOperator: uint8
+    activations through QLinearMatMul; a hidden layer's output zero point 0
+    is its ReLU), "dynamic" (DynamicQuantizeLinear + MatMulInteger per
+    layer), or "fp32" (the same weights dequantized)."""
     rng = np.random.default_rng(0)
     nodes, inits = [], []
 
@@ -47,24 +54,56 @@ def build(folder, name, rows, widths, quantized):
         nodes.append(helper.make_node("DequantizeLinear", [x + "_q", s, z], [x + "_dq"]))
         return x + "_dq"
 
+    def node(op, inputs, output, **attrs):
+        nodes.append(helper.make_node(op, inputs, [output], **attrs))
+        return output
+
     current = "x"
+    if form == "qlinear":
+        current = node("QuantizeLinear", ["x", const("x_s", np.array(0.02, np.float32)),
+                                          const("x_z", np.array(128, np.uint8))], "x_q")
+    layers = len(widths) - 1
     for layer, (k, n) in enumerate(zip(widths, widths[1:])):
         w = rng.integers(-127, 128, size=(k, n)).astype(np.int8)
         scales = (rng.random(n).astype(np.float32) + 0.5) / (64 * np.sqrt(k))
-        if quantized:
+        last = layer == layers - 1
+        wq, ws = "w%d_q" % layer, "w%d_s" % layer
+        if form == "qdq":
             a = qdq(current, 0.02)
-            const("w%d_q" % layer, w)
-            const("w%d_s" % layer, scales)
-            nodes.append(helper.make_node("DequantizeLinear", ["w%d_q" % layer, "w%d_s" % layer],
-                                          ["w%d" % layer], axis=1))
+            const(wq, w)
+            const(ws, scales)
+            out = node("MatMul", [a, node("DequantizeLinear", [wq, ws], "w%d" % layer, axis=1)],
+                       "y" if last else "m%d" % layer)
+        elif form == "qlinear":
+            const(wq, w)
+            const(ws, scales)
+            # Hidden layers: zero point 0 clamps at 0, ORT's fused ReLU.
+            y_zero = 128 if last else 0
+            out = node("QLinearMatMul", [
+                current, "x_s" if layer == 0 else "h%d_s" % (layer - 1),
+                "x_z" if layer == 0 else "h%d_z" % (layer - 1), wq, ws,
+                const(wq + "_z", np.zeros(n, np.int8)),
+                const("h%d_s" % layer, np.array(0.02, np.float32)),
+                const("h%d_z" % layer, np.array(y_zero, np.uint8))], "h%d_q" % layer)
+            if last:
+                out = node("DequantizeLinear", [out, "h%d_s" % layer, "h%d_z" % layer], "y")
+            current = out
+            continue
+        elif form == "dynamic":
+            const(wq, w)
+            const(ws, scales)
+            q, s, z = current + "_q", current + "_qs", current + "_qz"
+            nodes.append(helper.make_node("DynamicQuantizeLinear", [current], [q, s, z]))
+            acc = node("MatMulInteger", [q, wq, z], "acc%d" % layer)
+            wide = node("Cast", [acc], acc + "_f", to=TensorProto.FLOAT)
+            out = node("Mul", [wide, node("Mul", [s, ws], "s%d" % layer)],
+                       "y" if last else "m%d" % layer)
         else:
-            a = current
-            const("w%d" % layer, (w.astype(np.float32) * scales).astype(np.float32))
-        out = "y" if layer == len(widths) - 2 else "m%d" % layer
-        nodes.append(helper.make_node("MatMul", [a, "w%d" % layer], [out]))
-        if out != "y":
-            nodes.append(helper.make_node("Relu", [out], ["h%d" % layer]))
-            current = "h%d" % layer
+            out = node("MatMul", [current, const("w%d" % layer, (w.astype(np.float32) * scales)
+                                                 .astype(np.float32))],
+                       "y" if last else "m%d" % layer)
+        if not last:
+            current = node("Relu", [out], "h%d" % layer)
     graph = helper.make_graph(
         nodes, name, [helper.make_tensor_value_info("x", TensorProto.FLOAT, [rows, widths[0]])],
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [rows, widths[-1]])], inits)
@@ -86,16 +125,18 @@ def main():
         sys.exit("onnxruntime-node not found (bench/setup.sh installs it)")
     ort = engine_ort.OrtEngine(node_modules)
     work = tempfile.mkdtemp(prefix="kiln-qdq-")
-    cases = [("matmul_1024", 1024, [1024, 1024]),
-             ("mlp4_1024_b32", 32, [1024] * 5)]
+    cases = [(name + "_" + form, rows, widths, form)
+             for form in ("qdq", "qlinear", "dynamic")
+             for name, rows, widths in (("matmul_1024", 1024, [1024, 1024]),
+                                        ("mlp4_1024_b32", 32, [1024] * 5))]
     print("ONNX Runtime %s, one thread each; medians of %d rounds" % (ort.version, args.rounds))
-    print("%-16s %10s %10s %10s %9s %9s %12s" % ("model", "Kiln fp32", "Kiln QDQ", "ORT QDQ",
-                                                 "fp32/QDQ", "Kiln/ORT", "max |diff|"))
-    for name, rows, widths in cases:
+    print("%-22s %10s %10s %10s %9s %9s %12s" % ("model", "Kiln fp32", "Kiln int8", "ORT int8",
+                                                 "fp32/int8", "Kiln/ORT", "max |diff|"))
+    for name, rows, widths, form in cases:
         x = os.path.join(work, name + ".x.npy")
         np.save(x, np.random.default_rng(1).standard_normal((rows, widths[0])).astype(np.float32))
-        qdq_model = build(work, name, rows, widths, True)
-        fp32_model = build(work, name + "_fp32", rows, widths, False)
+        qdq_model = build(work, name, rows, widths, form)
+        fp32_model = build(work, name + "_fp32", rows, widths, "fp32")
         artifacts = {}
         for label, model in (("qdq", qdq_model), ("fp32", fp32_model)):
             artifacts[label] = os.path.join(work, name + "." + label + ".kiln")
@@ -118,7 +159,7 @@ def main():
             times["ort"].append(statistics.median(ort_times))
         ort._call(cmd="unload", id=name)
         m = {k: statistics.median(v) for k, v in times.items()}
-        print("%-16s %8.3f ms %8.3f ms %8.3f ms %8.2fx %8.2fx %12.3g" % (
+        print("%-22s %8.3f ms %8.3f ms %8.3f ms %8.2fx %8.2fx %12.3g" % (
             name, m["fp32"], m["qdq"], m["ort"], m["fp32"] / m["qdq"], m["qdq"] / m["ort"], diff))
     ort.close()
 

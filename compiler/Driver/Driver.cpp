@@ -287,13 +287,15 @@ DriverError lowerTo(ModuleOp module, Stage stage,
           runPipeline(module, options.timing, ErrorKind::kInvalidInput, "checking the model",
                       [](OpPassManager &pm) { buildCleanupPipeline(pm); }))
     return error;
-  // Pre-quantized (QDQ) contractions run on the integer kernels, before
-  // unsigned activations are lowered (the fold reads their ui8 type).
+  // Pre-quantized contractions (QDQ form and ONNX's integer operators) run
+  // on the integer kernels, before unsigned activations are lowered (the
+  // folds read their ui8 type).
   if (options.integerContractions)
     if (DriverError error = runPipeline(
             module, options.timing, ErrorKind::kInternal,
             "folding quantized contractions", [](OpPassManager &pm) {
               pm.addPass(createFoldQdqPass());
+              pm.addPass(createFoldIntegerContractionsPass());
               pm.addPass(createCanonicalizerPass());
             }))
       return error;

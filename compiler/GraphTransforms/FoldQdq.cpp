@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/GraphTransforms/Passes.h"
+#include "compiler/GraphTransforms/QuantizedOperands.h"
 #include "compiler/Quantization/QuantizeGraph.h"
 
 #include "dialects/Graph/IR/GraphOps.h"
@@ -99,25 +100,6 @@ DenseFPElementsAttr floatsOf(Value value) {
                                                    : DenseFPElementsAttr();
 }
 
-/// Element `index` of `shape` read from a tensor of `from`'s shape that
-/// broadcasts to it (NumPy's rules: aligned on the right, size-1 axes
-/// repeat).
-int64_t broadcastIndex(ArrayRef<int64_t> shape, ArrayRef<int64_t> from,
-                       int64_t index) {
-  int64_t result = 0, stride = 1;
-  for (int64_t d = int64_t(shape.size()) - 1, e = int64_t(from.size()) - 1;
-       d >= 0; --d, --e) {
-    int64_t position = index % shape[d];
-    index /= shape[d];
-    if (e < 0)
-      continue;
-    if (from[e] != 1)
-      result += position * stride;
-    stride *= from[e];
-  }
-  return result;
-}
-
 /// The weights' f32 values: a constant, or an int8 constant dequantized
 /// ((cast(q) - zero point) * scale, parameters constants that broadcast)
 /// that constant folding left unfolded (it keeps large tensors as they
@@ -186,20 +168,6 @@ bool isContraction(Operation *op) {
   if (auto matmul = dyn_cast<MatmulOp>(op))
     return matmul.getRhs().getType().getRank() == 2;
   return isa<GemmOp, Conv2dOp>(op);
-}
-
-/// q - 128 as i8 for a ui8 tensor (exact in f32).
-Value shiftToSigned(OpBuilder &b, Location loc, Value quantized) {
-  auto type = cast<RankedTensorType>(quantized.getType());
-  auto f32 = type.clone(b.getF32Type());
-  Value wide = CastOp::create(b, loc, f32, quantized);
-  auto scalarType = RankedTensorType::get({}, b.getF32Type());
-  Value offset =
-      ConstantOp::create(b, loc,
-                         cast<ElementsAttr>(DenseElementsAttr::get(
-                             scalarType, b.getF32FloatAttr(128.0f))));
-  return CastOp::create(b, loc, type.clone(b.getI8Type()),
-                        SubOp::create(b, loc, wide, offset));
 }
 
 struct FoldQdqPass : kiln::compiler::impl::FoldQdqPassBase<FoldQdqPass> {

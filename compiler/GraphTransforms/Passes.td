@@ -133,4 +133,28 @@ def FoldQdqPass : Pass<"kiln-fold-qdq", "::mlir::ModuleOp"> {
   let dependentDialects = ["::kiln::KilnDialect", "::mlir::func::FuncDialect"];
 }
 
+def FoldIntegerContractionsPass
+    : Pass<"kiln-fold-integer-contractions", "::mlir::ModuleOp"> {
+  let summary = "Run ONNX's integer contraction operators on int8 kernels";
+  let description = [{
+    ONNX's operator-form quantized models (ONNX Runtime's QOperator format
+    and dynamic quantization) import exactly: `MatMulInteger` and
+    `QLinearMatMul` as a `matmul` of i32 operands `cast(a) - a_zero_point`
+    and `cast(b) - b_zero_point`, `ConvInteger` and `QLinearConv` as a
+    `conv2d` of such operands in f64. For a `matmul` with 2-D weights and
+    a `conv2d` without groups or bias whose activation is `cast(q)` or
+    `cast(q) - z` (q an i8 or ui8 tensor, z one value; a convolution's z a
+    constant) and whose weights are an integer constant expression with
+    every value in int8's range (after its own zero point), this pass
+    writes the product as int8 x int8 -> i32 on the CPU's integer kernels
+    (a convolution over the patches of its input, padded with z) and
+    subtracts z times the weights' column (row) sums. A uint8 activation is
+    shifted to int8 (value and zero point minus 128). The result is the
+    same integers: the requantisation after it is unchanged. Per-row
+    activation zero points, grouped convolutions and weights that do not
+    fit int8 stay as they are.
+  }];
+  let dependentDialects = ["::kiln::KilnDialect", "::mlir::func::FuncDialect"];
+}
+
 #endif // KILN_COMPILER_GRAPHTRANSFORMS_PASSES_TD

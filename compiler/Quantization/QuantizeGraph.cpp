@@ -318,14 +318,10 @@ bool rewriteConvAsIntegerGemm(Conv2dOp conv, QuantParams activation,
   auto inputType = conv.getInput().getType();
   auto weightType = conv.getWeight().getType();
   auto resultType = conv.getType();
-  int64_t n = inputType.getDimSize(0), c = inputType.getDimSize(1);
+  int64_t c = inputType.getDimSize(1);
   int64_t o = weightType.getDimSize(0), kh = weightType.getDimSize(2),
           kw = weightType.getDimSize(3);
-  int64_t oh = resultType.getDimSize(2), ow = resultType.getDimSize(3);
-  int64_t depth = c * kh * kw, pixels = oh * ow;
-  ArrayRef<int64_t> strides = conv.getStrides(), pads = conv.getPads(),
-                    dilations = conv.getDilations();
-  bool padded = llvm::any_of(pads, [](int64_t p) { return p != 0; });
+  int64_t depth = c * kh * kw;
 
   QdqBuilder builder(conv);
   OpBuilder &b = builder.b;
@@ -333,35 +329,7 @@ bool rewriteConvAsIntegerGemm(Conv2dOp conv, QuantParams activation,
   Type i8 = b.getI8Type();
   Value q =
       quantized ? quantized : builder.quantize(conv.getInput(), activation);
-  Value patches;
-  if (kh == 1 && kw == 1 && strides[0] == 1 && strides[1] == 1 && !padded) {
-    patches =
-        ReshapeOp::create(b, loc, RankedTensorType::get({n, c, pixels}, i8), q);
-  } else {
-    if (padded)
-      q = PadOp::create(b, loc, q, ArrayRef<int64_t>{0, 0, pads[0], pads[1]},
-                        ArrayRef<int64_t>{0, 0, pads[2], pads[3]},
-                        PadMode::constant,
-                        APFloat(double(activation.zeroPoint)));
-    SmallVector<Value> windows;
-    for (int64_t y = 0; y < kh; ++y)
-      for (int64_t x = 0; x < kw; ++x) {
-        int64_t top = y * dilations[0], left = x * dilations[1];
-        Value window = SliceOp::create(
-            b, loc, q, ArrayRef<int64_t>{0, 0, top, left},
-            ArrayRef<int64_t>{n, c, top + (oh - 1) * strides[0] + 1,
-                              left + (ow - 1) * strides[1] + 1},
-            ArrayRef<int64_t>{1, 1, strides[0], strides[1]});
-        windows.push_back(ReshapeOp::create(
-            b, loc, RankedTensorType::get({n, c, 1, pixels}, i8), window));
-      }
-    // [N, C, KH*KW, OH*OW]: row c*KH*KW + kh*KW + kw, as the weights'.
-    Value stacked = windows.size() == 1
-                        ? windows.front()
-                        : ConcatOp::create(b, loc, windows, /*axis=*/2);
-    patches = ReshapeOp::create(
-        b, loc, RankedTensorType::get({n, depth, pixels}, i8), stacked);
-  }
+  Value patches = int8ConvPatches(b, loc, conv, q, activation.zeroPoint);
 
   SmallVector<int32_t> correction(o, 0);
   for (int64_t channel = 0; channel < o; ++channel)
@@ -392,6 +360,47 @@ bool rewriteConvAsIntegerGemm(Conv2dOp conv, QuantParams activation,
 }
 
 } // namespace
+
+Value kiln::compiler::int8ConvPatches(OpBuilder &b, Location loc, Conv2dOp conv,
+                                      Value quantized, int32_t padValue) {
+  auto inputType = cast<RankedTensorType>(quantized.getType());
+  auto weightType = conv.getWeight().getType();
+  auto resultType = conv.getType();
+  int64_t n = inputType.getDimSize(0), c = inputType.getDimSize(1);
+  int64_t kh = weightType.getDimSize(2), kw = weightType.getDimSize(3);
+  int64_t oh = resultType.getDimSize(2), ow = resultType.getDimSize(3);
+  int64_t depth = c * kh * kw, pixels = oh * ow;
+  ArrayRef<int64_t> strides = conv.getStrides(), pads = conv.getPads(),
+                    dilations = conv.getDilations();
+  bool padded = llvm::any_of(pads, [](int64_t p) { return p != 0; });
+  Type i8 = b.getI8Type();
+  Value q = quantized;
+  if (kh == 1 && kw == 1 && strides[0] == 1 && strides[1] == 1 && !padded)
+    return ReshapeOp::create(b, loc, RankedTensorType::get({n, c, pixels}, i8),
+                             q);
+  if (padded)
+    q = PadOp::create(b, loc, q, ArrayRef<int64_t>{0, 0, pads[0], pads[1]},
+                      ArrayRef<int64_t>{0, 0, pads[2], pads[3]},
+                      PadMode::constant, APFloat(double(padValue)));
+  SmallVector<Value> windows;
+  for (int64_t y = 0; y < kh; ++y)
+    for (int64_t x = 0; x < kw; ++x) {
+      int64_t top = y * dilations[0], left = x * dilations[1];
+      Value window = SliceOp::create(
+          b, loc, q, ArrayRef<int64_t>{0, 0, top, left},
+          ArrayRef<int64_t>{n, c, top + (oh - 1) * strides[0] + 1,
+                            left + (ow - 1) * strides[1] + 1},
+          ArrayRef<int64_t>{1, 1, strides[0], strides[1]});
+      windows.push_back(ReshapeOp::create(
+          b, loc, RankedTensorType::get({n, c, 1, pixels}, i8), window));
+    }
+  // [N, C, KH*KW, OH*OW]: row c*KH*KW + kh*KW + kw, as the weights'.
+  Value stacked = windows.size() == 1 ? windows.front()
+                                      : ConcatOp::create(b, loc, windows,
+                                                         /*axis=*/2);
+  return ReshapeOp::create(
+      b, loc, RankedTensorType::get({n, depth, pixels}, i8), stacked);
+}
 
 SmallVector<Operation *>
 kiln::compiler::int8QuantizationPoints(func::FuncOp func) {

@@ -14,6 +14,7 @@
 #define KILN_COMPILER_QUANTIZATION_QUANTIZEGRAPH_H
 
 #include "compiler/Quantization/Observers.h"
+#include "dialects/Graph/IR/GraphOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -50,6 +51,16 @@ void quantizeContraction(mlir::Operation *op, QuantParams activation,
 bool foldQuantizedContraction(mlir::Operation *op, mlir::Value quantized,
                               QuantParams activation,
                               mlir::DenseFPElementsAttr values);
+
+/// The patches of an ungrouped conv2d's int8 input `quantized` (NCHW, the
+/// conv's input shape): [N, C*KH*KW, OH*OW], rows ordered as the conv's
+/// weights flattened to [O, C*KH*KW], so that weights x patches is the
+/// convolution. Padding reads `padValue` (the zero point, which the
+/// caller's correction makes a true zero). A 1x1 convolution of stride 1
+/// reads the input itself.
+mlir::Value int8ConvPatches(mlir::OpBuilder &b, mlir::Location loc,
+                            Conv2dOp conv, mlir::Value quantized,
+                            int32_t padValue);
 
 } // namespace kiln::compiler
 
