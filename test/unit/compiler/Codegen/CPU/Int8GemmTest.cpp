@@ -97,7 +97,10 @@ TEST(Int8GemmTest, EveryInstructionSetMatchesTheReference) {
   const Shape shapes[] = {
       {1, 1, 1, 0},      {3, 5, 7, 0},     {8, 16, 4, 0},
       {17, 33, 65, 0},   {32, 32, 64, 0},  {33, 47, 130, 16},
-      {40, 100, 63, 32}, {9, 20, 256, 48}, {64, 96, 200, 0}};
+      {40, 100, 63, 32}, {9, 20, 256, 48}, {64, 96, 200, 0},
+      // Many row blocks, depth beyond 1024, a partial last row block and
+      // a partial last group of depth.
+      {130, 40, 2501, 16}, {70, 33, 1030, 0}};
   for (const Shape &s : shapes) {
     int64_t columns = s.n0 + s.n + 5; // The slice ends inside the weights.
     int64_t lda = s.k + 3, ldc = s.n + 2;
