@@ -51,6 +51,20 @@ public:
     return reshapeTo(ctx_, param, target);
   }
 
+  /// Round half to even where the caller saturates to 8 bits after it, in
+  /// two additions: adding 1.5 x 2^23 (2^52 for f64) leaves no fraction
+  /// bits, so the addition itself rounds (IEEE nearest, ties to even) and
+  /// subtracting it back is exact. That holds for |x| < 2^22 (2^51);
+  /// beyond, the result stays beyond the range the caller saturates to,
+  /// and NaN stays NaN. Other float types take Expr's general form.
+  Value roundHalfEven(Value x) {
+    Type element = x ? elementTypeOf(x) : Type();
+    if (!element || (!element.isF32() && !element.isF64()))
+      return Expr::roundHalfEven(x);
+    Value shift = c(x, element.isF32() ? 12582912.0 : 6755399441055744.0);
+    return sub(add(x, shift), shift);
+  }
+
   Value toType(Value v, Type element) {
     return v && elementTypeOf(v) != element ? castTo(ctx_, v, element) : v;
   }
