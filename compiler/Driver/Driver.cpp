@@ -299,6 +299,13 @@ DriverError lowerTo(ModuleOp module, Stage stage,
               pm.addPass(createCanonicalizerPass());
             }))
       return error;
+  if (DriverError error =
+          runPipeline(module, options.timing, ErrorKind::kInternal,
+                      "folding integer round trips", [](OpPassManager &pm) {
+                        pm.addPass(createFoldCastRoundTripsPass());
+                        pm.addPass(createCanonicalizerPass());
+                      }))
+    return error;
   // Unsigned integers end at the graph level; an op that cannot take them
   // is valid ONNX Kiln does not compile yet.
   if (DriverError error = runPipeline(

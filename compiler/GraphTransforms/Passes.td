@@ -157,4 +157,24 @@ def FoldIntegerContractionsPass
   let dependentDialects = ["::kiln::KilnDialect", "::mlir::func::FuncDialect"];
 }
 
+def FoldCastRoundTripsPass
+    : Pass<"kiln-fold-cast-round-trips", "::mlir::ModuleOp"> {
+  let summary = "Drop integer round trips of values that are already whole";
+  let description = [{
+    Quantized models store a rounded, clipped float as an 8-bit integer and
+    read it back: QuantizeLinear then DequantizeLinear, a QLinear op's
+    output feeding the next, a uint8 activation shifted to int8. The
+    round trip `cast(cast(x : F -> iN/uiN) -> F)` is `x` itself when `x`
+    is a `clip` with whole bounds inside the integer type's range of a
+    value whose elements are whole numbers wherever they are not below the
+    lower bound. The pass follows the forms quantization writes: round half
+    to even as `(y + 1.5 x 2^p) - 1.5 x 2^p` (p = 23 for f32, 52 for f64;
+    whole wherever y >= -2^(p-1)), plus or minus a whole constant, clipped.
+    The rounding and saturation stay: only the conversions go, which for an
+    unsigned type lower to 64-bit arithmetic. It runs after the quantized
+    contraction folds, which read the integer tensors it removes.
+  }];
+  let dependentDialects = ["::kiln::KilnDialect"];
+}
+
 #endif // KILN_COMPILER_GRAPHTRANSFORMS_PASSES_TD
