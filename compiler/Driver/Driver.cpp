@@ -306,6 +306,13 @@ DriverError lowerTo(ModuleOp module, Stage stage,
                         pm.addPass(createCanonicalizerPass());
                       }))
     return error;
+  if (options.splitFullReductions)
+    if (DriverError error =
+            runPipeline(module, options.timing, ErrorKind::kInternal,
+                        "splitting full reductions", [](OpPassManager &pm) {
+                          pm.addPass(createSplitFullReductionsPass());
+                        }))
+      return error;
   // Unsigned integers end at the graph level; an op that cannot take them
   // is valid ONNX Kiln does not compile yet.
   if (DriverError error = runPipeline(
@@ -545,6 +552,7 @@ DriverError generateCuda(ModuleOp module, const std::string &entry,
           lowerAndDescribe(module, entry, signature, [&]() -> DriverError {
             PipelineOptions cuda = options;
             cuda.integerContractions = false;
+            cuda.splitFullReductions = false;
             if (DriverError error = lowerTo(module, Stage::kKiln, cuda))
               return error;
             return runPipeline(module, options.timing, ErrorKind::kUnsupported,

@@ -169,6 +169,9 @@ struct PipelineOptions {
   /// CPU's integer kernels); off, they stay fp32 on quantize/dequantize
   /// (CUDA, which has no integer contractions yet).
   bool integerContractions = true;
+  /// Min/max over every axis in two stages (kiln-split-full-reductions),
+  /// which the CPU vectorises; CUDA has reductions of its own.
+  bool splitFullReductions = true;
   /// int8 accuracy budget (AccuracyBudget.h): the largest top-1 drop in
   /// points against fp32 (negative: off, every point is quantized), the
   /// validation samples (a folder like calibrationData) and their labels
