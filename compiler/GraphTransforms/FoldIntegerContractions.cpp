@@ -276,6 +276,55 @@ bool foldIntegerConv(Conv2dOp conv) {
   return true;
 }
 
+/// A convolution with no int8 form (grouped, depthwise) stays exact, but
+/// f64 is not needed when every sum fits f32's 24-bit significand: with
+/// activations centred in [-255, 255] and weights of at most `largest`,
+/// a sum over `depth` products stays below 255 x largest x depth. The
+/// same convolution in f32 (twice the vector width, the f32 kernels),
+/// read back as f64, gives the same integers.
+bool narrowIntegerConv(Conv2dOp conv) {
+  auto resultType = conv.getType();
+  if (!resultType.getElementType().isF64() || conv.getBias() ||
+      !resultType.hasStaticShape())
+    return false;
+  std::optional<CentredActivation> activation = matchCentred(conv.getInput());
+  std::optional<IntegerTensor> weights =
+      activation ? integerValues(conv.getWeight()) : std::nullopt;
+  if (!weights)
+    return false;
+  int64_t largest = 0;
+  for (int64_t v : weights->values)
+    largest = std::max<int64_t>(largest, v < 0 ? -v : v);
+  auto weightType = conv.getWeight().getType();
+  int64_t depth = weightType.getDimSize(1) * weightType.getDimSize(2) *
+                  weightType.getDimSize(3);
+  if (255 * largest * depth >= (int64_t(1) << 24))
+    return false;
+  OpBuilder b(conv);
+  Location loc = conv.getLoc();
+  Type f32 = b.getF32Type();
+  auto inputType = cast<RankedTensorType>(conv.getInput().getType());
+  Value x = CastOp::create(b, loc, inputType.clone(f32), activation->quantized);
+  if (activation->zeroPoint) {
+    auto zeroType = cast<RankedTensorType>(activation->zeroPoint.getType());
+    x = SubOp::create(
+        b, loc, x,
+        CastOp::create(b, loc, zeroType.clone(f32), activation->zeroPoint));
+  }
+  SmallVector<float> values(weights->values.begin(), weights->values.end());
+  Value w =
+      ConstantOp::create(b, loc,
+                         cast<ElementsAttr>(DenseElementsAttr::get(
+                             weightType.clone(f32), ArrayRef<float>(values))));
+  Value narrow = Conv2dOp::create(b, loc, resultType.clone(f32), x, w, Value(),
+                                  conv.getStrides(), conv.getPads(),
+                                  conv.getDilations(), conv.getGroups());
+  conv.getResult().replaceAllUsesWith(
+      CastOp::create(b, loc, resultType, narrow).getResult());
+  conv.erase();
+  return true;
+}
+
 struct FoldIntegerContractionsPass
     : kiln::compiler::impl::FoldIntegerContractionsPassBase<
           FoldIntegerContractionsPass> {
@@ -288,8 +337,8 @@ struct FoldIntegerContractionsPass
     for (Operation *op : contractions) {
       if (auto matmul = dyn_cast<MatmulOp>(op))
         (void)foldIntegerMatmul(matmul);
-      else
-        (void)foldIntegerConv(cast<Conv2dOp>(op));
+      else if (!foldIntegerConv(cast<Conv2dOp>(op)))
+        (void)narrowIntegerConv(cast<Conv2dOp>(op));
     }
   }
 };

@@ -103,6 +103,17 @@ public:
     return select(negative,
                   binary<AddOp>(wide, scalar(wide, int64_t(1) << width)), wide);
   }
+  /// The same in i32 for widths under 32 (uint8 and uint16 images read as
+  /// floats): half the vector width of i64, and conversions AVX-512
+  /// has for every vector length.
+  Value zeroExtendToI32(Value x, unsigned width) {
+    if (width >= 32)
+      return zeroExtend(x, width);
+    Value wide = castTo(x, b.getI32Type());
+    Value negative = compare(ComparePredicate::lt, wide, scalar(wide, 0));
+    return select(negative,
+                  binary<AddOp>(wide, scalar(wide, int64_t(1) << width)), wide);
+  }
   /// a /u b and a %u b on 64-bit signless values (Hacker's Delight 9-3:
   /// halve the dividend so that a signed division applies, then correct).
   std::pair<Value, Value> divRem64(Value a, Value bv) {
@@ -222,7 +233,7 @@ void rewriteCast(CastOp castOp, const Noted &noted) {
     unsigned width = from.getIntOrFloatBitWidth();
     if (isa<FloatType>(to)) {
       if (width < 64) {
-        result = r.castTo(r.zeroExtend(input, width), to);
+        result = r.castTo(r.zeroExtendToI32(input, width), to);
       } else {
         // x >= 2^63 reads as negative: convert, then add 2^64.
         Value asFloat = r.castTo(input, r.b.getF64Type());

@@ -150,9 +150,12 @@ def FoldIntegerContractionsPass
     (a convolution over the patches of its input, padded with z) and
     subtracts z times the weights' column (row) sums. A uint8 activation is
     shifted to int8 (value and zero point minus 128). The result is the
-    same integers: the requantisation after it is unchanged. Per-row
-    activation zero points, grouped convolutions and weights that do not
-    fit int8 stay as they are.
+    same integers: the requantisation after it is unchanged. A
+    convolution with no int8 form (grouped, depthwise) whose sums fit f32's
+    significand (255 x its largest weight x its depth < 2^24) runs in f32
+    instead of f64 and is read back as f64: the same integers. Per-row
+    activation zero points, deeper grouped convolutions and weights that
+    do not fit int8 stay as they are.
   }];
   let dependentDialects = ["::kiln::KilnDialect", "::mlir::func::FuncDialect"];
 }

@@ -92,12 +92,27 @@ func.func @conv(%x: tensor<1x1x3x3xi8>) -> tensor<1x1x3x3xf64> {
 
 // -----
 
-// Grouped convolutions keep their exact f64 form.
+// Grouped convolutions have no int8 form; their sums (at most 255 x 1 x 1
+// here) fit f32's significand, so they run in f32 and are read back as f64.
 // CHECK-LABEL: func @grouped
-// CHECK: kiln.conv2d
+// CHECK: %[[X:.*]] = kiln.cast %{{.*}} : tensor<1x2x3x3xi8> -> tensor<1x2x3x3xf32>
+// CHECK: %[[Y:.*]] = kiln.conv2d %[[X]], %{{.*}} {groups = 2 : i64} : (tensor<1x2x3x3xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x3x3xf32>
+// CHECK: kiln.cast %[[Y]] : tensor<1x2x3x3xf32> -> tensor<1x2x3x3xf64>
 func.func @grouped(%x: tensor<1x2x3x3xi8>) -> tensor<1x2x3x3xf64> {
   %wide = kiln.cast %x : tensor<1x2x3x3xi8> -> tensor<1x2x3x3xf64>
   %w = kiln.constant dense<1.0> : tensor<2x1x1x1xf64>
   %y = kiln.conv2d %wide, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x2x3x3xf64>, tensor<2x1x1x1xf64>) -> tensor<1x2x3x3xf64>
   return %y : tensor<1x2x3x3xf64>
+}
+
+// -----
+
+// Sums that could pass 2^24 (255 x 255 x 300 here) keep f64.
+// CHECK-LABEL: func @grouped_deep
+// CHECK: kiln.conv2d %{{.*}}, %{{.*}} {groups = 2 : i64} : (tensor<1x600x1x1xf64>, tensor<2x300x1x1xf64>) -> tensor<1x2x1x1xf64>
+func.func @grouped_deep(%x: tensor<1x600x1x1xi8>) -> tensor<1x2x1x1xf64> {
+  %wide = kiln.cast %x : tensor<1x600x1x1xi8> -> tensor<1x600x1x1xf64>
+  %w = kiln.constant dense<255.0> : tensor<2x300x1x1xf64>
+  %y = kiln.conv2d %wide, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x600x1x1xf64>, tensor<2x300x1x1xf64>) -> tensor<1x2x1x1xf64>
+  return %y : tensor<1x2x1x1xf64>
 }

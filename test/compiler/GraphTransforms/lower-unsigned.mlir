@@ -69,11 +69,12 @@ func.func @sign_abs_relu(%x: tensor<3xui8>) -> (tensor<3xui8>, tensor<3xui8>, te
 // -----
 
 // Widening from unsigned zero-extends (sign extension, then + 2^8 where it
-// went negative); narrowing and same-width casts keep the bits.
+// went negative); narrowing and same-width casts keep the bits. To a float,
+// 8 and 16 bits widen to i32 only (half the vector width of i64).
 // CHECK-LABEL: func @casts
-// CHECK: %[[W:.*]] = kiln.cast %arg0 : tensor<3xi8> -> tensor<3xi64>
-// CHECK: kiln.constant dense<256> : tensor<i64>
-// CHECK: kiln.cast %{{.*}} : tensor<3xi64> -> tensor<3xf32>
+// CHECK: %[[W:.*]] = kiln.cast %arg0 : tensor<3xi8> -> tensor<3xi32>
+// CHECK: kiln.constant dense<256> : tensor<i32>
+// CHECK: kiln.cast %{{.*}} : tensor<3xi32> -> tensor<3xf32>
 func.func @casts(%x: tensor<3xui8>) -> tensor<3xf32> {
   %0 = kiln.cast %x : tensor<3xui8> -> tensor<3xf32>
   return %0 : tensor<3xf32>

@@ -182,6 +182,32 @@ def qlinear_conv():
     return c
 
 
+def depthwise_qlinear_conv():
+    """Depthwise (group = channels) QLinearConv, uint8 with a bias: no int8
+    form, run in f32 (every sum fits its significand)."""
+    c = Case()
+    channels = 8
+    x = rng.randint(0, 256, size=(1, channels, 12, 12)).astype(np.uint8)
+    w = rng.randint(-127, 128, size=(channels, 1, 3, 3)).astype(np.int8)
+    bias = rng.randint(-3000, 3000, size=channels).astype(np.int32)
+    x_scale, y_scale, x_zero, y_zero = np.float32(0.04), np.float32(0.3), 131, 7
+    w_scale = ((rng.rand(channels) + 0.5) / 100).astype(np.float32)
+    c.input("x", x)
+    names = [c.const("x_s", x_scale), c.const("x_z", np.array(x_zero, np.uint8)),
+             c.const("w", w), c.const("w_s", w_scale),
+             c.const("w_z", np.zeros(channels, np.int8)), c.const("y_s", y_scale),
+             c.const("y_z", np.array(y_zero, np.uint8)), c.const("bias", bias)]
+    c.nodes.append(helper.make_node("QLinearConv", ["x"] + names, ["y"], group=channels,
+                                    pads=[1, 1, 1, 1]))
+    centred = x.astype(np.int64) - x_zero
+    acc = np.concatenate([conv_nchw(centred[:, i:i + 1], w[i:i + 1].astype(np.int64), 1, 1)
+                          for i in range(channels)], axis=1)
+    acc += bias[None, :, None, None]
+    multiplier = (x_scale * w_scale / y_scale)[None, :, None, None]
+    c.output("y", requantize(acc, multiplier, y_zero, np.uint8))
+    return c
+
+
 def conv_integer(kernel, stride, pad):
     """int8 activation with a zero point, uint8 weights centred by 128."""
     c = Case()
@@ -208,6 +234,7 @@ CASES = {
     "matmulinteger_large": large_matmul_integer,
     "matmulinteger_per_row": per_row_matmul_integer,
     "qlinearconv": qlinear_conv,
+    "qlinearconv_depthwise": depthwise_qlinear_conv,
     "convinteger_1x1": lambda: conv_integer(1, 1, 0),
     "convinteger_3x3": lambda: conv_integer(3, 1, 1),
 }
