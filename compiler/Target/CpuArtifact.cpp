@@ -8,8 +8,8 @@
 
 #include "compiler/Codegen/CPU/CpuDispatchEntries.h"
 #include "compiler/Codegen/CPU/CpuKernelLibrary.h"
+#include "compiler/Codegen/CPU/OptimizeLlvm.h"
 
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -240,12 +240,12 @@ rt::StatusOr<rt::Artifact> buildCpuArtifact(ModuleOp loweredModule,
     return rt::internalError("translation to LLVM IR failed");
   module->setTargetTriple(tm.getTargetTriple());
   module->setDataLayout(tm.createDataLayout());
+  keepDataMovementLoopsRolled(*module);
   KILN_RETURN_IF_ERROR(addCpuDispatchEntries(*module, program));
   KILN_RETURN_IF_ERROR(linkCpuKernelLibrary(*module));
   if (llvm::verifyModule(*module, &llvm::errs()))
     return rt::internalError("generated LLVM IR does not verify");
-  if (llvm::Error error =
-          makeOptimizingTransformer(3, 0, &tm)(module.get()))
+  if (llvm::Error error = optimizeKernels(*module, tm))
     return rt::internalError("LLVM optimisation failed: " +
                              llvm::toString(std::move(error)));
 

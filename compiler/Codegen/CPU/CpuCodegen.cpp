@@ -161,4 +161,5 @@ void kiln::compiler::buildCpuLowerToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createFlattenConstantGlobalsPass());
 }

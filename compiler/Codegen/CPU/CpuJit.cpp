@@ -12,10 +12,10 @@
 
 #include "compiler/Codegen/CPU/CpuDispatchEntries.h"
 #include "compiler/Codegen/CPU/CpuKernelLibrary.h"
+#include "compiler/Codegen/CPU/OptimizeLlvm.h"
 #include "kiln/runtime/CpuSchedule.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/TargetSelect.h"
@@ -100,15 +100,16 @@ CpuJitExecutable::create(ModuleOp loweredModule, EntrySignature signature,
     return rt::internalError("cannot create a target machine: " +
                              llvm::toString(targetMachine.takeError()));
   // The options hold a function_ref: the callable must outlive create().
-  auto optimize = makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0,
-                                            targetMachine->get());
+  // create() takes the target machine over; it lives as long as the engine.
+  llvm::TargetMachine *machine = targetMachine->get();
   auto transform = [&](llvm::Module *module) -> llvm::Error {
+    keepDataMovementLoopsRolled(*module);
     rt::Status added = addCpuDispatchEntries(*module, program);
     if (added.isOk())
       added = linkCpuKernelLibrary(*module);
     if (!added.isOk())
       return llvm::createStringError(added.message());
-    return optimize(module);
+    return optimizeKernels(*module, *machine);
   };
   ExecutionEngineOptions options;
   options.transformer = transform;

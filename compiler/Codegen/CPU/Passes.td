@@ -127,4 +127,20 @@ def Int8GemmCallsPass : Pass<"kiln-cpu-int8-gemm-calls", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def FlattenConstantGlobalsPass
+    : Pass<"kiln-flatten-constant-globals", "::mlir::ModuleOp"> {
+  let summary = "Give constant LLVM globals a one-dimensional array type";
+  let description = [{
+    A constant `llvm.mlir.global` of a nested array type with a dense
+    initialiser (a weight, `!llvm.array<64 x array<27 x array<8 x f32>>>`)
+    becomes the same bytes as one flat array (`!llvm.array<13824 x f32>`).
+    LLVM IR builds a nested initialiser as one uniqued constant per
+    innermost row, hashed by its bytes: ResNet-50's weights were millions of
+    eight-float constants, seconds of a compile. Uses of a global take its
+    address (`llvm.mlir.addressof`, an opaque pointer) and compute byte
+    offsets themselves, so the type change is invisible to them; a global
+    whose type is read otherwise is left alone.
+  }];
+}
+
 #endif // KILN_COMPILER_CODEGEN_CPU_PASSES_TD
