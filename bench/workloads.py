@@ -155,6 +155,13 @@ WORKLOADS = {
         full=(lambda: _torchvision("squeezenet1_1"),
               lambda: _randn(1, 3, 224, 224)),
         smoke=None, tol=1e-4, default=False),
+    # The compile-time target of issue 15 (docs/benchmarks.md).
+    "densenet121": dict(
+        description="DenseNet-121 (torchvision, random weights), 224x224, "
+                    "batch 1",
+        full=(lambda: _torchvision("densenet121"),
+              lambda: _randn(1, 3, 224, 224)),
+        smoke=None, tol=1e-4, default=False),
     "bert_base": dict(
         description="BERT-base-sized encoder 12L H768 12 heads FFN3072, "
                     "seq 128",
