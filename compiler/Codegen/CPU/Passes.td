@@ -133,10 +133,11 @@ def FlattenConstantGlobalsPass
   let description = [{
     A constant `llvm.mlir.global` of a nested array type with a dense
     initialiser (a weight, `!llvm.array<64 x array<27 x array<8 x f32>>>`)
-    becomes the same bytes as one flat array (`!llvm.array<13824 x f32>`).
-    LLVM IR builds a nested initialiser as one uniqued constant per
-    innermost row, hashed by its bytes: ResNet-50's weights were millions of
-    eight-float constants, seconds of a compile. Uses of a global take its
+    becomes its raw bytes as one flat array (`!llvm.array<55296 x i8>`; a
+    splat stays a splat, flattened). LLVM IR builds a nested initialiser as
+    one uniqued constant per innermost row, hashed by its bytes (ResNet-50's
+    weights were millions of eight-float constants), and writes a float
+    array to the object element by element: seconds of a compile. Uses of a global take its
     address (`llvm.mlir.addressof`, an opaque pointer) and compute byte
     offsets themselves, so the type change is invisible to them; a global
     whose type is read otherwise is left alone.
