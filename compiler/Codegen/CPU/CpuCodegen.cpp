@@ -133,6 +133,8 @@ void kiln::compiler::buildCpuLowerToLLVMPipeline(OpPassManager &pm) {
   // library (before tiling, which would cut them into register tiles).
   pm.addPass(createInt8GemmCallsPass());
   pm.addPass(createWeightOnlyGemmCallsPass());
+  // Dispatches that differ only in their buffers' places share one kernel.
+  pm.addPass(createShareIdenticalKernelsPass());
   // Register tiles and vectors (on buffers: no allocation), lowered to
   // 1-D vector ops and FMAs; what does not vectorise becomes scalar loops.
   pm.addNestedPass<func::FuncOp>(createVectorizeLinalgPass());

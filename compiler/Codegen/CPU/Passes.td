@@ -127,6 +127,29 @@ def Int8GemmCallsPass : Pass<"kiln-cpu-int8-gemm-calls", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def ShareIdenticalKernelsPass
+    : Pass<"kiln-share-identical-kernels", "::mlir::ModuleOp"> {
+  let summary = "Compile dispatches with identical bodies once";
+  let description = [{
+    Runs on the dispatch functions of kiln-form-cpu-dispatches (on buffers,
+    before tiling). A dispatch reaches its buffers as views of the arena at
+    constant byte offsets (the memory plan) and as globals (the weights);
+    with each distinct one of those as a parameter instead, two dispatches
+    of the same ops on the same shapes have the same body (ResNet-50's
+    bottleneck blocks repeat their convolutions). Each body shared by two
+    or more dispatches becomes one private kernel function
+    `@<first dispatch>_kernel`, LLVM `noinline` (inlined, it would be
+    compiled once per caller), and each of those dispatches keeps its name and
+    signature (the runtime calls it) but only builds its buffers and calls
+    the kernel. A dispatch whose body is unique is left as it was: constant
+    offsets and globals tell LLVM more than parameters. A dispatch that
+    already only calls a kernel is left alone (the pass is idempotent).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def FlattenConstantGlobalsPass
     : Pass<"kiln-flatten-constant-globals", "::mlir::ModuleOp"> {
   let summary = "Give constant LLVM globals a one-dimensional array type";

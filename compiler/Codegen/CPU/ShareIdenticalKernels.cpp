@@ -1,0 +1,219 @@
+//===- ShareIdenticalKernels.cpp - One kernel per distinct dispatch body --===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// See Passes.td. Two dispatches of the same op on the same shapes differ
+// only in where their buffers are: the arena offsets the memory plan chose
+// and the weights' globals. With those as parameters their bodies are the
+// same text, compiled once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Codegen/CPU/Passes.h"
+#include "compiler/Fusion/KernelFormation.h"
+#include "dialects/Exec/IR/ExecOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace kiln::compiler {
+#define GEN_PASS_DEF_SHAREIDENTICALKERNELSPASS
+#include "compiler/Codegen/CPU/Passes.h.inc"
+} // namespace kiln::compiler
+
+using namespace mlir;
+
+namespace {
+
+/// A buffer a dispatch reaches by address rather than by computation: a
+/// view of one of its parameters (the arena) at a constant byte offset, or
+/// a global.
+struct BufferSource {
+  MemRefType type;
+  unsigned parameter = 0;
+  int64_t shift = 0;
+  FlatSymbolRefAttr global;
+
+  bool operator==(const BufferSource &other) const {
+    return type == other.type && parameter == other.parameter &&
+           shift == other.shift && global == other.global;
+  }
+
+  /// The source `op` stands for, if it is one.
+  static std::optional<BufferSource> of(Operation *op, Block &body) {
+    if (auto get = dyn_cast<memref::GetGlobalOp>(op))
+      return BufferSource{get.getType(), 0, 0, get.getNameAttr()};
+    auto view = dyn_cast<memref::ViewOp>(op);
+    if (!view || !view.getSizes().empty())
+      return std::nullopt;
+    auto parameter = dyn_cast<BlockArgument>(view.getSource());
+    std::optional<int64_t> shift = getConstantIntValue(view.getByteShift());
+    if (!parameter || parameter.getOwner() != &body || !shift)
+      return std::nullopt;
+    return BufferSource{view.getType(), parameter.getArgNumber(), *shift,
+                        nullptr};
+  }
+
+  /// Builds the buffer at `b` in a function whose parameters are `params`.
+  Value build(OpBuilder &b, Location loc, ValueRange params) const {
+    if (global)
+      return memref::GetGlobalOp::create(b, loc, type, global);
+    Value offset = arith::ConstantIndexOp::create(b, loc, shift);
+    return memref::ViewOp::create(b, loc, type, params[parameter], offset,
+                                  ValueRange());
+  }
+};
+
+/// A dispatch's body with its buffer sources as extra parameters (after
+/// the dispatch's own): detached, named `kernel` until it is kept.
+struct Abstracted {
+  func::FuncOp kernel;
+  SmallVector<BufferSource> sources;
+};
+
+/// Erases ops whose results nothing uses (the offsets of hoisted views).
+void eraseDeadOps(func::FuncOp function) {
+  bool erased = true;
+  while (erased) {
+    erased = false;
+    function.walk([&](Operation *op) {
+      if (op != function.getOperation() && isOpTriviallyDead(op)) {
+        op->erase();
+        erased = true;
+      }
+    });
+  }
+}
+
+Abstracted abstractSources(func::FuncOp dispatch) {
+  Abstracted result;
+  result.kernel = dispatch.clone();
+  Block &body = result.kernel.getBody().front();
+  SmallVector<std::pair<Operation *, BufferSource>> found;
+  result.kernel.walk([&](Operation *op) {
+    // Which fusion group or kernel an op came from named the dispatch
+    // (step debug information, recorded); it says nothing about the code.
+    op->removeAttr(kiln::compiler::kGroupAttr);
+    op->removeAttr(kiln::compiler::kKernelAttr);
+    if (std::optional<BufferSource> source = BufferSource::of(op, body))
+      found.push_back({op, *source});
+  });
+  for (auto &[op, source] : found) {
+    const BufferSource *known = llvm::find(result.sources, source);
+    Value parameter;
+    if (known != result.sources.end()) {
+      parameter = body.getArgument(dispatch.getNumArguments() +
+                                   (known - result.sources.begin()));
+    } else {
+      result.sources.push_back(source);
+      parameter = body.addArgument(source.type, op->getLoc());
+    }
+    op->getResult(0).replaceAllUsesWith(parameter);
+    op->erase();
+  }
+  eraseDeadOps(result.kernel);
+  result.kernel.setType(
+      FunctionType::get(dispatch.getContext(), body.getArgumentTypes(), {}));
+  result.kernel.setName("kernel");
+  return result;
+}
+
+/// Whether `dispatch` already only calls a kernel (the pass ran before):
+/// sharing it again would add a call and save nothing.
+bool isOnlyACall(func::FuncOp dispatch) {
+  bool calls = false, computes = false;
+  for (Operation &op : dispatch.getBody().front()) {
+    if (isa<func::CallOp>(op))
+      calls = true;
+    else if (!op.hasTrait<OpTrait::IsTerminator>() && !isMemoryEffectFree(&op))
+      computes = true;
+  }
+  return calls && !computes;
+}
+
+/// The text that decides identity: the whole function, locations left out.
+std::string identityOf(func::FuncOp kernel) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  kernel.print(os, OpPrintingFlags().useLocalScope());
+  return text;
+}
+
+/// Replaces the body of `dispatch` by a call of `kernel` with its
+/// parameters and its buffers.
+void callKernel(func::FuncOp dispatch, func::FuncOp kernel,
+                ArrayRef<BufferSource> sources) {
+  Block &body = dispatch.getBody().front();
+  for (Operation &op : body)
+    op.dropAllReferences();
+  while (!body.empty())
+    body.back().erase();
+  OpBuilder b = OpBuilder::atBlockBegin(&body);
+  Location loc = dispatch.getLoc();
+  SmallVector<Value> operands(body.getArguments());
+  for (const BufferSource &source : sources)
+    operands.push_back(source.build(b, loc, body.getArguments()));
+  func::CallOp::create(b, loc, kernel, operands);
+  func::ReturnOp::create(b, loc);
+}
+
+struct ShareIdenticalKernelsPass
+    : kiln::compiler::impl::ShareIdenticalKernelsPassBase<
+          ShareIdenticalKernelsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    // Dispatch functions in program order, grouped by identical bodies.
+    SetVector<func::FuncOp> dispatches;
+    module.walk([&](kiln::exec::DispatchOp dispatch) {
+      auto function =
+          symbols.lookup<func::FuncOp>(dispatch.getCalleeAttr().getValue());
+      if (function && !function.isExternal())
+        dispatches.insert(function);
+    });
+    llvm::StringMap<unsigned> classOf;
+    SmallVector<SmallVector<std::pair<func::FuncOp, Abstracted>>> classes;
+    for (func::FuncOp dispatch : dispatches) {
+      if (isOnlyACall(dispatch))
+        continue;
+      Abstracted abstracted = abstractSources(dispatch);
+      auto [it, inserted] =
+          classOf.try_emplace(identityOf(abstracted.kernel), classes.size());
+      if (inserted)
+        classes.emplace_back();
+      classes[it->second].push_back({dispatch, std::move(abstracted)});
+    }
+    for (auto &members : classes) {
+      // The first member's copy becomes the kernel; the others' copies
+      // were only needed for the comparison.
+      func::FuncOp kernel = members.front().second.kernel;
+      for (auto &[dispatch, abstracted] : llvm::drop_begin(members))
+        abstracted.kernel.erase();
+      if (members.size() == 1) {
+        // Alone, the dispatch keeps its body: constant offsets and globals
+        // tell LLVM more than parameters do.
+        kernel.erase();
+        continue;
+      }
+      func::FuncOp first = members.front().first;
+      kernel.setName((first.getName() + "_kernel").str());
+      kernel.setPrivate();
+      // Inlined into its callers, it would be compiled once per caller.
+      // (The LLVM function attribute: convert-to-llvm keeps `passthrough`.)
+      kernel->setAttr(
+          "passthrough",
+          ArrayAttr::get(&getContext(),
+                         {StringAttr::get(&getContext(), "noinline")}));
+      symbols.insert(kernel, Block::iterator(first));
+      for (auto &[dispatch, abstracted] : members)
+        callKernel(dispatch, kernel, abstracted.sources);
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,137 @@
+// RUN: kiln-opt %s --kiln-form-cpu-dispatches="min-work-per-workgroup=0 max-workgroups=2" --kiln-share-identical-kernels -split-input-file | FileCheck %s
+// A second run changes nothing: the dispatches that call a kernel are
+// already as small as they get.
+// RUN: kiln-opt %s --kiln-form-cpu-dispatches="min-work-per-workgroup=0 max-workgroups=2" --kiln-share-identical-kernels -split-input-file > %t
+// RUN: kiln-opt %t --kiln-share-identical-kernels -split-input-file | diff %t -
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// Tests that the same op on different arena buffers runs one kernel: each
+// dispatch keeps its name and signature and passes its own views (offsets
+// 0 and 2048), while an op with another body keeps its own dispatch.
+// CHECK-LABEL: func.func private @chain_d0_kernel
+// CHECK-SAME:    (%{{.*}}: memref<16x32xf32>, %{{.*}}: memref<16x32xf32>, %{{.*}}: memref<6144xi8>, %{{.*}}: index, %{{.*}}: index, %[[SRC:.*]]: memref<16x32xf32>, %[[DST:.*]]: memref<16x32xf32>)
+// CHECK-SAME:    attributes {passthrough = ["noinline"]}
+// CHECK:         memref.subview %[[SRC]]
+// CHECK:         memref.subview %[[DST]]
+// CHECK:         math.exp
+// CHECK-NOT:     memref.view
+// CHECK-LABEL: func.func private @chain_d0(
+// CHECK-SAME:    %[[IN:[^:]*]]: memref<16x32xf32>, %[[OUT:[^:]*]]: memref<16x32xf32>, %[[ARENA:[^:]*]]: memref<6144xi8>, %[[B:[^:]*]]: index, %[[E:[^:]*]]: index)
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK:         %[[V0:.*]] = memref.view %[[ARENA]][%[[C0]]][]
+// CHECK:         %[[C2048:.*]] = arith.constant 2048 : index
+// CHECK:         %[[V1:.*]] = memref.view %[[ARENA]][%[[C2048]]][]
+// CHECK:         call @chain_d0_kernel(%[[IN]], %[[OUT]], %[[ARENA]], %[[B]], %[[E]], %[[V0]], %[[V1]])
+// CHECK-NEXT:    return
+// CHECK-LABEL: func.func private @chain_d1(
+// CHECK:         %[[C2048:.*]] = arith.constant 2048 : index
+// CHECK:         %[[V0:.*]] = memref.view %{{.*}}[%[[C2048]]][]
+// CHECK:         %[[C4096:.*]] = arith.constant 4096 : index
+// CHECK:         %[[V1:.*]] = memref.view %{{.*}}[%[[C4096]]][]
+// CHECK:         call @chain_d0_kernel(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[V0]], %[[V1]])
+// CHECK-LABEL: func.func private @chain_d2(
+// CHECK-NOT:     call
+// CHECK:         math.absf
+// CHECK-LABEL: exec.program @chain
+// CHECK:         exec.dispatch @chain_d0
+// CHECK:         exec.dispatch @chain_d1
+// CHECK:         exec.dispatch @chain_d2
+func.func @chain(%in: memref<16x32xf32>, %out: memref<16x32xf32>, %arena: memref<6144xi8>)
+    attributes {exec.interface = array<i32: 1, 1>} {
+  %c0 = arith.constant 0 : index
+  %c2048 = arith.constant 2048 : index
+  %c4096 = arith.constant 4096 : index
+  %a = memref.view %arena[%c0][] : memref<6144xi8> to memref<16x32xf32>
+  %b = memref.view %arena[%c2048][] : memref<6144xi8> to memref<16x32xf32>
+  %c = memref.view %arena[%c4096][] : memref<6144xi8> to memref<16x32xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<16x32xf32>) outs(%b : memref<16x32xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%b : memref<16x32xf32>) outs(%c : memref<16x32xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<16x32xf32>) outs(%out : memref<16x32xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %e = math.absf %x : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+// Tests that matmuls with different weights share a kernel that takes the
+// weights as a parameter, and that one of another shape does not.
+// CHECK-LABEL: func.func private @weights_d0_kernel
+// CHECK-SAME:    %{{[^:]*}}: memref<8x32xf32>, %{{[^:]*}}: memref<32x32xf32>, %{{[^:]*}}: memref<8x32xf32>)
+// CHECK-NOT:     memref.get_global
+// CHECK:         linalg.matmul ins(%{{.*}}, %{{.*}} : memref<{{.*}}>, memref<32x32xf32>)
+// CHECK-LABEL: func.func private @weights_d0(
+// CHECK:         %[[G:.*]] = memref.get_global @w0 : memref<32x32xf32>
+// CHECK:         call @weights_d0_kernel({{.*}}, %{{.*}}, %[[G]], %{{.*}})
+// CHECK-LABEL: func.func private @weights_d1(
+// CHECK:         %[[G:.*]] = memref.get_global @w1 : memref<32x32xf32>
+// CHECK:         call @weights_d0_kernel({{.*}}, %{{.*}}, %[[G]], %{{.*}})
+// CHECK-LABEL: func.func private @weights_d2(
+// CHECK-NOT:     call
+// CHECK:         memref.get_global @w2 : memref<32x16xf32>
+// CHECK:         linalg.matmul
+memref.global "private" constant @w0 : memref<32x32xf32> = dense<1.0>
+memref.global "private" constant @w1 : memref<32x32xf32> = dense<2.0>
+memref.global "private" constant @w2 : memref<32x16xf32> = dense<3.0>
+func.func @weights(%in: memref<8x32xf32>, %out: memref<8x16xf32>, %arena: memref<3072xi8>)
+    attributes {exec.interface = array<i32: 1, 1>} {
+  %c0 = arith.constant 0 : index
+  %c1024 = arith.constant 1024 : index
+  %c2048 = arith.constant 2048 : index
+  %w0 = memref.get_global @w0 : memref<32x32xf32>
+  %w1 = memref.get_global @w1 : memref<32x32xf32>
+  %w2 = memref.get_global @w2 : memref<32x16xf32>
+  %a = memref.view %arena[%c0][] : memref<3072xi8> to memref<8x32xf32>
+  %b = memref.view %arena[%c1024][] : memref<3072xi8> to memref<8x32xf32>
+  %c = memref.view %arena[%c2048][] : memref<3072xi8> to memref<8x32xf32>
+  linalg.matmul ins(%a, %w0 : memref<8x32xf32>, memref<32x32xf32>) outs(%b : memref<8x32xf32>)
+  linalg.matmul ins(%b, %w1 : memref<8x32xf32>, memref<32x32xf32>) outs(%c : memref<8x32xf32>)
+  linalg.matmul ins(%c, %w2 : memref<8x32xf32>, memref<32x16xf32>) outs(%out : memref<8x16xf32>)
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// Tests that an op in place (one buffer read and written) does not share a
+// kernel with the same op on two buffers: one parameter is not two.
+// CHECK-LABEL: func.func private @in_place_d0(
+// CHECK-NOT:     call
+// CHECK-LABEL: func.func private @in_place_d1(
+// CHECK-NOT:     call
+// CHECK-LABEL: exec.program @in_place
+func.func @in_place(%in: memref<16x32xf32>, %out: memref<16x32xf32>, %arena: memref<4096xi8>)
+    attributes {exec.interface = array<i32: 1, 1>} {
+  %c0 = arith.constant 0 : index
+  %c2048 = arith.constant 2048 : index
+  %a = memref.view %arena[%c0][] : memref<4096xi8> to memref<16x32xf32>
+  %b = memref.view %arena[%c2048][] : memref<4096xi8> to memref<16x32xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<16x32xf32>) outs(%a : memref<16x32xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<16x32xf32>) outs(%b : memref<16x32xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  }
+  return
+}
