@@ -530,7 +530,8 @@ DriverError compileToArtifact(ModuleOp module, const std::string &entry,
     return {ErrorKind::kInternal, "lowering lost the memory plan"};
   TimingScope codegen =
       nestedTiming(options, "LLVM: object code and shared object");
-  auto built = buildCpuArtifact(module, signature, std::move(program), cpu);
+  auto built =
+      buildCpuArtifact(module, signature, std::move(program), cpu, &codegen);
   codegen.stop();
   if (!built.isOk())
     return {built.status().code() == rt::StatusCode::kInvalidArgument

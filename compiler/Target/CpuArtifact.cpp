@@ -204,7 +204,10 @@ rt::Status emitObjects(std::unique_ptr<llvm::Module> module,
 rt::StatusOr<rt::Artifact> buildCpuArtifact(ModuleOp loweredModule,
                                             const EntrySignature &signature,
                                             rt::DeviceProgram program,
-                                            llvm::StringRef cpu) {
+                                            llvm::StringRef cpu,
+                                            TimingScope *timing) {
+  TimingScope untimed;
+  TimingScope &parent = timing ? *timing : untimed;
   static std::once_flag initialized;
   std::call_once(initialized, [] {
     llvm::InitializeNativeTarget();
@@ -233,6 +236,7 @@ rt::StatusOr<rt::Artifact> buildCpuArtifact(ModuleOp loweredModule,
     return rt::invalidArgument("unknown CPU '" + cpu.str() +
                                "' (try native, x86-64, x86-64-v3, x86-64-v4)");
 
+  TimingScope phase = parent.nest("translation to LLVM IR");
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> module =
       translateModuleToLLVMIR(loweredModule, context, "kiln");
@@ -245,6 +249,7 @@ rt::StatusOr<rt::Artifact> buildCpuArtifact(ModuleOp loweredModule,
   KILN_RETURN_IF_ERROR(linkCpuKernelLibrary(*module));
   if (llvm::verifyModule(*module, &llvm::errs()))
     return rt::internalError("generated LLVM IR does not verify");
+  phase = parent.nest("LLVM optimisation");
   if (llvm::Error error = optimizeKernels(*module, tm))
     return rt::internalError("LLVM optimisation failed: " +
                              llvm::toString(std::move(error)));
@@ -264,8 +269,10 @@ rt::StatusOr<rt::Artifact> buildCpuArtifact(ModuleOp loweredModule,
     llvm::sys::fs::remove(sharedPath);
     llvm::sys::fs::remove(folder);
   });
+  phase = parent.nest("machine code");
   KILN_RETURN_IF_ERROR(
       emitObjects(std::move(module), *builder, tm, folder, objects));
+  phase = parent.nest("linking");
   KILN_RETURN_IF_ERROR(runLinker(objects, sharedPath));
   auto library = llvm::MemoryBuffer::getFile(sharedPath);
   if (!library)

@@ -16,6 +16,7 @@
 #include "kiln/runtime/Artifact.h"
 #include "kiln/runtime/Status.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/Timing.h"
 
 namespace kiln::compiler {
 
@@ -24,10 +25,12 @@ namespace kiln::compiler {
 /// `signature`. `cpu` selects the instruction set: "native"
 /// (this machine's CPU and features, e.g. AVX-512), or an LLVM CPU name such
 /// as "x86-64" (portable baseline), "x86-64-v3" (AVX2) or "x86-64-v4".
-rt::StatusOr<rt::Artifact> buildCpuArtifact(mlir::ModuleOp loweredModule,
-                                            const EntrySignature &signature,
-                                            rt::DeviceProgram program,
-                                            llvm::StringRef cpu = "native");
+/// With `timing`, its phases (translation, optimisation, machine code,
+/// linking) are timed under it.
+rt::StatusOr<rt::Artifact>
+buildCpuArtifact(mlir::ModuleOp loweredModule, const EntrySignature &signature,
+                 rt::DeviceProgram program, llvm::StringRef cpu = "native",
+                 mlir::TimingScope *timing = nullptr);
 
 } // namespace kiln::compiler
 
