@@ -136,7 +136,11 @@ def ShareIdenticalKernelsPass
     constant byte offsets (the memory plan) and as globals (the weights);
     with each distinct one of those as a parameter instead, two dispatches
     of the same ops on the same shapes have the same body (ResNet-50's
-    bottleneck blocks repeat their convolutions). Each body shared by two
+    bottleneck blocks repeat their convolutions). A static window of such a
+    buffer (a subview, e.g. the output rows of one convolution chunk) is a
+    parameter of its own, its layout offset left open, when every user
+    takes it so (accesses, and subviews whose offset is open already): the
+    chunks of one convolution then share one kernel too. Each body shared by two
     or more dispatches becomes one private kernel function
     `@<first dispatch>_kernel`, LLVM `noinline` (inlined, it would be
     compiled once per caller), and each of those dispatches keeps its name and

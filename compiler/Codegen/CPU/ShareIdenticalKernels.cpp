@@ -15,8 +15,10 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/StringMap.h"
@@ -32,22 +34,39 @@ namespace {
 
 /// A buffer a dispatch reaches by address rather than by computation: a
 /// view of one of its parameters (the arena) at a constant byte offset, or
-/// a global.
+/// a global; or a static window (subview) of one of those, such as the
+/// rows one convolution chunk writes.
 struct BufferSource {
   MemRefType type;
   unsigned parameter = 0;
   int64_t shift = 0;
   FlatSymbolRefAttr global;
+  /// The window, when there is one: its offsets, sizes and strides into
+  /// the buffer and its type there (a static layout offset).
+  SmallVector<int64_t> offsets, sizes, strides;
+  MemRefType windowType;
 
   bool operator==(const BufferSource &other) const {
     return type == other.type && parameter == other.parameter &&
-           shift == other.shift && global == other.global;
+           shift == other.shift && global == other.global &&
+           offsets == other.offsets && sizes == other.sizes &&
+           strides == other.strides && windowType == other.windowType;
   }
 
-  /// The source `op` stands for, if it is one.
+  /// The type the kernel sees: a window's layout offset is left open, so
+  /// that windows at different offsets give the same kernel.
+  MemRefType parameterType() const {
+    return windowType ? withOpenOffset(windowType) : type;
+  }
+
+  /// The buffer `op` stands for, if it is one.
   static std::optional<BufferSource> of(Operation *op, Block &body) {
-    if (auto get = dyn_cast<memref::GetGlobalOp>(op))
-      return BufferSource{get.getType(), 0, 0, get.getNameAttr()};
+    BufferSource source;
+    if (auto get = dyn_cast<memref::GetGlobalOp>(op)) {
+      source.type = get.getType();
+      source.global = get.getNameAttr();
+      return source;
+    }
     auto view = dyn_cast<memref::ViewOp>(op);
     if (!view || !view.getSizes().empty())
       return std::nullopt;
@@ -55,17 +74,74 @@ struct BufferSource {
     std::optional<int64_t> shift = getConstantIntValue(view.getByteShift());
     if (!parameter || parameter.getOwner() != &body || !shift)
       return std::nullopt;
-    return BufferSource{view.getType(), parameter.getArgNumber(), *shift,
-                        nullptr};
+    source.type = view.getType();
+    source.parameter = parameter.getArgNumber();
+    source.shift = *shift;
+    return source;
+  }
+
+  /// The window `op` stands for, if it is a static subview of a buffer
+  /// whose users all take the open offset.
+  static std::optional<BufferSource> windowOf(Operation *op, Block &body) {
+    auto subview = dyn_cast<memref::SubViewOp>(op);
+    if (!subview || !subview.getOffsets().empty() ||
+        !subview.getSizes().empty() || !subview.getStrides().empty())
+      return std::nullopt;
+    Operation *buffer = subview.getSource().getDefiningOp();
+    std::optional<BufferSource> source =
+        buffer ? of(buffer, body) : std::nullopt;
+    if (!source || !takesOpenOffset(subview.getResult()))
+      return std::nullopt;
+    source->offsets = llvm::to_vector(subview.getStaticOffsets());
+    source->sizes = llvm::to_vector(subview.getStaticSizes());
+    source->strides = llvm::to_vector(subview.getStaticStrides());
+    source->windowType = subview.getType();
+    return source;
   }
 
   /// Builds the buffer at `b` in a function whose parameters are `params`.
   Value build(OpBuilder &b, Location loc, ValueRange params) const {
-    if (global)
-      return memref::GetGlobalOp::create(b, loc, type, global);
-    Value offset = arith::ConstantIndexOp::create(b, loc, shift);
-    return memref::ViewOp::create(b, loc, type, params[parameter], offset,
-                                  ValueRange());
+    Value buffer;
+    if (global) {
+      buffer = memref::GetGlobalOp::create(b, loc, type, global);
+    } else {
+      Value offset = arith::ConstantIndexOp::create(b, loc, shift);
+      buffer = memref::ViewOp::create(b, loc, type, params[parameter], offset,
+                                      ValueRange());
+    }
+    if (!windowType)
+      return buffer;
+    Value window = memref::SubViewOp::create(b, loc, windowType, buffer,
+                                             offsets, sizes, strides);
+    return memref::CastOp::create(b, loc, parameterType(), window);
+  }
+
+private:
+  static MemRefType withOpenOffset(MemRefType type) {
+    auto [strides, offset] = type.getStridesAndOffset();
+    return MemRefType::get(type.getShape(), type.getElementType(),
+                           StridedLayoutAttr::get(type.getContext(),
+                                                  ShapedType::kDynamic,
+                                                  strides),
+                           type.getMemorySpace());
+  }
+
+  /// Whether every user of `window` works unchanged on the same window
+  /// with its layout offset open: ops that only access it, and subviews
+  /// whose type has an open offset already.
+  static bool takesOpenOffset(TypedValue<MemRefType> window) {
+    MemRefType open = withOpenOffset(window.getType());
+    return llvm::all_of(window.getUsers(), [&](Operation *user) {
+      if (auto subview = dyn_cast<memref::SubViewOp>(user))
+        return subview.getSource() == window &&
+               memref::SubViewOp::inferRankReducedResultType(
+                   subview.getType().getShape(), open,
+                   subview.getMixedOffsets(), subview.getMixedSizes(),
+                   subview.getMixedStrides()) == subview.getType();
+      return isa<linalg::LinalgOp, memref::CopyOp, memref::LoadOp,
+                 memref::StoreOp, vector::TransferReadOp,
+                 vector::TransferWriteOp>(user);
+    });
   }
 };
 
@@ -73,7 +149,7 @@ struct BufferSource {
 /// the dispatch's own): detached, named `kernel` until it is kept.
 struct Abstracted {
   func::FuncOp kernel;
-  SmallVector<BufferSource> sources;
+  std::vector<BufferSource> sources;
 };
 
 /// Erases ops whose results nothing uses (the offsets of hoisted views).
@@ -90,32 +166,47 @@ void eraseDeadOps(func::FuncOp function) {
   }
 }
 
+/// Replaces each op of `found` by a parameter of `kernel` for its source
+/// (one per distinct source).
+void replaceBySources(Abstracted &result, unsigned dispatchParameters,
+                      ArrayRef<std::pair<Operation *, BufferSource>> found) {
+  Block &body = result.kernel.getBody().front();
+  for (auto &[op, source] : found) {
+    auto known = llvm::find(result.sources, source);
+    Value parameter;
+    if (known != result.sources.end()) {
+      parameter = body.getArgument(dispatchParameters +
+                                   (known - result.sources.begin()));
+    } else {
+      result.sources.push_back(source);
+      parameter = body.addArgument(source.parameterType(), op->getLoc());
+    }
+    op->getResult(0).replaceAllUsesWith(parameter);
+    op->erase();
+  }
+}
+
 Abstracted abstractSources(func::FuncOp dispatch) {
   Abstracted result;
   result.kernel = dispatch.clone();
   Block &body = result.kernel.getBody().front();
-  SmallVector<std::pair<Operation *, BufferSource>> found;
+  // Windows first: a buffer used only through windows then goes away.
+  SmallVector<std::pair<Operation *, BufferSource>> windows, buffers;
   result.kernel.walk([&](Operation *op) {
     // Which fusion group or kernel an op came from named the dispatch
     // (step debug information, recorded); it says nothing about the code.
     op->removeAttr(kiln::compiler::kGroupAttr);
     op->removeAttr(kiln::compiler::kKernelAttr);
-    if (std::optional<BufferSource> source = BufferSource::of(op, body))
-      found.push_back({op, *source});
+    if (std::optional<BufferSource> window = BufferSource::windowOf(op, body))
+      windows.push_back({op, *window});
   });
-  for (auto &[op, source] : found) {
-    const BufferSource *known = llvm::find(result.sources, source);
-    Value parameter;
-    if (known != result.sources.end()) {
-      parameter = body.getArgument(dispatch.getNumArguments() +
-                                   (known - result.sources.begin()));
-    } else {
-      result.sources.push_back(source);
-      parameter = body.addArgument(source.type, op->getLoc());
-    }
-    op->getResult(0).replaceAllUsesWith(parameter);
-    op->erase();
-  }
+  replaceBySources(result, dispatch.getNumArguments(), windows);
+  eraseDeadOps(result.kernel);
+  result.kernel.walk([&](Operation *op) {
+    if (std::optional<BufferSource> buffer = BufferSource::of(op, body))
+      buffers.push_back({op, *buffer});
+  });
+  replaceBySources(result, dispatch.getNumArguments(), buffers);
   eraseDeadOps(result.kernel);
   result.kernel.setType(
       FunctionType::get(dispatch.getContext(), body.getArgumentTypes(), {}));

@@ -135,3 +135,92 @@ func.func @in_place(%in: memref<16x32xf32>, %out: memref<16x32xf32>, %arena: mem
   }
   return
 }
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// Tests that the same op on two static windows of the same buffers (the
+// chunks of one convolution) runs one kernel: each window is a parameter
+// whose layout offset is left open, built by the dispatch (subview, cast).
+// CHECK-LABEL: func.func private @chunks_d0_kernel
+// CHECK-SAME:    %[[SRC:[^:]*]]: memref<16x32xf32, strided<[64, 1], offset: ?>>, %[[DST:[^:]*]]: memref<16x32xf32, strided<[64, 1], offset: ?>>)
+// CHECK-NOT:     memref.view
+// CHECK:         memref.subview %[[SRC]]
+// CHECK:         memref.subview %[[DST]]
+// CHECK:         math.exp
+// CHECK-LABEL: func.func private @chunks_d0(
+// CHECK:         %[[V:.*]] = memref.view
+// CHECK:         %[[W:.*]] = memref.subview %[[V]][0, 0] [16, 32] [1, 1]
+// CHECK:         %[[C:.*]] = memref.cast %[[W]] : memref<16x32xf32, strided<[64, 1]>> to memref<16x32xf32, strided<[64, 1], offset: ?>>
+// CHECK:         call @chunks_d0_kernel(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[C]], %{{.*}})
+// CHECK-LABEL: func.func private @chunks_d1(
+// CHECK:         %[[V:.*]] = memref.view
+// CHECK:         %[[W:.*]] = memref.subview %[[V]][0, 32] [16, 32] [1, 1]
+// CHECK:         %[[C:.*]] = memref.cast %[[W]] : memref<16x32xf32, strided<[64, 1], offset: 32>> to memref<16x32xf32, strided<[64, 1], offset: ?>>
+// CHECK:         call @chunks_d0_kernel(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[C]], %{{.*}})
+// CHECK-LABEL: func.func private @chunks_d2(
+// CHECK-NOT:     call
+// CHECK:         linalg.copy
+func.func @chunks(%in: memref<16x64xf32>, %out: memref<16x64xf32>, %arena: memref<8192xi8>)
+    attributes {exec.interface = array<i32: 1, 1>} {
+  %c0 = arith.constant 0 : index
+  %c4096 = arith.constant 4096 : index
+  %a = memref.view %arena[%c0][] : memref<8192xi8> to memref<16x64xf32>
+  %b = memref.view %arena[%c4096][] : memref<8192xi8> to memref<16x64xf32>
+  %a0 = memref.subview %a[0, 0] [16, 32] [1, 1] : memref<16x64xf32> to memref<16x32xf32, strided<[64, 1]>>
+  %a1 = memref.subview %a[0, 32] [16, 32] [1, 1] : memref<16x64xf32> to memref<16x32xf32, strided<[64, 1], offset: 32>>
+  %b0 = memref.subview %b[0, 0] [16, 32] [1, 1] : memref<16x64xf32> to memref<16x32xf32, strided<[64, 1]>>
+  %b1 = memref.subview %b[0, 32] [16, 32] [1, 1] : memref<16x64xf32> to memref<16x32xf32, strided<[64, 1], offset: 32>>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a0 : memref<16x32xf32, strided<[64, 1]>>) outs(%b0 : memref<16x32xf32, strided<[64, 1]>>) {
+  ^bb0(%x: f32, %y: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a1 : memref<16x32xf32, strided<[64, 1], offset: 32>>) outs(%b1 : memref<16x32xf32, strided<[64, 1], offset: 32>>) {
+  ^bb0(%x: f32, %y: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  }
+  linalg.copy ins(%b : memref<16x64xf32>) outs(%out : memref<16x64xf32>)
+  return
+}
+
+// -----
+
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+
+// Tests that a window is not opened when a user's type depends on its
+// offset (a reshape): those dispatches keep their bodies.
+// CHECK-LABEL: func.func private @reshaped_d0(
+// CHECK-NOT:     call
+// CHECK:         memref.expand_shape
+// CHECK-LABEL: func.func private @reshaped_d1(
+// CHECK-NOT:     call
+// CHECK:         memref.expand_shape
+func.func @reshaped(%in: memref<16x64xf32>, %out: memref<16x64xf32>, %arena: memref<8192xi8>)
+    attributes {exec.interface = array<i32: 1, 1>} {
+  %c0 = arith.constant 0 : index
+  %c4096 = arith.constant 4096 : index
+  %a = memref.view %arena[%c0][] : memref<8192xi8> to memref<16x64xf32>
+  %b = memref.view %arena[%c4096][] : memref<8192xi8> to memref<16x4x8xf32>
+  %a0 = memref.subview %a[0, 0] [16, 32] [1, 1] : memref<16x64xf32> to memref<16x32xf32, strided<[64, 1]>>
+  %a1 = memref.subview %a[0, 32] [16, 32] [1, 1] : memref<16x64xf32> to memref<16x32xf32, strided<[64, 1], offset: 32>>
+  %e0 = memref.expand_shape %a0 [[0], [1, 2]] output_shape [16, 4, 8] : memref<16x32xf32, strided<[64, 1]>> into memref<16x4x8xf32, strided<[64, 8, 1]>>
+  %e1 = memref.expand_shape %a1 [[0], [1, 2]] output_shape [16, 4, 8] : memref<16x32xf32, strided<[64, 1], offset: 32>> into memref<16x4x8xf32, strided<[64, 8, 1], offset: 32>>
+  linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%e0 : memref<16x4x8xf32, strided<[64, 8, 1]>>) outs(%b : memref<16x4x8xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%e1 : memref<16x4x8xf32, strided<[64, 8, 1], offset: 32>>) outs(%b : memref<16x4x8xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  }
+  return
+}
