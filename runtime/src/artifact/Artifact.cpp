@@ -536,29 +536,38 @@ uint32_t crc32(const uint8_t *bytes, size_t size) {
   return c ^ 0xFFFFFFFFu;
 }
 
-std::vector<uint8_t> encodeArtifact(const Artifact &artifact) {
-  std::vector<std::pair<SectionKind, std::vector<uint8_t>>> sections;
-  // The plan is optional: readers that do not know it may skip it.
-  auto flagsOf = [](SectionKind kind) {
-    return kind == SectionKind::kMemoryPlan ||
-                   kind == SectionKind::kMemoryPlanBaseline ||
-                   kind == SectionKind::kGemmCalls ||
-                   kind == SectionKind::kPrecisionReport ||
-                   kind == SectionKind::kBatchVariants
-               ? kSectionOptional
-               : 0u;
-  };
+namespace {
+
+/// One section's bytes: encoded here (`owned`), or the artifact's own
+/// (kernels and constants, often most of the file, are not copied).
+struct Section {
+  SectionKind kind;
+  std::vector<uint8_t> owned;
+  const uint8_t *data = nullptr;
+  size_t size = 0;
+
+  Section(SectionKind kind, std::vector<uint8_t> bytes)
+      : kind(kind), owned(std::move(bytes)), data(owned.data()),
+        size(owned.size()) {}
+  Section(SectionKind kind, const std::vector<uint8_t> &bytes, bool /*view*/)
+      : kind(kind), data(bytes.data()), size(bytes.size()) {}
+};
+
+std::vector<Section> sectionsOf(const Artifact &artifact) {
+  std::vector<Section> sections;
   sections.emplace_back(
       SectionKind::kTarget,
       std::vector<uint8_t>(artifact.target.begin(), artifact.target.end()));
   sections.emplace_back(SectionKind::kProgram, encodeProgram(artifact.program));
   if (!artifact.cpuKernels.empty())
-    sections.emplace_back(SectionKind::kCpuKernels, artifact.cpuKernels);
+    sections.emplace_back(SectionKind::kCpuKernels, artifact.cpuKernels,
+                          /*view=*/true);
   if (!artifact.cudaModules.empty())
     sections.emplace_back(SectionKind::kCudaKernels,
                           encodeCudaModules(artifact.cudaModules));
   if (!artifact.constants.empty())
-    sections.emplace_back(SectionKind::kConstants, artifact.constants);
+    sections.emplace_back(SectionKind::kConstants, artifact.constants,
+                          /*view=*/true);
   if (!artifact.memoryPlans.empty())
     sections.emplace_back(SectionKind::kMemoryPlan,
                           encodeMemoryPlans(artifact.memoryPlans));
@@ -576,19 +585,37 @@ std::vector<uint8_t> encodeArtifact(const Artifact &artifact) {
   if (!artifact.batchVariants.empty())
     sections.emplace_back(SectionKind::kBatchVariants,
                           encodeBatchVariants(artifact.batchVariants));
+  return sections;
+}
 
+size_t alignSection(size_t offset) {
+  return (offset + kSectionAlignment - 1) / kSectionAlignment *
+         kSectionAlignment;
+}
+
+/// The header and the section table, padded to where the first section
+/// starts; `fileSize` is the whole file's.
+std::vector<uint8_t> headerOf(const std::vector<Section> &sections,
+                              size_t &fileSize) {
+  // The plan is optional: readers that do not know it may skip it.
+  auto flagsOf = [](SectionKind kind) {
+    return kind == SectionKind::kMemoryPlan ||
+                   kind == SectionKind::kMemoryPlanBaseline ||
+                   kind == SectionKind::kGemmCalls ||
+                   kind == SectionKind::kPrecisionReport ||
+                   kind == SectionKind::kBatchVariants
+               ? kSectionOptional
+               : 0u;
+  };
   size_t tableEnd = kHeaderSize + sections.size() * kSectionEntrySize;
-  ByteWriter body;
   std::vector<SectionEntry> entries;
-  size_t offset = (tableEnd + kSectionAlignment - 1) / kSectionAlignment *
-                  kSectionAlignment;
-  for (auto &[kind, bytes] : sections) {
-    entries.push_back({uint32_t(kind), flagsOf(kind), offset, bytes.size(),
-                       crc32(bytes.data(), bytes.size())});
-    offset += (bytes.size() + kSectionAlignment - 1) / kSectionAlignment *
-              kSectionAlignment;
+  size_t offset = alignSection(tableEnd);
+  for (const Section &section : sections) {
+    entries.push_back({uint32_t(section.kind), flagsOf(section.kind), offset,
+                       section.size, crc32(section.data, section.size)});
+    offset = alignSection(offset + section.size);
   }
-  size_t fileSize = offset;
+  fileSize = offset;
 
   ByteWriter w;
   w.raw(kArtifactMagic, sizeof(kArtifactMagic));
@@ -613,12 +640,22 @@ std::vector<uint8_t> encodeArtifact(const Artifact &artifact) {
   for (int i = 0; i < 4; ++i)
     w.bytes()[kHeaderCrcOffset + i] = uint8_t(headerCrc >> (8 * i));
   w.raw(table.bytes().data(), table.bytes().size());
-  for (auto &[kind, bytes] : sections) {
-    w.padTo(kSectionAlignment);
-    w.raw(bytes.data(), bytes.size());
-  }
   w.padTo(kSectionAlignment);
   return std::move(w.bytes());
+}
+
+} // namespace
+
+std::vector<uint8_t> encodeArtifact(const Artifact &artifact) {
+  std::vector<Section> sections = sectionsOf(artifact);
+  size_t fileSize = 0;
+  std::vector<uint8_t> bytes = headerOf(sections, fileSize);
+  bytes.reserve(fileSize);
+  for (const Section &section : sections) {
+    bytes.insert(bytes.end(), section.data, section.data + section.size);
+    bytes.resize(alignSection(bytes.size()), 0);
+  }
+  return bytes;
 }
 
 namespace {
@@ -833,7 +870,18 @@ StatusOr<Artifact> readArtifactFile(const std::string &path) {
 }
 
 Status writeArtifactFile(const std::string &path, const Artifact &artifact) {
-  return writeFileBytes(path, encodeArtifact(artifact));
+  // Section by section from where the artifact holds them: a model's
+  // weights are not copied into one buffer first.
+  std::vector<Section> sections = sectionsOf(artifact);
+  size_t fileSize = 0;
+  std::vector<uint8_t> header = headerOf(sections, fileSize);
+  std::vector<FileChunk> chunks = {{header.data(), header.size()}};
+  static const uint8_t padding[kSectionAlignment] = {};
+  for (const Section &section : sections) {
+    chunks.push_back({section.data, section.size});
+    chunks.push_back({padding, alignSection(section.size) - section.size});
+  }
+  return writeFileChunks(path, chunks);
 }
 
 } // namespace kiln::rt

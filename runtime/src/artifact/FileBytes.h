@@ -26,6 +26,17 @@ StatusOr<std::vector<uint8_t>> readFileBytes(const std::string &path);
 Status writeFileBytes(const std::string &path,
                       const std::vector<uint8_t> &bytes);
 
+/// Bytes somewhere in memory, written in place.
+struct FileChunk {
+  const uint8_t *data;
+  size_t size;
+};
+
+/// Writes `chunks` one after the other to `path` (errors as
+/// writeFileBytes).
+Status writeFileChunks(const std::string &path,
+                       const std::vector<FileChunk> &chunks);
+
 } // namespace kiln::rt
 
 #endif // KILN_RUNTIME_SRC_ARTIFACT_FILEBYTES_H
