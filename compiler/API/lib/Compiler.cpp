@@ -546,6 +546,7 @@ Status Compiler::compileToArtifact(const ModelSource &source,
   if (error)
     return session.fail(error);
   cached.store(artifact);
+  mlir::TimingScope writing = timer.nest("writing the artifact");
   return write(artifact);
 }
 
