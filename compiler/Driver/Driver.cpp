@@ -436,9 +436,10 @@ DriverError lowerTo(ModuleOp module, Stage stage,
                          pm.addPass(createFuseGroupLoopsPass());
                        });
   // Beyond the graph level a failure means an op we cannot lower yet.
-  return runPipeline(module, options.timing, ErrorKind::kUnsupported, "CPU code generation",
-                     [&](OpPassManager &pm) {
-                       buildCpuCodegenPipeline(pm, options.stepPerKernel);
+  return runPipeline(module, options.timing, ErrorKind::kUnsupported,
+                     "CPU code generation", [&](OpPassManager &pm) {
+                       buildCpuCodegenPipeline(pm, options.stepPerKernel,
+                                               options.rawConstantBytes);
                      });
 }
 
@@ -520,6 +521,7 @@ DriverError compileToArtifact(ModuleOp module, const std::string &entry,
   PipelineOptions reported = options;
   if (options.maxAccuracyDrop >= 0)
     reported.precisionReport = &report.emplace();
+  reported.rawConstantBytes = rawConstantBytes();
   if (DriverError error =
           lowerForCpu(module, entry, signature, program, reported))
     return error;

@@ -181,6 +181,9 @@ struct PipelineOptions {
   std::string validationLabels;
   /// Where the budget's measurements go (null: nowhere).
   rt::PrecisionReport *precisionReport = nullptr;
+  /// Constants of at least this many bytes stay unflattened in the LLVM
+  /// dialect (0: none): an artifact writes their bytes itself.
+  uint64_t rawConstantBytes = 0;
 };
 
 /// Lowers `module` in place to `stage`.

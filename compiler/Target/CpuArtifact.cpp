@@ -9,7 +9,9 @@
 #include "compiler/Codegen/CPU/CpuDispatchEntries.h"
 #include "compiler/Codegen/CPU/CpuKernelLibrary.h"
 #include "compiler/Codegen/CPU/OptimizeLlvm.h"
+#include "compiler/Target/ConstantsObject.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -27,6 +29,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
 #include "llvm/Transforms/Utils/SplitModule.h"
 
 #include <atomic>
@@ -94,35 +97,65 @@ rt::Status emitObject(llvm::Module &module, llvm::TargetMachine &tm,
 constexpr unsigned kCodegenParts = 4;
 constexpr unsigned kMinFunctionsToSplit = 16;
 
-/// Large constants (weights) need no code generation, only their bytes in
-/// an object. They move to a module of their own, emitted on the calling
-/// thread, so that the parts sent to other contexts as bitcode stay small.
+/// Constants this large (weights) need no code generation, only their
+/// bytes in an object: see takeLargeConstants.
 constexpr uint64_t kLargeConstantBytes = 64 * 1024;
 
-std::unique_ptr<llvm::Module> takeLargeConstants(llvm::Module &module) {
-  auto data =
-      std::make_unique<llvm::Module>("kiln-weights", module.getContext());
-  data->setTargetTriple(module.getTargetTriple());
-  data->setDataLayout(module.getDataLayout());
-  const llvm::DataLayout &layout = module.getDataLayout();
-  for (llvm::GlobalVariable &global : module.globals()) {
-    if (!global.isConstant() || !global.hasInitializer() || !global.hasName() ||
-        global.hasComdat() ||
-        layout.getTypeAllocSize(global.getValueType()) < kLargeConstantBytes)
-      continue;
-    // The definition there, a declaration here; hidden, so that the shared
-    // object binds them to each other.
-    auto *moved = new llvm::GlobalVariable(
-        *data, global.getValueType(), /*isConstant=*/true,
-        llvm::GlobalValue::ExternalLinkage, global.getInitializer(),
-        global.getName());
-    moved->setAlignment(global.getAlign());
-    moved->setVisibility(llvm::GlobalValue::HiddenVisibility);
-    global.setInitializer(nullptr);
-    global.setLinkage(llvm::GlobalValue::ExternalLinkage);
-    global.setVisibility(llvm::GlobalValue::HiddenVisibility);
+/// The target of artifacts built on this host.
+llvm::Triple hostTriple() {
+  return llvm::Triple(llvm::sys::getProcessTriple());
+}
+/// Their alignment where the global names none: a cache line, as for the
+/// arena.
+constexpr uint64_t kLargeConstantAlignment = 64;
+
+/// The scalar type and element count of an LLVM array (of arrays) type, or
+/// a null type when `type` is not an array of one scalar type.
+std::pair<Type, int64_t> arrayShape(Type type) {
+  int64_t count = 1;
+  while (auto array = dyn_cast<LLVM::LLVMArrayType>(type)) {
+    count *= array.getNumElements();
+    type = array.getElementType();
   }
-  return data;
+  if (count == 1 && !isa<LLVM::LLVMArrayType>(type))
+    return {Type(), 0};
+  return {type, count};
+}
+
+/// Moves the large constant globals of `module` out of it: each becomes a
+/// hidden declaration, and its bytes (still owned by the MLIR context) are
+/// returned for writeConstantsObject. Translated to LLVM IR they would be
+/// copied and hashed as LLVM constants, then copied again by the object
+/// writer, for nothing.
+std::vector<RawConstant> takeLargeConstants(ModuleOp module) {
+  std::vector<RawConstant> taken;
+  for (auto global : module.getOps<LLVM::GlobalOp>()) {
+    auto value =
+        dyn_cast_if_present<DenseElementsAttr>(global.getValueOrNull());
+    if (!global.getConstant() || !value || value.isSplat() ||
+        global.getComdat() || global.getSection() || global.getThreadLocal_() ||
+        global.getAddrSpace() != 0)
+      continue;
+    Type element = value.getElementType();
+    if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+      continue;
+    ArrayRef<char> bytes = value.getRawData();
+    // The bytes must be the whole global: an array of the same scalars.
+    auto [scalar, count] = arrayShape(global.getGlobalType());
+    if (bytes.size() < rawConstantBytes() || scalar != element ||
+        static_cast<uint64_t>(count) * element.getIntOrFloatBitWidth() / 8 !=
+            bytes.size())
+      continue;
+    uint64_t alignment =
+        global.getAlignment().value_or(kLargeConstantAlignment);
+    taken.push_back({global.getSymName().str(), alignment, bytes});
+    global.setAlignment(alignment);
+    global.removeValueAttr();
+    global.setLinkage(LLVM::Linkage::External);
+    global.setVisibility_(LLVM::Visibility::Hidden);
+    global.setDsoLocal(true);
+  }
+  return taken;
 }
 
 /// Writes `module` as object files in `folder` (kernels.o, or kernels0.o
@@ -143,7 +176,6 @@ rt::Status emitObjects(std::unique_ptr<llvm::Module> module,
     paths = {pathOf("kernels.o")};
     return emitObject(*module, tm, paths.front());
   }
-  std::unique_ptr<llvm::Module> weights = takeLargeConstants(*module);
   // Parts travel as bitcode: a context is not shared between threads.
   std::vector<llvm::SmallVector<char, 0>> parts;
   llvm::SplitModule(*module, kCodegenParts,
@@ -155,7 +187,6 @@ rt::Status emitObjects(std::unique_ptr<llvm::Module> module,
   module.reset();
   for (size_t index = 0; index < parts.size(); ++index)
     paths.push_back(pathOf("kernels" + std::to_string(index) + ".o"));
-  paths.push_back(pathOf("weights.o"));
   std::vector<rt::Status> statuses(parts.size());
   auto emitPart = [&](size_t index) {
     llvm::LLVMContext context;
@@ -189,17 +220,19 @@ rt::Status emitObjects(std::unique_ptr<llvm::Module> module,
   std::vector<std::thread> threads;
   for (unsigned i = 1; i < workers; ++i)
     threads.emplace_back(work);
-  // The weights in the original context, while the parts are generated.
-  rt::Status weightsStatus = emitObject(*weights, tm, paths.back());
   work();
   for (std::thread &thread : threads)
     thread.join();
   for (const rt::Status &status : statuses)
     KILN_RETURN_IF_ERROR(status);
-  return weightsStatus;
+  return rt::Status::ok();
 }
 
 } // namespace
+
+uint64_t rawConstantBytes() {
+  return canWriteConstantsObject(hostTriple()) ? kLargeConstantBytes : 0;
+}
 
 rt::StatusOr<rt::Artifact> buildCpuArtifact(ModuleOp loweredModule,
                                             const EntrySignature &signature,
@@ -237,6 +270,9 @@ rt::StatusOr<rt::Artifact> buildCpuArtifact(ModuleOp loweredModule,
                                "' (try native, x86-64, x86-64-v3, x86-64-v4)");
 
   TimingScope phase = parent.nest("translation to LLVM IR");
+  std::vector<RawConstant> constants;
+  if (rawConstantBytes() != 0)
+    constants = takeLargeConstants(loweredModule);
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> module =
       translateModuleToLLVMIR(loweredModule, context, "kiln");
@@ -272,6 +308,13 @@ rt::StatusOr<rt::Artifact> buildCpuArtifact(ModuleOp loweredModule,
   phase = parent.nest("machine code");
   KILN_RETURN_IF_ERROR(
       emitObjects(std::move(module), *builder, tm, folder, objects));
+  if (!constants.empty()) {
+    llvm::SmallString<128> constantsPath(folder);
+    llvm::sys::path::append(constantsPath, "constants.o");
+    objects.push_back(std::string(constantsPath));
+    KILN_RETURN_IF_ERROR(
+        writeConstantsObject(constantsPath, tm.getTargetTriple(), constants));
+  }
   phase = parent.nest("linking");
   KILN_RETURN_IF_ERROR(runLinker(objects, sharedPath));
   auto library = llvm::MemoryBuffer::getFile(sharedPath);

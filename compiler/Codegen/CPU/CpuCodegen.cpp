@@ -101,7 +101,8 @@ void kiln::compiler::registerCpuCodegenPasses() {
 }
 
 void kiln::compiler::buildCpuCodegenPipeline(OpPassManager &pm,
-                                             bool stepPerKernel) {
+                                             bool stepPerKernel,
+                                             uint64_t rawConstantBytes) {
   // Counted on the graph: lowering removes tensors (docs/memory-planning.md).
   pm.addPass(createRecordGraphTensorBytesPass());
   // Which parameters are inputs and which outputs, before bufferisation
@@ -125,10 +126,11 @@ void kiln::compiler::buildCpuCodegenPipeline(OpPassManager &pm,
   if (stepPerKernel)
     dispatches.minWorkPerWorkgroup = 0;
   pm.addPass(createFormCpuDispatchesPass(dispatches));
-  buildCpuLowerToLLVMPipeline(pm);
+  buildCpuLowerToLLVMPipeline(pm, rawConstantBytes);
 }
 
-void kiln::compiler::buildCpuLowerToLLVMPipeline(OpPassManager &pm) {
+void kiln::compiler::buildCpuLowerToLLVMPipeline(OpPassManager &pm,
+                                                 uint64_t rawConstantBytes) {
   // int8 and weight-only GEMMs with constant weights call the kernel
   // library (before tiling, which would cut them into register tiles).
   pm.addPass(createInt8GemmCallsPass());
@@ -163,5 +165,7 @@ void kiln::compiler::buildCpuLowerToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
-  pm.addPass(createFlattenConstantGlobalsPass());
+  FlattenConstantGlobalsPassOptions flatten;
+  flatten.leaveFromBytes = rawConstantBytes;
+  pm.addPass(createFlattenConstantGlobalsPass(flatten));
 }

@@ -11,6 +11,8 @@
 #ifndef KILN_COMPILER_CODEGEN_CPU_CPUCODEGEN_H
 #define KILN_COMPILER_CODEGEN_CPU_CPUCODEGEN_H
 
+#include <cstdint>
+
 namespace mlir {
 class DialectRegistry;
 class OpPassManager;
@@ -33,13 +35,18 @@ void registerCpuCodegenPasses();
 /// With `stepPerKernel`, small kernels are not merged into one dispatch,
 /// so that every step's results can be checked on their own (what
 /// --check-numerics uses to narrow a finding down; slower to run).
+/// Constant globals of at least `rawConstantBytes` (0: none) keep their
+/// nested types, for a translation that takes their raw bytes itself (see
+/// kiln-flatten-constant-globals).
 void buildCpuCodegenPipeline(mlir::OpPassManager &pm,
-                             bool stepPerKernel = false);
+                             bool stepPerKernel = false,
+                             uint64_t rawConstantBytes = 0);
 
 /// Appends dispatch functions on planned buffers -> LLVM dialect: register
 /// tiles and vectors, loops, polynomial math, LLVM. Registered as
-/// `kiln-cpu-lower-to-llvm-pipeline`.
-void buildCpuLowerToLLVMPipeline(mlir::OpPassManager &pm);
+/// `kiln-cpu-lower-to-llvm-pipeline`. `rawConstantBytes` as above.
+void buildCpuLowerToLLVMPipeline(mlir::OpPassManager &pm,
+                                 uint64_t rawConstantBytes = 0);
 
 } // namespace kiln::compiler
 

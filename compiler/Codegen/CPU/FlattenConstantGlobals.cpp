@@ -72,6 +72,8 @@ DenseElementsAttr flatten(DenseElementsAttr value) {
 struct FlattenConstantGlobalsPass
     : kiln::compiler::impl::FlattenConstantGlobalsPassBase<
           FlattenConstantGlobalsPass> {
+  using FlattenConstantGlobalsPassBase::FlattenConstantGlobalsPassBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     std::optional<llvm::DenseSet<StringAttr>> readBeyondAddress =
@@ -86,10 +88,13 @@ struct FlattenConstantGlobalsPass
       auto [element, count] = nestedArrayShape(global.getGlobalType());
       Type valueElement = value.getElementType();
       if (!element || element != valueElement ||
-          count != value.getNumElements() ||
-          !valueElement.isIntOrFloat() ||
+          count != value.getNumElements() || !valueElement.isIntOrFloat() ||
           valueElement.getIntOrFloatBitWidth() % 8 != 0 ||
-          readBeyondAddress->contains(global.getSymNameAttr()))
+          readBeyondAddress->contains(global.getSymNameAttr()) ||
+          (leaveFromBytes != 0 && static_cast<uint64_t>(count) *
+                                          valueElement.getIntOrFloatBitWidth() /
+                                          8 >=
+                                      leaveFromBytes))
         continue;
       DenseElementsAttr flat = flatten(value);
       global.setValueAttr(flat);

@@ -167,8 +167,15 @@ def FlattenConstantGlobalsPass
     array to the object element by element: seconds of a compile. Uses of a global take its
     address (`llvm.mlir.addressof`, an opaque pointer) and compute byte
     offsets themselves, so the type change is invisible to them; a global
-    whose type is read otherwise is left alone.
+    whose type is read otherwise is left alone. With `leave-from-bytes`,
+    globals at least that large are left as they are: the CPU artifact
+    writes their bytes to an object itself (ConstantsObject.h), and a
+    flattened copy would be one more copy and hash of every weight.
   }];
+  let options = [
+    Option<"leaveFromBytes", "leave-from-bytes", "uint64_t", /*default=*/"0",
+           "Leave globals of at least this many bytes alone (0: none)">
+  ];
 }
 
 #endif // KILN_COMPILER_CODEGEN_CPU_PASSES_TD

@@ -1,11 +1,20 @@
 // RUN: kiln-opt %s --kiln-flatten-constant-globals | FileCheck %s
+// RUN: kiln-opt %s --kiln-flatten-constant-globals=leave-from-bytes=16 | FileCheck %s --check-prefix=LEAVE
 
 // A weight of nested arrays becomes its bytes as one i8 array, alignment
 // kept; its address is taken as before.
 // CHECK: llvm.mlir.global private constant @weight(dense<[0, 0, -128, 63, 0, 0, 0, 64, 0, 0, 64, 64, 0, 0, -128, 64]> : tensor<16xi8>) {addr_space = 0 : i32, alignment = 64 : i64} : !llvm.array<16 x i8>
 llvm.mlir.global private constant @weight(dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>) {addr_space = 0 : i32, alignment = 64 : i64} : !llvm.array<2 x array<2 x f32>>
 
+// With leave-from-bytes, globals that large keep their nested type: the
+// CPU artifact writes their bytes itself (ConstantsObject.h). Smaller
+// ones are still flattened.
+// LEAVE: llvm.mlir.global private constant @weight(dense<{{\[\[}}1.000000e+00, 2.000000e+00], [3.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>) {{.*}} : !llvm.array<2 x array<2 x f32>>
+// LEAVE: llvm.mlir.global private constant @small(dense<[1, 2, 3, 4]> : tensor<4xi8>) {{.*}} : !llvm.array<4 x i8>
+llvm.mlir.global private constant @small(dense<[[1, 2], [3, 4]]> : tensor<2x2xi8>) {addr_space = 0 : i32} : !llvm.array<2 x array<2 x i8>>
+
 // A splat stays a splat, of the flat shape.
+// LEAVE: llvm.mlir.global private constant @zeros(dense<0.000000e+00> : tensor<2x3xf32>) {{.*}} : !llvm.array<2 x array<3 x f32>>
 // CHECK: llvm.mlir.global private constant @zeros(dense<0.000000e+00> : tensor<6xf32>) {addr_space = 0 : i32} : !llvm.array<6 x f32>
 llvm.mlir.global private constant @zeros(dense<0.0> : tensor<2x3xf32>) {addr_space = 0 : i32} : !llvm.array<2 x array<3 x f32>>
 
