@@ -145,10 +145,7 @@ DenseElementsAttr transposed2D(DenseElementsAttr attr) {
   int64_t rows = type.getDimSize(0), columns = type.getDimSize(1);
   auto resultType =
       RankedTensorType::get({columns, rows}, type.getElementType());
-  // Result element (c, r) is source element (r, c).
-  return rearrangedConstant(attr, resultType, [&](int64_t i) {
-    return (i % rows) * columns + i / rows;
-  });
+  return transposedBlocks(attr, resultType, /*blocks=*/1, rows, columns);
 }
 
 struct GemmToGeneric : OpRewritePattern<GemmOp> {

@@ -164,11 +164,7 @@ Value packedWeights(OpBuilder &b, Location loc, Value weight, int64_t rows) {
       RankedTensorType::get({outputs / rows, reduction, rows}, element);
   // Packed element (block, r, o) is weight (block * rows + o, r).
   DenseElementsAttr packed =
-      rearrangedConstant(attr, packedType, [&](int64_t i) {
-        int64_t o = i % rows, r = (i / rows) % reduction,
-                block = i / (rows * reduction);
-        return (block * rows + o) * reduction + r;
-      });
+      transposedBlocks(attr, packedType, outputs / rows, rows, reduction);
   return arith::ConstantOp::create(b, loc, packed);
 }
 

@@ -93,12 +93,14 @@ mlir::Value reshapeTensor(mlir::OpBuilder &b, mlir::Location loc,
 llvm::SmallVector<int64_t> normalizeAxes(llvm::ArrayRef<int64_t> axes,
                                          int64_t rank);
 
-/// The constant `attr` with its elements rearranged into `type` (as many
-/// elements): element i of the result is element `sourceOf(i)` of `attr`.
-/// Null for element types without a byte size.
-mlir::DenseElementsAttr
-rearrangedConstant(mlir::DenseElementsAttr attr, mlir::RankedTensorType type,
-                   llvm::function_ref<int64_t(int64_t)> sourceOf);
+/// The constant `attr`, read as `blocks` matrices [rows, columns], with
+/// each matrix transposed, as a constant of `type` (as many elements):
+/// result element (block, c, r) is source element (block, r, c). Null for
+/// element types without a byte size.
+mlir::DenseElementsAttr transposedBlocks(mlir::DenseElementsAttr attr,
+                                         mlir::RankedTensorType type,
+                                         int64_t blocks, int64_t rows,
+                                         int64_t columns);
 
 } // namespace kiln::compiler::lowering
 
