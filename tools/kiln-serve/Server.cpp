@@ -212,36 +212,45 @@ static void addVariant(ModelSpec &spec, int batch, const ModelSpec &variant) {
   spec.stepTime = std::max(spec.stepTime, variant.stepTime);
 }
 
-Status Server::registerModel(const std::string &name) {
-  ServedModel &model = models_[name];
-  auto fail = [&](const Status &status) {
-    model.reason = withoutFolder(status.message(), repository_.folder());
-    return Status(status.code(), model.reason);
-  };
+/// The identity and version of the file at `path`.
+static StatusOr<FileStamp> stampOf(const std::string &path,
+                                   const std::string &model) {
+  struct stat info;
+  if (stat(path.c_str(), &info) != 0)
+    return rt::notFound("model '" + model + "': cannot read '" + path + "'");
+  FileStamp stamp;
+  stamp.device = info.st_dev;
+  stamp.inode = info.st_ino;
+  stamp.size = info.st_size;
+  stamp.modifiedNs =
+      std::int64_t(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec;
+  return stamp;
+}
+
+StatusOr<Server::MeasuredModel> Server::measureModel(const std::string &name) {
   auto failVariant = [&](const Status &status, const std::string &variant) {
-    return fail(status.withContext("model '" + name + "', variant " + variant));
+    return status.withContext("model '" + name + "', variant " + variant);
   };
   StatusOr<std::string> path = repository_.locate(name);
   if (!path.isOk())
-    return fail(path.status());
-  struct stat info;
-  if (stat(path->c_str(), &info) != 0)
-    return fail(
-        rt::notFound("model '" + name + "': cannot read '" + *path + "'"));
+    return path.status();
+  StatusOr<FileStamp> stamp = stampOf(*path, name);
+  if (!stamp.isOk())
+    return stamp.status();
   // One read of each artifact: it is measured and its program kept.
   auto readStart = std::chrono::steady_clock::now();
   StatusOr<rt::Artifact> artifact = rt::readArtifactFile(*path);
   if (!artifact.isOk())
-    return fail(artifact.status().withContext("model '" + name + "'"));
+    return artifact.status().withContext("model '" + name + "'");
   std::vector<rt::BatchVariant> packed = std::move(artifact->batchVariants);
   artifact->batchVariants.clear();
   rt::Program program;
   // The file's size counts the packed variants' weights too.
   StatusOr<ModelSpec> spec = profileCpuArtifact(
-      name, std::move(*artifact), uint64_t(info.st_size),
+      name, std::move(*artifact), uint64_t(stamp->size),
       options_.threadsPerDevice, options_.timingRuns, readStart, &program);
   if (!spec.isOk())
-    return fail(spec.status());
+    return spec.status();
   // Batch-size variants: the same interface with N rows on axis 0, packed
   // into the file (kilnc compile --batch-sizes) or in NAME@bN.kiln files.
   for (const rt::BatchVariant &variant : packed) {
@@ -272,19 +281,62 @@ Status Server::registerModel(const std::string &name) {
                               options_.timingRuns, &variantProgram)
             : StatusOr<ModelSpec>(variantPath.status());
     if (!variant.isOk())
-      return fail(variant.status());
+      return variant.status();
     if (Status same = sameInterface(program, variantProgram, batch);
         !same.isOk())
       return failVariant(same, label);
     addVariant(*spec, batch, *variant);
   }
-  model.program = std::make_shared<const rt::Program>(std::move(program));
-  model.spec = *spec;
-  Status added = pool_->addModel(*spec);
+  MeasuredModel measured;
+  measured.program = std::make_shared<const rt::Program>(std::move(program));
+  measured.spec = std::move(*spec);
+  measured.stamp = *stamp;
+  return measured;
+}
+
+Status Server::registerModel(const std::string &name) {
+  ServedModel &model = models_[name];
+  auto fail = [&](const Status &status) {
+    model.reason = withoutFolder(status.message(), repository_.folder());
+    return Status(status.code(), model.reason);
+  };
+  StatusOr<MeasuredModel> measured = measureModel(name);
+  if (!measured.isOk())
+    return fail(measured.status());
+  Status added = pool_->addModel(measured->spec);
   if (!added.isOk())
     return fail(added);
+  model.program = std::move(measured->program);
+  model.spec = std::move(measured->spec);
+  model.stamp = measured->stamp;
   model.registered = true;
   model.reason = "not loaded";
+  return Status::ok();
+}
+
+bool Server::fileChanged(const std::string &name) {
+  StatusOr<std::string> path = repository_.locate(name);
+  if (!path.isOk())
+    return false; // Gone: the load fails on its own.
+  StatusOr<FileStamp> stamp = stampOf(*path, name);
+  return stamp.isOk() && !(*stamp == models_[name].stamp);
+}
+
+Status Server::reloadModel(const std::string &name) {
+  auto fail = [&](const Status &status) {
+    return Status(status.code(),
+                  withoutFolder(status.message(), repository_.folder()));
+  };
+  StatusOr<MeasuredModel> measured = measureModel(name);
+  if (!measured.isOk())
+    return fail(measured.status());
+  Status reloaded = pool_->reloadModel(measured->spec);
+  if (!reloaded.isOk())
+    return fail(reloaded);
+  ServedModel &model = models_[name];
+  model.program = std::move(measured->program);
+  model.spec = std::move(measured->spec);
+  model.stamp = measured->stamp;
   return Status::ok();
 }
 
@@ -622,6 +674,13 @@ void Server::repositoryLoad(httplib::Response &response,
         models_.erase(name);
       return sendError(response, httpStatusOf(status), status.message());
     }
+  } else if (fileChanged(name)) {
+    // A new version of the file: the replicas reload in place; requests
+    // meanwhile wait for the new version. A bad new file leaves the old
+    // version serving.
+    Status status = reloadModel(name);
+    if (!status.isOk())
+      return sendError(response, httpStatusOf(status), status.message());
   }
   Status status = loadEverywhere(name);
   if (!status.isOk())

@@ -21,11 +21,13 @@
 #include "kiln/runtime/serving/LivePool.h"
 #include "kiln/runtime/serving/RaplEnergy.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <sys/types.h>
 
 namespace httplib {
 class Server;
@@ -34,6 +36,19 @@ struct Response;
 } // namespace httplib
 
 namespace kiln::serve {
+
+/// Which file NAME.kiln was when it was measured: a load request
+/// reloads the model when the file has been replaced or rewritten since.
+struct FileStamp {
+  dev_t device = 0;
+  ino_t inode = 0;
+  off_t size = 0;
+  std::int64_t modifiedNs = 0;
+  bool operator==(const FileStamp &other) const {
+    return device == other.device && inode == other.inode &&
+           size == other.size && modifiedNs == other.modifiedNs;
+  }
+};
 
 struct ServerOptions {
   std::string repository;
@@ -92,10 +107,17 @@ public:
   void stop();
 
 private:
+  /// A model's files, read and measured.
+  struct MeasuredModel {
+    std::shared_ptr<const rt::Program> program;
+    rt::serving::ModelSpec spec;
+    FileStamp stamp;
+  };
   struct ServedModel {
     /// Shared with the requests in flight: a program can be large.
     std::shared_ptr<const rt::Program> program;
     rt::serving::ModelSpec spec;
+    FileStamp stamp;
     bool registered = false; ///< Known to the pool.
     bool ready = false;
     std::string reason; ///< Why it is not ready.
@@ -103,8 +125,18 @@ private:
 
   explicit Server(ServerOptions options, ModelRepository repository);
   void routes();
+  /// Reads and measures `name`'s files (NAME.kiln, its batch variants);
+  /// changes nothing.
+  rt::StatusOr<MeasuredModel> measureModel(const std::string &name);
   /// Measures `name` and adds it to the pool. Needs the lock.
   rt::Status registerModel(const std::string &name);
+  /// Whether NAME.kiln is no longer the file `name` was measured from.
+  /// Needs the lock.
+  bool fileChanged(const std::string &name);
+  /// Measures `name` again and hands the new version to the pool, which
+  /// reloads its replicas in place; on failure the old version stays.
+  /// Needs the lock.
+  rt::Status reloadModel(const std::string &name);
   /// Loads a registered model on every device it fits. Needs the lock.
   rt::Status loadEverywhere(const std::string &name);
   void unloadEverywhere(const std::string &name);

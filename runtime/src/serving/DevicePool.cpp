@@ -83,7 +83,10 @@ std::vector<int> DevicePool::hostingDevices(int model) const {
   std::vector<int> result;
   for (int d = 0; d < deviceCount(); ++d) {
     ReplicaState state = replicaState(model, d);
-    if (state == ReplicaState::kReady || state == ReplicaState::kLoading)
+    const std::deque<int> &waiting = devices_[d].loadsAfterDrain;
+    // A load waiting for memory there is a replica on its way.
+    if (state == ReplicaState::kReady || state == ReplicaState::kLoading ||
+        std::find(waiting.begin(), waiting.end(), model) != waiting.end())
       result.push_back(d);
   }
   return result;
@@ -290,6 +293,39 @@ Status DevicePool::loadWhenFree(const std::string &model, int device) {
     return slot.ledger.reserve(models_[m].spec.name,
                                models_[m].spec.footprint); // The typed error.
   slot.loadsAfterDrain.push_back(m);
+  return Status::ok();
+}
+
+Status DevicePool::reloadModel(ModelSpec spec) {
+  int m = modelIndex(spec.name);
+  if (m < 0)
+    return notFound("no model named '" + spec.name + "'");
+  if (spec.profile.empty())
+    return invalidArgument("model '" + spec.name + "' has no latency profile");
+  std::vector<int> ready;
+  for (int d = 0; d < deviceCount(); ++d) {
+    ReplicaState state = replicaState(m, d);
+    if (state == ReplicaState::kLoading || state == ReplicaState::kDraining)
+      return Status(
+          StatusCode::kFailedPrecondition,
+          "model '" + spec.name + "' is " +
+              (state == ReplicaState::kLoading ? "loading" : "draining") +
+              " on device '" + devices_[d].device->spec().name +
+              "'; reload it once that is done");
+    if (state == ReplicaState::kReady)
+      ready.push_back(d);
+  }
+  ModelSlot &slot = models_[m];
+  slot.spec = std::move(spec);
+  slot.onHost = false;
+  slot.pendingMoves.clear();
+  ++counters_.reloads;
+  for (int d : ready) {
+    // Queued first: the drain may release the old replica at once, and the
+    // release starts the loads waiting for its memory.
+    devices_[d].loadsAfterDrain.push_back(m);
+    KILN_RETURN_IF_ERROR(beginDrain(m, d, /*keepOnHost=*/false));
+  }
   return Status::ok();
 }
 

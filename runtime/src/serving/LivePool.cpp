@@ -97,6 +97,11 @@ Status LivePool::unloadModel(const std::string &model, int device) {
   return pool_->unloadModel(model, device);
 }
 
+Status LivePool::reloadModel(ModelSpec model) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return pool_->reloadModel(std::move(model));
+}
+
 void LivePool::inspect(
     const std::function<void(const DevicePool &)> &read) const {
   std::lock_guard<std::mutex> lock(mutex_);

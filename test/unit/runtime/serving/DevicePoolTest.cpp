@@ -412,6 +412,59 @@ TEST(DevicePoolTest, EvictsIdleModelsAndReloadsOnDemandPayingTheReload) {
   EXPECT_EQ(h.pool.ledger(0).reservedBytes(), 400 * kMiB);
 }
 
+TEST(DevicePoolTest, ReloadLoadsTheNewVersionInPlaceLosingNoRequest) {
+  PoolHarness h(kilnOptions());
+  h.addDevice(1000, "gpu0");
+  h.addModel("a", 100, {{1, 10.0}}, /*loadMs=*/2);
+  h.pool.start();
+  h.loadNow("a", 0);
+  double t = microsToMillis(h.clock.now());
+  h.submitAt(t, 1, "a");     // running when the new version comes
+  h.submitAt(t + 1, 2, "a"); // arrives while the old replica drains
+  h.events.runUntil(millisToMicros(t + 0.5));
+
+  ModelSpec v2 = h.pool.model(0);
+  v2.footprint.weightsBytes = 300 * kMiB;
+  ASSERT_TRUE(h.pool.reloadModel(v2).isOk());
+  EXPECT_EQ(h.pool.model(0).footprint.weightsBytes, 300 * kMiB);
+  // The running batch keeps the old version's memory until it ends.
+  EXPECT_EQ(h.pool.replicaState(0, 0), ReplicaState::kDraining);
+  EXPECT_EQ(h.pool.ledger(0).reservedBytes(), 100 * kMiB);
+  EXPECT_EQ(h.pool.reloadModel(v2).code(), StatusCode::kFailedPrecondition);
+
+  h.events.runAll();
+  EXPECT_EQ(h.pool.replicaState(0, 0), ReplicaState::kReady);
+  EXPECT_EQ(h.pool.ledger(0).reservedBytes(), 300 * kMiB);
+  EXPECT_EQ(h.pool.counters().reloads, 1u);
+  EXPECT_EQ(h.pool.counters().loads, 2u);
+  ASSERT_NE(h.responseFor(1), nullptr);
+  EXPECT_EQ(h.responseFor(1)->outcome, Outcome::kCompleted);
+  ASSERT_NE(h.responseFor(2), nullptr);
+  EXPECT_EQ(h.responseFor(2)->outcome, Outcome::kCompleted);
+  // Served by the new version: after the old batch (10 ms) and the load
+  // (2 ms), not on another device or rejected.
+  EXPECT_EQ(h.responseFor(2)->latency(), millisToMicros(9 + 2 + 10));
+  EXPECT_EQ(h.responses.size(), 2u);
+
+  ModelSpec unknown = v2;
+  unknown.name = "nope";
+  EXPECT_EQ(h.pool.reloadModel(unknown).code(), StatusCode::kNotFound);
+}
+
+TEST(DevicePoolTest, ReloadOfAModelWithoutReplicasOnlyReplacesItsSpec) {
+  PoolHarness h(kilnOptions());
+  h.addDevice(1000);
+  h.addModel("a", 100, {{1, 1.0}});
+  h.pool.start();
+  ModelSpec v2 = h.pool.model(0);
+  v2.footprint.weightsBytes = 200 * kMiB;
+  ASSERT_TRUE(h.pool.reloadModel(v2).isOk());
+  EXPECT_EQ(h.pool.replicaState(0, 0), ReplicaState::kAbsent);
+  EXPECT_EQ(h.pool.counters().loads, 0u);
+  h.loadNow("a", 0);
+  EXPECT_EQ(h.pool.ledger(0).reservedBytes(), 200 * kMiB);
+}
+
 TEST(DevicePoolTest, OnDemandLoadEvictsAnIdleModelToMakeRoom) {
   PoolHarness h(kilnOptions());
   h.addDevice(1000);

@@ -85,6 +85,7 @@ struct PoolCounters {
   std::uint64_t evictions = 0;
   std::uint64_t replications = 0;
   std::uint64_t moves = 0;
+  std::uint64_t reloads = 0; ///< New versions (reloadModel).
   std::uint64_t batches = 0;
   std::uint64_t batchedRequests = 0;
   std::uint64_t responses = 0;
@@ -130,6 +131,14 @@ public:
   /// Loads `model` on `device` as soon as draining replicas there have
   /// freed enough memory (now, when it already fits).
   Status loadWhenFree(const std::string &model, int device);
+  /// A new version of a registered model (its file replaced, measured
+  /// again): the spec is replaced and every ready replica drains and loads
+  /// again in place, the new version once the old one's running batch has
+  /// ended. Requests that arrive meanwhile wait for it; none is lost. A
+  /// host copy of the old weights is dropped. NOT_FOUND for an unknown
+  /// model; FAILED_PRECONDITION while a replica of it is loading or
+  /// draining (its version would be unclear).
+  Status reloadModel(ModelSpec model);
 
   /// Accepts a request; exactly one Response reaches the sink for it, now
   /// or later.

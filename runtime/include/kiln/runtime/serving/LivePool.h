@@ -56,6 +56,8 @@ public:
   bool cancel(RequestId id);
   Status loadModel(const std::string &model, int device);
   Status unloadModel(const std::string &model, int device);
+  /// A new version of a registered model; see DevicePool::reloadModel.
+  Status reloadModel(ModelSpec model);
 
   /// Runs `read` on the pool under its lock: for metrics and status.
   void inspect(const std::function<void(const DevicePool &)> &read) const;
