@@ -9,18 +9,17 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Codegen/CPU/CpuDispatchEntries.h"
+#include "HostTarget.h"
 #include "compiler/Codegen/CPU/OptimizeLlvm.h"
 #include "kiln/runtime/Artifact.h"
 #include "kiln/runtime/CpuSchedule.h"
 
 #include "llvm/AsmParser/Parser.h"
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 
 #include <gtest/gtest.h>
@@ -82,18 +81,14 @@ std::vector<std::string> callees(llvm::Module &module, llvm::StringRef name) {
 }
 
 TEST(CpuDispatchEntriesTest, KernelCallsFoldIntoTheirEntries) {
-  llvm::InitializeNativeTarget();
-  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  ASSERT_TRUE(static_cast<bool>(builder));
-  auto machine = builder->createTargetMachine();
-  ASSERT_TRUE(static_cast<bool>(machine));
   llvm::LLVMContext context;
   llvm::SMDiagnostic error;
   std::unique_ptr<llvm::Module> module =
       llvm::parseAssemblyString(kDispatches, error, context);
   ASSERT_TRUE(module) << error.getMessage().str();
-  module->setDataLayout((*machine)->createDataLayout());
-  module->setTargetTriple((*machine)->getTargetTriple());
+  std::unique_ptr<llvm::TargetMachine> machine =
+      kiln::testing::hostTargetMachineFor(*module);
+  ASSERT_TRUE(machine);
 
   ASSERT_TRUE(kiln::compiler::addCpuDispatchEntries(
                   *module, program({"shared_d0", "own_d1", "shared_d0"}))
@@ -105,8 +100,8 @@ TEST(CpuDispatchEntriesTest, KernelCallsFoldIntoTheirEntries) {
   EXPECT_TRUE(own->hasFnAttribute(llvm::Attribute::NoInline));
   EXPECT_TRUE(own->hasInternalLinkage());
 
-  ASSERT_FALSE(static_cast<bool>(
-      kiln::compiler::optimizeKernels(*module, **machine)));
+  ASSERT_FALSE(
+      static_cast<bool>(kiln::compiler::optimizeKernels(*module, *machine)));
   // The folded dispatch is gone; its entry calls the kernel itself.
   EXPECT_EQ(module->getFunction("shared_d0"), nullptr);
   EXPECT_EQ(callees(*module, kiln::rt::cpuDispatchEntryName("shared_d0")),

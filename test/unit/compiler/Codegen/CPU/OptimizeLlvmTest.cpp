@@ -8,15 +8,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Codegen/CPU/OptimizeLlvm.h"
+#include "HostTarget.h"
 
 #include "llvm/AsmParser/Parser.h"
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 
 #include <gtest/gtest.h>
@@ -127,18 +126,14 @@ TEST(OptimizeLlvmTest, MarksOnlyLoopsThatMoveData) {
 }
 
 TEST(OptimizeLlvmTest, CopiesStayRolledAndArithmeticUnrolls) {
-  llvm::InitializeNativeTarget();
-  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  ASSERT_TRUE(static_cast<bool>(builder));
-  auto machine = builder->createTargetMachine();
-  ASSERT_TRUE(static_cast<bool>(machine));
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> module = parse(context);
-  module->setDataLayout((*machine)->createDataLayout());
-  module->setTargetTriple((*machine)->getTargetTriple());
+  std::unique_ptr<llvm::TargetMachine> machine =
+      kiln::testing::hostTargetMachineFor(*module);
+  ASSERT_TRUE(machine);
   kiln::compiler::keepDataMovementLoopsRolled(*module);
-  ASSERT_FALSE(static_cast<bool>(
-      kiln::compiler::optimizeKernels(*module, **machine)));
+  ASSERT_FALSE(
+      static_cast<bool>(kiln::compiler::optimizeKernels(*module, *machine)));
   EXPECT_EQ(stores(*module, "copy"), 1u);
   EXPECT_EQ(stores(*module, "scale"), 4u);
 }
