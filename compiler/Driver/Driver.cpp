@@ -320,24 +320,6 @@ DriverError lowerTo(ModuleOp module, Stage stage,
           "lowering unsigned integers",
           [](OpPassManager &pm) { pm.addPass(createLowerUnsignedPass()); }))
     return error;
-  if (!options.weightOnly.empty()) {
-    std::string problem;
-    std::optional<WeightOnlyScheme> scheme =
-        parseWeightOnlyScheme(options.weightOnly, problem);
-    if (!scheme)
-      return DriverError{ErrorKind::kUsage, "--weight-only: " + problem};
-    if (DriverError error =
-            runPipeline(module, options.timing, ErrorKind::kUsage,
-                        "quantizing weights", [&](OpPassManager &pm) {
-                          WeightOnlyPassOptions weightOnly;
-                          weightOnly.bits = scheme->bits;
-                          weightOnly.group = scheme->group;
-                          pm.addPass(createWeightOnlyPass(weightOnly));
-                          // The f32 weights are dead now.
-                          pm.addPass(createCanonicalizerPass());
-                        }))
-      return error;
-  }
   if (options.precision == "int8")
     if (DriverError error = quantizeInt8(module, options))
       return error;
@@ -403,6 +385,27 @@ DriverError lowerTo(ModuleOp module, Stage stage,
                           pm.addPass(createCSEPass());
                         }))
       return error;
+  // Weight-only quantization after sharding: each rank quantizes its own
+  // slices of the weights (groups run along each slice's rows), and the
+  // sharding rules see plain contractions.
+  if (!options.weightOnly.empty()) {
+    std::string problem;
+    std::optional<WeightOnlyScheme> scheme =
+        parseWeightOnlyScheme(options.weightOnly, problem);
+    if (!scheme)
+      return DriverError{ErrorKind::kUsage, "--weight-only: " + problem};
+    if (DriverError error =
+            runPipeline(module, options.timing, ErrorKind::kUsage,
+                        "quantizing weights", [&](OpPassManager &pm) {
+                          WeightOnlyPassOptions weightOnly;
+                          weightOnly.bits = scheme->bits;
+                          weightOnly.group = scheme->group;
+                          pm.addPass(createWeightOnlyPass(weightOnly));
+                          // The f32 weights are dead now.
+                          pm.addPass(createCanonicalizerPass());
+                        }))
+      return error;
+  }
   if ((options.ranks > 1 || options.dataReplicas > 1) && options.onPartitioned)
     options.onPartitioned(module);
   if (DriverError error = runPoint(PipelinePoint::kBeforeFusion))

@@ -264,9 +264,6 @@ static Status checkPrecisionOptions(const CompileOptions &options) {
                     "--weight-only quantizes weights of an fp32 model; it "
                     "does not combine with --precision " +
                         precision);
-    if (options.devices != 1)
-      return Status(StatusCode::kFailedPrecondition,
-                    "--weight-only does not combine with --devices yet");
   }
   bool budgeted = options.maxAccuracyDrop >= 0;
   if (budgeted && (precision != "int8" || options.validationData.empty() ||
