@@ -80,6 +80,10 @@ std::unique_ptr<MLIRContext> createContext() {
   registerCpuCodegenDialects(registry);
   auto context = std::make_unique<MLIRContext>(registry);
   context->loadAllAvailableDialects();
+  // A user's error names the model and the node; the IR of the op it is
+  // attached to (for a function-level error, the whole model with its
+  // weights elided) is for compiler developers, who get it from kiln-opt.
+  context->printOpOnDiagnostic(false);
   return context;
 }
 
