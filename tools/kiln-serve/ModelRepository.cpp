@@ -90,6 +90,26 @@ std::vector<int> ModelRepository::variants(const std::string &name) const {
   return sizes;
 }
 
+std::map<int, FileStamp>
+ModelRepository::versions(const std::string &name) const {
+  std::map<int, FileStamp> files;
+  std::vector<int> sizes = variants(name);
+  sizes.insert(sizes.begin(), 1);
+  for (int batch : sizes) {
+    rt::StatusOr<std::string> path = locate(name, batch);
+    struct stat info;
+    if (!path.isOk() || stat(path->c_str(), &info) != 0)
+      continue;
+    FileStamp &stamp = files[batch];
+    stamp.device = info.st_dev;
+    stamp.inode = info.st_ino;
+    stamp.size = info.st_size;
+    stamp.modifiedNs = std::int64_t(info.st_mtim.tv_sec) * 1'000'000'000 +
+                       info.st_mtim.tv_nsec;
+  }
+  return files;
+}
+
 rt::StatusOr<std::string> ModelRepository::locate(const std::string &name,
                                                   int batchSize) const {
   if (!isModelName(name))

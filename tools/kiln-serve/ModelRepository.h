@@ -15,11 +15,29 @@
 #define KILN_TOOLS_KILN_SERVE_MODELREPOSITORY_H
 
 #include "kiln/runtime/Status.h"
+#include <cstdint>
+#include <map>
+#include <sys/types.h>
 
 #include <string>
 #include <vector>
 
 namespace kiln::serve {
+
+/// A file's identity (device, inode) and version (size, modification
+/// time): a model file replaced (renamed over) or rewritten in place no
+/// longer has the stamp it was measured with.
+struct FileStamp {
+  dev_t device = 0;
+  ino_t inode = 0;
+  off_t size = 0;
+  std::int64_t modifiedNs = 0;
+  bool operator==(const FileStamp &other) const {
+    return device == other.device && inode == other.inode &&
+           size == other.size && modifiedNs == other.modifiedNs;
+  }
+  bool operator!=(const FileStamp &other) const { return !(*this == other); }
+};
 
 /// Thread-safe (no mutable state).
 class ModelRepository {
@@ -37,6 +55,10 @@ public:
   /// Batch sizes of NAME's variants in the folder (NAME@bN.kiln, N >= 2),
   /// ascending.
   std::vector<int> variants(const std::string &name) const;
+  /// The files of model `name` now, by batch size (1: NAME.kiln, N:
+  /// NAME@bN.kiln), with their stamps; a file that is not there (or not
+  /// inside the folder) is left out.
+  std::map<int, FileStamp> versions(const std::string &name) const;
 
   static bool isModelName(const std::string &name);
 

@@ -212,21 +212,6 @@ static void addVariant(ModelSpec &spec, int batch, const ModelSpec &variant) {
   spec.stepTime = std::max(spec.stepTime, variant.stepTime);
 }
 
-/// The identity and version of the file at `path`.
-static StatusOr<FileStamp> stampOf(const std::string &path,
-                                   const std::string &model) {
-  struct stat info;
-  if (stat(path.c_str(), &info) != 0)
-    return rt::notFound("model '" + model + "': cannot read '" + path + "'");
-  FileStamp stamp;
-  stamp.device = info.st_dev;
-  stamp.inode = info.st_ino;
-  stamp.size = info.st_size;
-  stamp.modifiedNs =
-      std::int64_t(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec;
-  return stamp;
-}
-
 StatusOr<Server::MeasuredModel> Server::measureModel(const std::string &name) {
   auto failVariant = [&](const Status &status, const std::string &variant) {
     return status.withContext("model '" + name + "', variant " + variant);
@@ -234,9 +219,11 @@ StatusOr<Server::MeasuredModel> Server::measureModel(const std::string &name) {
   StatusOr<std::string> path = repository_.locate(name);
   if (!path.isOk())
     return path.status();
-  StatusOr<FileStamp> stamp = stampOf(*path, name);
-  if (!stamp.isOk())
-    return stamp.status();
+  // Stamped before they are read: a file rewritten meanwhile differs from
+  // its stamp, so the next load request reads it again.
+  std::map<int, FileStamp> files = repository_.versions(name);
+  if (!files.count(1))
+    return rt::notFound("model '" + name + "': cannot read '" + *path + "'");
   // One read of each artifact: it is measured and its program kept.
   auto readStart = std::chrono::steady_clock::now();
   StatusOr<rt::Artifact> artifact = rt::readArtifactFile(*path);
@@ -247,7 +234,7 @@ StatusOr<Server::MeasuredModel> Server::measureModel(const std::string &name) {
   rt::Program program;
   // The file's size counts the packed variants' weights too.
   StatusOr<ModelSpec> spec = profileCpuArtifact(
-      name, std::move(*artifact), uint64_t(stamp->size),
+      name, std::move(*artifact), uint64_t(files[1].size),
       options_.threadsPerDevice, options_.timingRuns, readStart, &program);
   if (!spec.isOk())
     return spec.status();
@@ -290,7 +277,7 @@ StatusOr<Server::MeasuredModel> Server::measureModel(const std::string &name) {
   MeasuredModel measured;
   measured.program = std::make_shared<const rt::Program>(std::move(program));
   measured.spec = std::move(*spec);
-  measured.stamp = *stamp;
+  measured.files = std::move(files);
   return measured;
 }
 
@@ -308,18 +295,14 @@ Status Server::registerModel(const std::string &name) {
     return fail(added);
   model.program = std::move(measured->program);
   model.spec = std::move(measured->spec);
-  model.stamp = measured->stamp;
+  model.files = std::move(measured->files);
   model.registered = true;
   model.reason = "not loaded";
   return Status::ok();
 }
 
 bool Server::fileChanged(const std::string &name) {
-  StatusOr<std::string> path = repository_.locate(name);
-  if (!path.isOk())
-    return false; // Gone: the load fails on its own.
-  StatusOr<FileStamp> stamp = stampOf(*path, name);
-  return stamp.isOk() && !(*stamp == models_[name].stamp);
+  return repository_.versions(name) != models_[name].files;
 }
 
 Status Server::reloadModel(const std::string &name) {
@@ -336,7 +319,7 @@ Status Server::reloadModel(const std::string &name) {
   ServedModel &model = models_[name];
   model.program = std::move(measured->program);
   model.spec = std::move(measured->spec);
-  model.stamp = measured->stamp;
+  model.files = std::move(measured->files);
   return Status::ok();
 }
 

@@ -21,13 +21,11 @@
 #include "kiln/runtime/serving/LivePool.h"
 #include "kiln/runtime/serving/RaplEnergy.h"
 
-#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <sys/types.h>
 
 namespace httplib {
 class Server;
@@ -36,19 +34,6 @@ struct Response;
 } // namespace httplib
 
 namespace kiln::serve {
-
-/// Which file NAME.kiln was when it was measured: a load request
-/// reloads the model when the file has been replaced or rewritten since.
-struct FileStamp {
-  dev_t device = 0;
-  ino_t inode = 0;
-  off_t size = 0;
-  std::int64_t modifiedNs = 0;
-  bool operator==(const FileStamp &other) const {
-    return device == other.device && inode == other.inode &&
-           size == other.size && modifiedNs == other.modifiedNs;
-  }
-};
 
 struct ServerOptions {
   std::string repository;
@@ -111,13 +96,14 @@ private:
   struct MeasuredModel {
     std::shared_ptr<const rt::Program> program;
     rt::serving::ModelSpec spec;
-    FileStamp stamp;
+    std::map<int, FileStamp> files;
   };
   struct ServedModel {
     /// Shared with the requests in flight: a program can be large.
     std::shared_ptr<const rt::Program> program;
     rt::serving::ModelSpec spec;
-    FileStamp stamp;
+    std::map<int, FileStamp>
+        files;               ///< As measured (ModelRepository::versions).
     bool registered = false; ///< Known to the pool.
     bool ready = false;
     std::string reason; ///< Why it is not ready.
@@ -130,7 +116,8 @@ private:
   rt::StatusOr<MeasuredModel> measureModel(const std::string &name);
   /// Measures `name` and adds it to the pool. Needs the lock.
   rt::Status registerModel(const std::string &name);
-  /// Whether NAME.kiln is no longer the file `name` was measured from.
+  /// Whether NAME.kiln or one of its batch-size variant files is no longer
+  /// what `name` was measured from (replaced, rewritten, added, removed).
   /// Needs the lock.
   bool fileChanged(const std::string &name);
   /// Measures `name` again and hands the new version to the pool, which

@@ -8,8 +8,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <string>
 #include <unistd.h>
 
@@ -66,4 +68,43 @@ TEST(ModelRepositoryTest, AMissingFolderIsNotFound) {
   ASSERT_FALSE(repository.isOk());
   EXPECT_EQ(repository.status().message(),
             "model repository '/nonexistent/kiln/models' is not a folder");
+}
+
+TEST(ModelRepositoryTest, VersionsChangeWhenAModelFileIsReplacedOrRewritten) {
+  Folder folder;
+  folder.touch(folder.repo + "/m.kiln");
+  folder.touch(folder.repo + "/m@b4.kiln");
+  folder.touch(folder.repo + "/other.kiln");
+  auto repository = ModelRepository::open(folder.repo);
+  ASSERT_TRUE(repository.isOk());
+  std::map<int, FileStamp> measured = repository->versions("m");
+  ASSERT_EQ(measured.size(), 2u);
+  EXPECT_TRUE(measured.count(1) && measured.count(4));
+  EXPECT_EQ(repository->versions("m"), measured) << "nothing changed";
+
+  // Another model's file is not this model's.
+  std::ofstream(folder.repo + "/other.kiln") << "changed";
+  EXPECT_EQ(repository->versions("m"), measured);
+
+  // Rewritten in place: same inode, new size.
+  std::ofstream(folder.repo + "/m@b4.kiln") << "a longer body";
+  std::map<int, FileStamp> rewritten = repository->versions("m");
+  EXPECT_NE(rewritten, measured);
+  EXPECT_EQ(rewritten[4].inode, measured[4].inode);
+
+  // Replaced by a rename: a new inode even at the same size.
+  folder.touch(folder.repo + "/m.new");
+  ASSERT_EQ(rename((folder.repo + "/m.new").c_str(),
+                   (folder.repo + "/m.kiln").c_str()),
+            0);
+  std::map<int, FileStamp> replaced = repository->versions("m");
+  EXPECT_NE(replaced[1].inode, measured[1].inode);
+
+  // A variant removed, or one added, changes the set.
+  ASSERT_EQ(unlink((folder.repo + "/m@b4.kiln").c_str()), 0);
+  EXPECT_EQ(repository->versions("m").size(), 1u);
+  folder.touch(folder.repo + "/m@b8.kiln");
+  EXPECT_TRUE(repository->versions("m").count(8));
+  EXPECT_TRUE(repository->versions("nosuch").empty());
+  EXPECT_TRUE(repository->versions("../m").empty());
 }
