@@ -122,12 +122,13 @@ std::pair<Type, int64_t> arrayShape(Type type) {
   return {type, count};
 }
 
-/// Moves the large constant globals of `module` out of it: each becomes a
-/// hidden declaration, and its bytes (still owned by the MLIR context) are
-/// returned for writeConstantsObject. Translated to LLVM IR they would be
-/// copied and hashed as LLVM constants, then copied again by the object
-/// writer, for nothing.
-std::vector<RawConstant> takeLargeConstants(ModuleOp module) {
+/// Moves the constant globals of `module` of at least `minBytes` out of
+/// it: each becomes a hidden declaration, and its bytes (still owned by the
+/// MLIR context) are returned for writeConstantsObject. Translated to LLVM
+/// IR they would be copied and hashed as LLVM constants, then copied again
+/// by the object writer, for nothing.
+std::vector<RawConstant> takeLargeConstants(ModuleOp module,
+                                            uint64_t minBytes) {
   std::vector<RawConstant> taken;
   for (auto global : module.getOps<LLVM::GlobalOp>()) {
     auto value =
@@ -142,7 +143,7 @@ std::vector<RawConstant> takeLargeConstants(ModuleOp module) {
     ArrayRef<char> bytes = value.getRawData();
     // The bytes must be the whole global: an array of the same scalars.
     auto [scalar, count] = arrayShape(global.getGlobalType());
-    if (bytes.size() < rawConstantBytes() || scalar != element ||
+    if (bytes.size() < minBytes || scalar != element ||
         static_cast<uint64_t>(count) * element.getIntOrFloatBitWidth() / 8 !=
             bytes.size())
       continue;
@@ -271,8 +272,8 @@ rt::StatusOr<rt::Artifact> buildCpuArtifact(ModuleOp loweredModule,
 
   TimingScope phase = parent.nest("translation to LLVM IR");
   std::vector<RawConstant> constants;
-  if (rawConstantBytes() != 0)
-    constants = takeLargeConstants(loweredModule);
+  if (uint64_t minBytes = rawConstantBytes())
+    constants = takeLargeConstants(loweredModule, minBytes);
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> module =
       translateModuleToLLVMIR(loweredModule, context, "kiln");

@@ -293,9 +293,7 @@ Status Server::registerModel(const std::string &name) {
   Status added = pool_->addModel(measured->spec);
   if (!added.isOk())
     return fail(added);
-  model.program = std::move(measured->program);
-  model.spec = std::move(measured->spec);
-  model.files = std::move(measured->files);
+  model.take(std::move(*measured));
   model.registered = true;
   model.reason = "not loaded";
   return Status::ok();
@@ -316,10 +314,7 @@ Status Server::reloadModel(const std::string &name) {
   Status reloaded = pool_->reloadModel(measured->spec);
   if (!reloaded.isOk())
     return fail(reloaded);
-  ServedModel &model = models_[name];
-  model.program = std::move(measured->program);
-  model.spec = std::move(measured->spec);
-  model.files = std::move(measured->files);
+  models_[name].take(std::move(*measured));
   return Status::ok();
 }
 

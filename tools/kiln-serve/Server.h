@@ -107,6 +107,12 @@ private:
     bool registered = false; ///< Known to the pool.
     bool ready = false;
     std::string reason; ///< Why it is not ready.
+    /// Serves `measured` from now on (its program, spec and files).
+    void take(MeasuredModel measured) {
+      program = std::move(measured.program);
+      spec = std::move(measured.spec);
+      files = std::move(measured.files);
+    }
   };
 
   explicit Server(ServerOptions options, ModelRepository repository);
