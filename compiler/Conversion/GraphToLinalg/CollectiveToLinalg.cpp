@@ -4,8 +4,10 @@
 //
 // Collectives stay single ops in destination style (exec.communicate) so
 // that bufferisation and the memory plan place their buffers and the
-// scheduler turns each into one exec.collective step. An all-gather along
-// an inner axis receives rank-major bytes and is transposed into place.
+// scheduler turns each into one exec.collective step. The runtime exchanges
+// rank-major blocks: an all-gather along an inner axis is transposed into
+// place after, a reduce-scatter's input before (neither when every
+// dimension outside the axis is 1).
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,6 +49,15 @@ Value communicate(OpBuilder &b, Location loc, exec::CollectiveKind kind,
       .getResult()[0];
 }
 
+/// Elements outside `axis` (the dimensions before it): 1 when blocks along
+/// `axis` are contiguous and rank-major already.
+int64_t outerElements(RankedTensorType type, int64_t axis) {
+  int64_t outer = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= type.getDimSize(d);
+  return outer;
+}
+
 struct AllReduceToCommunicate : OpRewritePattern<AllReduceOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(AllReduceOp op,
@@ -67,8 +78,8 @@ struct AllGatherToCommunicate : OpRewritePattern<AllGatherOp> {
     auto input = cast<RankedTensorType>(op.getInput().getType());
     auto result = cast<RankedTensorType>(op.getType());
     int64_t axis = op.getAxis(), ranks = op.getRanks();
-    if (axis == 0) {
-      // Rank after rank along the outermost axis is the result's layout.
+    if (outerElements(input, axis) == 1) {
+      // Nothing outside the axis: rank after rank is the result's layout.
       rewriter.replaceOp(op, communicate(rewriter, loc,
                                          exec::CollectiveKind::all_gather,
                                          exec::ReductionKind::none, ranks,
@@ -95,10 +106,42 @@ struct AllGatherToCommunicate : OpRewritePattern<AllGatherOp> {
   }
 };
 
+struct ReduceScatterToCommunicate : OpRewritePattern<ReduceScatterOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReduceScatterOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto input = cast<RankedTensorType>(op.getInput().getType());
+    auto result = cast<RankedTensorType>(op.getType());
+    int64_t axis = op.getAxis(), ranks = op.getRanks();
+    exec::ReductionKind reduction = reductionOf(op.getReduction());
+    Value send = op.getInput();
+    if (outerElements(input, axis) != 1) {
+      // [d0, ..., ranks, d_axis / ranks, ...] -> [ranks, d0, ...]: rank r's
+      // block is the r-th contiguous one.
+      SmallVector<int64_t> blocked(input.getShape().take_front(axis));
+      blocked.push_back(ranks);
+      llvm::append_range(blocked, result.getShape().drop_front(axis));
+      Value split =
+          reshapeTensor(rewriter, loc, send,
+                        RankedTensorType::get(blocked, input.getElementType()));
+      SmallVector<int64_t> permutation = {axis};
+      for (int64_t d = 0; d < int64_t(blocked.size()); ++d)
+        if (d != axis)
+          permutation.push_back(d);
+      send = transposeTensor(rewriter, loc, split, permutation);
+    }
+    rewriter.replaceOp(op, communicate(rewriter, loc,
+                                       exec::CollectiveKind::reduce_scatter,
+                                       reduction, ranks, send, result));
+    return success();
+  }
+};
+
 } // namespace
 
 void kiln::compiler::populateCollectiveToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<AllReduceToCommunicate, AllGatherToCommunicate>(
-      patterns.getContext());
+  patterns.add<AllReduceToCommunicate, AllGatherToCommunicate,
+               ReduceScatterToCommunicate>(patterns.getContext());
 }

@@ -69,4 +69,31 @@ def Kiln_AllGatherOp : Kiln_CollectiveOp<"all_gather"> {
   }];
 }
 
+def Kiln_ReduceScatterOp : Kiln_CollectiveOp<"reduce_scatter"> {
+  let summary = "combine the ranks' tensors and keep one slice of the result";
+  let description = [{
+    Every one of the `ranks` ranks contributes `input`; rank r gets the r-th
+    of `ranks` equal slices along `axis` of their elementwise `reduction`
+    (sum, max, min, prod), so the result is `input`'s shape with dimension
+    `axis` divided by `ranks`. It is an all-reduce followed by each rank's
+    slice, at the cost of the all-reduce's first half: sequence parallelism
+    uses it to finish a partial sum straight into a split value.
+
+    Example:
+
+    ```mlir
+    %y = kiln.reduce_scatter sum %x axis(1) ranks(2)
+        : tensor<1x128x768xf32> -> tensor<1x64x768xf32>
+    ```
+  }];
+  let arguments = (ins Kiln_NumericTensor:$input,
+                   Kiln_CollectiveReduction:$reduction, I64Attr:$axis,
+                   I32Attr:$ranks);
+  let results = (outs Kiln_NumericTensor:$result);
+  let assemblyFormat = [{
+    $reduction $input `axis` `(` $axis `)` `ranks` `(` $ranks `)` attr-dict
+    `:` type($input) `->` type($result)
+  }];
+}
+
 #endif // KILN_DIALECTS_GRAPH_IR_GRAPHCOLLECTIVEOPS_TD

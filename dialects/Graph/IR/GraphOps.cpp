@@ -148,6 +148,30 @@ LogicalResult AllGatherOp::verify() {
   return success();
 }
 
+LogicalResult ReduceScatterOp::verify() {
+  if (int32_t(getRanks()) < 1)
+    return emitOpError("needs at least one rank, got ") << int32_t(getRanks());
+  auto input = cast<RankedTensorType>(getInput().getType());
+  auto result = cast<RankedTensorType>(getResult().getType());
+  int64_t axis = getAxis(), ranks = int32_t(getRanks());
+  if (axis < 0 || axis >= input.getRank())
+    return emitOpError("axis ")
+           << axis << " is out of range for rank " << input.getRank();
+  if (input.getDimSize(axis) % ranks != 0)
+    return emitOpError("dimension ")
+           << axis << " (" << input.getDimSize(axis) << ") does not divide by "
+           << ranks << " ranks";
+  SmallVector<int64_t> expected(input.getShape());
+  expected[axis] /= ranks;
+  if (result.getElementType() != input.getElementType() ||
+      result.getShape() != ArrayRef<int64_t>(expected))
+    return emitOpError("result must be ")
+           << RankedTensorType::get(expected, input.getElementType())
+           << " (dimension " << axis << " divided by " << ranks
+           << " ranks), got " << result;
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Fusion region
 //===----------------------------------------------------------------------===//
