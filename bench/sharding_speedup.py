@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Tensor parallelism on CPU ranks: measured speed-up and the cost model's.
+"""Tensor (or sequence) parallelism on CPU ranks: measured speed-up and the cost model's.
 
 Compiles MODEL once for one device and once for RANKS ranks
 (`kilnc compile --devices RANKS --parallel STRATEGY`), then times them
@@ -13,9 +13,11 @@ The cost model predicts the ranks' time from what the compiler reports
 
   rate   = FLOPs of the one-rank program / its measured time   (calibration)
   T_rank = max over ranks (FLOPs_r / rate)
-           + sum over collectives (ALPHA + bytes * 2 (N - 1) / N / BUS_BW)
+           + sum over collectives (ALPHA + bytes * F / BUS_BW)
 
-with BUS_BW the in-process all-reduce bus bandwidth measured by
+with F = 2 (N - 1) / N for an all-reduce, (N - 1) / N for a reduce-scatter
+and N - 1 for an all-gather (bytes being what a rank sends); BUS_BW is
+the in-process all-reduce bus bandwidth measured by
 `kiln-comm-bench` on this machine and ALPHA a per-collective latency
 (default 20 us). The prediction is one-rank time / T_rank.
 
@@ -93,9 +95,16 @@ def main():
     compute = max(r["plan"]["flops"] for r in ranks) / rate
     comm = 0.0
     collectives = ranks[0]["collectives"]
-    for figures in collectives.values():
+    # Bytes each rank moves over the bus (NCCL's bus-bandwidth convention),
+    # from the bytes a rank sends: an all-reduce 2 (N-1)/N of them, a
+    # reduce-scatter (N-1)/N (it sends the whole), an all-gather N-1 (it
+    # sends its shard).
+    bus_factor = {"all_reduce": 2 * (n - 1) / n,
+                  "reduce_scatter": (n - 1) / n,
+                  "all_gather": n - 1}
+    for kind, figures in collectives.items():
         comm += figures["count"] * args.alpha_us / 1000.0
-        comm += figures["bytes"] * 2 * (n - 1) / n / (bus * 1e6)  # ms
+        comm += figures["bytes"] * bus_factor.get(kind, 1) / (bus * 1e6)  # ms
     predicted = t1 / (compute + comm)
     measured = statistics.median(r["speedup"] for r in rounds)
     summary = {

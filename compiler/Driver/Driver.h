@@ -149,8 +149,8 @@ struct PipelineOptions {
   std::string weightOnly;
   /// Sharding (kiln-shard, kiln-pipeline): with `ranks` > 1 the pipeline
   /// builds the program of rank `rank` of `ranks` under `parallel`
-  /// ("tensor", "data" or "pipeline", on `microBatches` slices of the
-  /// batch); CompileOptions::devices.
+  /// ("tensor", "sequence", "data" or "pipeline", on `microBatches` slices of
+  /// the batch); CompileOptions::devices.
   int64_t ranks = 1;
   int64_t rank = 0;
   std::string parallel = "tensor";

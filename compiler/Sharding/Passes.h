@@ -20,7 +20,7 @@ namespace kiln::compiler {
 #include "compiler/Sharding/Passes.h.inc"
 
 /// The module attribute the pass leaves: {ranks, rank, strategy,
-/// all_reduces, all_gathers}.
+/// all_reduces, all_gathers, reduce_scatters}.
 inline constexpr llvm::StringLiteral kShardingAttr = "kiln.sharding";
 
 /// The module attribute kiln-pipeline leaves: {stages, stage,

@@ -15,8 +15,8 @@ def ShardGraphPass : Pass<"kiln-shard", "::mlir::ModuleOp"> {
     Lays every value of each function out over `ranks` ranks (replicated,
     split along one dimension, or a partial sum; docs/sharding.md) and
     rewrites the function into what rank `rank` computes: local shapes,
-    its slices of the weights, and `kiln.all_reduce`/`kiln.all_gather`
-    where a layout must change. The interface stays whole: every rank takes
+    its slices of the weights, and `kiln.all_reduce`, `kiln.all_gather` and
+    `kiln.reduce_scatter` where a layout must change. The interface stays whole: every rank takes
     the full inputs and returns the full outputs.
 
     Layouts start from the strategy and flow forward through per-op rules
@@ -29,6 +29,13 @@ def ShardGraphPass : Pass<"kiln-shard", "::mlir::ModuleOp"> {
       attention block). Partial sums pass through reshapes, transposes and
       additions (a replicated addend is added on rank 0 only) and are
       reduced before anything else.
+    * `sequence`: `tensor` plus Megatron's sequence parallelism. A partial
+      sum that meets a layer norm or an elementwise op is reduce-scattered
+      along its tokens (the outermost dimension longer than 1 that divides,
+      not normalised over) instead of all-reduced, so residuals and layer
+      norms run on 1/`ranks` of the tokens; the next column-parallel
+      weight all-gathers them. Same bytes as `tensor`, less compute and
+      memory outside the blocks.
     * `data`: every input is split along its first (batch) dimension; an
       input whose batch does not divide by `ranks` is an error.
 
@@ -39,7 +46,7 @@ def ShardGraphPass : Pass<"kiln-shard", "::mlir::ModuleOp"> {
     Option<"ranks", "ranks", "int64_t", "1", "Number of ranks (devices)">,
     Option<"rank", "rank", "int64_t", "0", "The rank whose program to build">,
     Option<"strategy", "strategy", "std::string", "\"tensor\"",
-           "tensor or data">,
+           "tensor, sequence or data">,
   ];
   let dependentDialects = ["::kiln::KilnDialect"];
 }

@@ -6,6 +6,7 @@
 // and rebuilds it with local shapes. Layout changes (reshards) are made on
 // demand and shared between the ops that need the same one:
 //   partial    -> replicated  all_reduce sum
+//   partial    -> split(d)    reduce_scatter sum along d
 //   split(d)   -> replicated  all_gather along d
 //   replicated -> split(d)    this rank's slice (no communication; on a
 //                             constant it folds into a smaller constant)
@@ -46,7 +47,9 @@ struct Partitioner {
   DenseMap<Value, std::pair<Value, Sharding>> local;
   /// (original value, layout kind, dimension) -> resharded value.
   std::map<std::tuple<void *, int, int64_t>, Value> resharded;
-  int64_t allReduces = 0, allGathers = 0;
+  /// Partial sums already reduce-scattered, and along which dimension.
+  DenseMap<Value, std::optional<int64_t>> scatteredAlong;
+  int64_t allReduces = 0, allGathers = 0, reduceScatters = 0;
   /// Micro-batching (pipeline parallelism): the function is retyped to run
   /// on one of `context.ranks` slices of the batch, its inputs already
   /// sliced and its outputs left split; nothing may need the whole batch.
@@ -92,7 +95,28 @@ struct Partitioner {
              << want.dim << " of " << global << " over " << context.ranks
              << " ranks: " << global.getDimSize(want.dim)
              << " does not divide evenly";
+    if (have.isPartial() && want.isSplit()) {
+      // Half an all-reduce: each rank receives only its slice of the sum.
+      value = ReduceScatterOp::create(
+          builder, loc, localType(global, want, context.ranks), value,
+          CollectiveReduction::sum, want.dim, uint32_t(context.ranks));
+      ++reduceScatters;
+      scatteredAlong[original] = want.dim;
+      resharded[key] = value;
+      return value;
+    }
     if (have.isPartial()) {
+      // Reduce-scattered already: gathering that is the cheaper half.
+      if (std::optional<int64_t> dim = scatteredAlong.lookup(original)) {
+        value = AllGatherOp::create(
+            builder, loc, global,
+            resharded[std::make_tuple(original.getAsOpaquePointer(),
+                                      int(Sharding::Kind::kSplit), *dim)],
+            *dim, uint32_t(context.ranks));
+        ++allGathers;
+        resharded[key] = value;
+        return value;
+      }
       value = AllReduceOp::create(builder, loc, value.getType(), value,
                                   CollectiveReduction::sum,
                                   uint32_t(context.ranks));
@@ -187,11 +211,16 @@ struct Partitioner {
       }
       return success();
     }
-    // A partial sum the op is not linear in is reduced first.
+    // A partial sum the op is not linear in is reduced first: into this
+    // rank's tokens under sequence parallelism where the op can take them,
+    // whole otherwise.
     if (!keepsPartial(op, current))
-      for (Sharding &sharding : current)
-        if (sharding.isPartial())
-          sharding = Sharding::replicated();
+      for (auto [index, sharding] : llvm::enumerate(current))
+        if (sharding.isPartial()) {
+          std::optional<int64_t> dim =
+              tokenSplitDim(op, unsigned(index), context);
+          sharding = dim ? Sharding::split(*dim) : Sharding::replicated();
+        }
     Decision decision = decide(op, current, context);
 
     SmallVector<Value> operands;
@@ -317,15 +346,17 @@ struct ShardGraphPass
           << int64_t(rank) << " is not one of " << int64_t(ranks) << " ranks";
       return signalPassFailure();
     }
-    if (strategy != "tensor" && strategy != "data") {
+    if (strategy != "tensor" && strategy != "data" && strategy != "sequence") {
       module.emitError("kiln-shard: unknown strategy '")
-          << std::string(strategy) << "' (tensor or data)";
+          << std::string(strategy) << "' (tensor, sequence or data)";
       return signalPassFailure();
     }
     Partitioner partitioner(&getContext());
     partitioner.context.ranks = ranks;
-    partitioner.context.strategy =
-        strategy == "data" ? Strategy::kData : Strategy::kTensor;
+    partitioner.context.strategy = strategy == "data" ? Strategy::kData
+                                   : strategy == "sequence"
+                                       ? Strategy::kSequence
+                                       : Strategy::kTensor;
     partitioner.rank = rank;
     for (auto function : module.getOps<func::FuncOp>()) {
       if (function.isExternal())
@@ -334,7 +365,7 @@ struct ShardGraphPass
         function.emitError("cannot shard a function with several blocks");
         return signalPassFailure();
       }
-      if (partitioner.context.strategy == Strategy::kTensor)
+      if (partitioner.context.strategy != Strategy::kData)
         splitFusedProjections(function, ranks);
       if (failed(partitioner.partition(function)))
         return signalPassFailure();
@@ -350,7 +381,9 @@ struct ShardGraphPass
              b.getNamedAttr("all_reduces",
                             b.getI64IntegerAttr(partitioner.allReduces)),
              b.getNamedAttr("all_gathers",
-                            b.getI64IntegerAttr(partitioner.allGathers))}));
+                            b.getI64IntegerAttr(partitioner.allGathers)),
+             b.getNamedAttr("reduce_scatters",
+                            b.getI64IntegerAttr(partitioner.reduceScatters))}));
   }
 };
 

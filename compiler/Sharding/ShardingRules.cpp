@@ -78,6 +78,13 @@ bool isConstant(Value value) {
   return isa_and_present<ConstantOp>(op) && !op->hasAttr(kShardAnnotation);
 }
 
+/// Whether constant weights are split by columns (tensor parallelism, with
+/// or without sequence parallelism).
+bool columnParallel(const RuleContext &context) {
+  return context.strategy == Strategy::kTensor ||
+         context.strategy == Strategy::kSequence;
+}
+
 Decision elementwise(Operation *op, ArrayRef<Sharding> current) {
   RankedTensorType result = typeOf(op->getResult(0));
   int64_t rank = result.getRank();
@@ -114,6 +121,12 @@ Decision matmul(MatmulOp op, ArrayRef<Sharding> current,
   int64_t l = lhs.getRank(), r = rhs.getRank(), n = result.getRank();
   Decision decision = replicatedDecision(op);
   Sharding a = current[0], b = current[1];
+  // Sequence parallelism: tokens split between blocks are gathered for the
+  // next block's column-parallel weight, which every rank holds a slice of.
+  if (context.strategy == Strategy::kSequence && a.isSplit() &&
+      a.dim != l - 1 && b.isReplicated() && r == 2 && isConstant(op.getRhs()) &&
+      rhs.getDimSize(1) % context.ranks == 0)
+    a = Sharding::replicated();
   // The batch dimension `resultDim` of an operand of rank `k`, if it has
   // one that is not broadcast.
   auto batchDim = [&](RankedTensorType type,
@@ -162,8 +175,8 @@ Decision matmul(MatmulOp op, ArrayRef<Sharding> current,
   // Column parallelism (Megatron's first half): a constant weight split by
   // columns, so that the next contraction can take a split reduction.
   int64_t columns = rhs.getDimSize(r - 1);
-  if (context.strategy == Strategy::kTensor && r == 2 &&
-      isConstant(op.getRhs()) && columns % context.ranks == 0) {
+  if (columnParallel(context) && r == 2 && isConstant(op.getRhs()) &&
+      columns % context.ranks == 0) {
     decision.operands = {Sharding::replicated(), Sharding::split(1)};
     decision.result = Sharding::split(n - 1);
   }
@@ -200,6 +213,12 @@ Decision gemm(GemmOp op, ArrayRef<Sharding> current,
     decision.result = out;
   };
   Sharding a = current[0], b = current[1];
+  bool columnWeight =
+      isConstant(op.getB()) && result.getDimSize(1) % context.ranks == 0;
+  // Sequence parallelism: as for matmul, gather split tokens first.
+  if (context.strategy == Strategy::kSequence && a.isSplit() && a.dim != aK &&
+      b.isReplicated() && columnWeight)
+    a = Sharding::replicated();
   if (a.isSplit() && a.dim == aK)
     set(a, Sharding::split(bK), Sharding::partial());
   else if (a.isSplit())
@@ -208,8 +227,7 @@ Decision gemm(GemmOp op, ArrayRef<Sharding> current,
     set(Sharding::split(aK), b, Sharding::partial());
   else if (b.isSplit())
     set(Sharding::replicated(), b, Sharding::split(1));
-  else if (context.strategy == Strategy::kTensor && isConstant(op.getB()) &&
-           result.getDimSize(1) % context.ranks == 0)
+  else if (columnParallel(context) && columnWeight)
     set(Sharding::replicated(), Sharding::split(bN), Sharding::split(1));
   return decision;
 }
@@ -236,6 +254,31 @@ std::optional<int64_t> reshapedDim(RankedTensorType input,
 }
 
 } // namespace
+
+std::optional<int64_t> tokenSplitDim(Operation *op, unsigned operand,
+                                     const RuleContext &context) {
+  if (context.strategy != Strategy::kSequence || op->getNumResults() != 1)
+    return std::nullopt;
+  auto type = dyn_cast<RankedTensorType>(op->getOperand(operand).getType());
+  if (!type || type != op->getResult(0).getType())
+    return std::nullopt;
+  // Dimensions before `end` may be split.
+  int64_t end;
+  if (auto norm = dyn_cast<LayerNormOp>(op)) {
+    if (operand != 0)
+      return std::nullopt;
+    end = normalized(norm.getAxis(), type.getRank());
+  } else if (kiln::compiler::fusionRoleOf(op) ==
+             kiln::compiler::FusionRole::kElementwise) {
+    end = type.getRank() - 1; // The hidden dimension stays whole.
+  } else {
+    return std::nullopt;
+  }
+  for (int64_t d = 0; d < end; ++d)
+    if (type.getDimSize(d) > 1 && type.getDimSize(d) % context.ranks == 0)
+      return d;
+  return std::nullopt;
+}
 
 bool keepsPartial(Operation *op, ArrayRef<Sharding> current) {
   if (llvm::none_of(current, [](Sharding s) { return s.isPartial(); }))

@@ -20,7 +20,10 @@
 
 namespace kiln::compiler::sharding {
 
-enum class Strategy { kData, kTensor };
+/// kSequence is kTensor plus Megatron's sequence parallelism: the values
+/// between tensor-parallel blocks (residuals, layer norms) are split by
+/// token instead of replicated.
+enum class Strategy { kData, kTensor, kSequence };
 
 struct Decision {
   /// One per operand.
@@ -45,6 +48,14 @@ struct RuleContext {
 /// other than kiln.split run replicated.
 Decision decide(mlir::Operation *op, llvm::ArrayRef<Sharding> current,
                 const RuleContext &context);
+
+/// Under sequence parallelism, the dimension along which `op` (a layer norm
+/// or an elementwise op) can take operand `operand`, a partial sum, split
+/// instead of whole: the outermost one that is longer than 1, divides by
+/// the ranks and is not normalised over (the tokens of [batch, sequence,
+/// hidden]). None when the op is neither or no dimension qualifies.
+std::optional<int64_t> tokenSplitDim(mlir::Operation *op, unsigned operand,
+                                     const RuleContext &context);
 
 /// Whether `op` passes a partial sum through (linear in each operand:
 /// reshape, transpose, and adding partial sums).

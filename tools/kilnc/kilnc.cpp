@@ -182,10 +182,13 @@ cl::opt<int> devices(
 cl::opt<std::string> parallel(
     "parallel",
     cl::desc("With --devices: tensor (column-then-row splits of weights, "
-             "default), data (inputs split along their batch) or pipeline "
-             "(consecutive ops in stages, one per device); data,tensor or "
-             "data,pipeline with --mesh"),
-    cl::value_desc("tensor|data|pipeline|data,tensor|data,pipeline"),
+             "default), sequence (tensor, with the tokens between blocks "
+             "split: reduce-scatter and all-gather instead of all-reduce), "
+             "data (inputs split along their batch) or pipeline "
+             "(consecutive ops in stages, one per device); data,tensor, "
+             "data,sequence or data,pipeline with --mesh"),
+    cl::value_desc("tensor|sequence|data|pipeline|data,tensor|data,sequence|"
+                   "data,pipeline"),
     cl::init("tensor"), cl::sub(compileCommand));
 cl::list<std::string> shard(
     "shard",

@@ -51,16 +51,18 @@ StatusOr<std::map<std::string, int>> parseMesh(const std::string &text) {
 
 StatusOr<ParallelPlan> planParallelism(CompileOptions &options) {
   std::vector<std::string> strategies = splitList(options.parallel);
-  bool known =
-      strategies.size() == 1
-          ? strategies[0] == "tensor" || strategies[0] == "data" ||
-                strategies[0] == "pipeline"
-          : strategies.size() == 2 && strategies[0] == "data" &&
-                (strategies[1] == "tensor" || strategies[1] == "pipeline");
+  auto inner = [](const std::string &strategy) {
+    return strategy == "tensor" || strategy == "sequence" ||
+           strategy == "pipeline";
+  };
+  bool known = strategies.size() == 1
+                   ? inner(strategies[0]) || strategies[0] == "data"
+                   : strategies.size() == 2 && strategies[0] == "data" &&
+                         inner(strategies[1]);
   if (!known)
     return invalid("unknown parallelism '" + options.parallel +
-                   "' (tensor, data or pipeline, or a 2-D mesh: "
-                   "data,tensor or data,pipeline)");
+                   "' (tensor, sequence, data or pipeline, or a 2-D mesh: "
+                   "data,tensor, data,sequence or data,pipeline)");
   ParallelPlan plan;
   plan.strategy = strategies.back();
   if (!options.mesh.empty()) {

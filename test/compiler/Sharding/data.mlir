@@ -5,7 +5,7 @@
 // interface stays whole). Convolutions, pooling and row-wise softmax keep
 // the batch split.
 
-// CHECK: all_gathers = 1 : i64, all_reduces = 0 : i64, rank = 1 : i64, ranks = 2 : i64, strategy = "data"
+// CHECK: all_gathers = 1 : i64, all_reduces = 0 : i64, rank = 1 : i64, ranks = 2 : i64, reduce_scatters = 0 : i64, strategy = "data"
 // CHECK: %[[X:.*]] = kiln.slice %arg0 starts [2, 0, 0, 0] limits [4, 1, 4, 4] steps [1, 1, 1, 1] : tensor<4x1x4x4xf32> -> tensor<2x1x4x4xf32>
 // CHECK: kiln.conv2d %[[X]], %{{.*}} : (tensor<2x1x4x4xf32>, tensor<2x1x3x3xf32>) -> tensor<2x2x2x2xf32>
 // CHECK: kiln.global_avg_pool %{{.*}} : tensor<2x2x2x2xf32> -> tensor<2x2x1x1xf32>

@@ -3,7 +3,7 @@
 // RUN: not kiln-opt %s --kiln-shard='ranks=2 strategy=pipeline' 2>&1 | FileCheck %s --check-prefix=STRATEGY
 
 // RANK: error: kiln-shard: rank 2 is not one of 2 ranks
-// STRATEGY: error: kiln-shard: unknown strategy 'pipeline' (tensor or data)
+// STRATEGY: error: kiln-shard: unknown strategy 'pipeline' (tensor, sequence or data)
 
 // An uneven split would lose or invent rows: refused, never padded
 // silently.

@@ -7,7 +7,7 @@
 // units), and one all-reduce finishes the sum. The second bias is added
 // once, on rank 0.
 
-// RANK0: module attributes {kiln.sharding = {all_gathers = 0 : i64, all_reduces = 1 : i64, rank = 0 : i64, ranks = 2 : i64, strategy = "tensor"}}
+// RANK0: module attributes {kiln.sharding = {all_gathers = 0 : i64, all_reduces = 1 : i64, rank = 0 : i64, ranks = 2 : i64, reduce_scatters = 0 : i64, strategy = "tensor"}}
 // RANK0-DAG: %[[W1:.*]] = kiln.constant dense<{{\[}}[1.000000e+00, 1.000000e+00], [2.000000e+00, 2.000000e+00]]> : tensor<2x2xf32>
 // RANK0-DAG: %[[B1:.*]] = kiln.constant dense<[1.000000e+01, 2.000000e+01]> : tensor<2xf32>
 // RANK0-DAG: %[[W2:.*]] = kiln.constant dense<{{\[}}[1.000000e+00, 2.000000e+00]]> : tensor<1x2xf32>

@@ -1,5 +1,8 @@
 // RUN: kiln-opt %s --kiln-shard='ranks=2 rank=1' --canonicalize | FileCheck %s
 // RUN: kiln-opt %s --kiln-shard='ranks=4 rank=3' --canonicalize | FileCheck %s --check-prefix=FOUR
+// RUN: kiln-opt %s --kiln-shard='ranks=2 rank=0 strategy=sequence' --canonicalize | FileCheck %s --check-prefix=SEQ
+// RUN: kiln-opt %s --kiln-shard='ranks=2 rank=1 strategy=sequence' --canonicalize | FileCheck %s --check-prefix=SEQ1
+// RUN: kiln-opt %s --kiln-shard='ranks=4 rank=2 strategy=sequence' --canonicalize | FileCheck %s --check-prefix=SEQ4
 
 // A post-LN encoder block as ONNX exports it (fused Q/K/V projection split
 // in three, heads by reshape and transpose, residuals, GELU MLP). Tensor
@@ -23,6 +26,37 @@
 // CHECK: %[[M:.*]] = kiln.all_reduce sum %[[F]] ranks(2) : tensor<1x8x16xf32>
 // CHECK: kiln.layer_norm %[[M]]
 // CHECK-NOT: kiln.all_
+
+// Sequence parallelism (Megatron-SP): each all-reduce becomes a
+// reduce-scatter into this rank's tokens, the layer norm runs on them, and
+// the next column-parallel weight (and the output) all-gathers them: two of
+// each per block, the same bytes, no all-reduce. The residual and the bias
+// join the partial sum on rank 0, before the scatter.
+// SEQ: all_gathers = 2 : i64, all_reduces = 0 : i64
+// SEQ-SAME: reduce_scatters = 2 : i64, strategy = "sequence"
+// SEQ: %[[O:.*]] = kiln.matmul %{{.*}} : (tensor<1x8x8xf32>, tensor<8x16xf32>) -> tensor<1x8x16xf32>
+// SEQ: %[[OB:.*]] = kiln.add %[[O]], %{{.*}} : (tensor<1x8x16xf32>, tensor<16xf32>)
+// SEQ: %[[R1:.*]] = kiln.add %arg0, %[[OB]]
+// SEQ: %[[S1:.*]] = kiln.reduce_scatter sum %[[R1]] axis(1) ranks(2) : tensor<1x8x16xf32> -> tensor<1x4x16xf32>
+// SEQ: %[[N1:.*]] = kiln.layer_norm %[[S1]], {{.*}} -> tensor<1x4x16xf32>
+// SEQ: %[[G1:.*]] = kiln.all_gather %[[N1]] axis(1) ranks(2) : tensor<1x4x16xf32> -> tensor<1x8x16xf32>
+// SEQ: kiln.matmul %[[G1]], %{{.*}} : (tensor<1x8x16xf32>, tensor<16x16xf32>) -> tensor<1x8x16xf32>
+// SEQ: %[[F:.*]] = kiln.matmul %{{.*}} : (tensor<1x8x16xf32>, tensor<16x16xf32>) -> tensor<1x8x16xf32>
+// SEQ: %[[FB:.*]] = kiln.add %[[F]], %{{.*}} : (tensor<1x8x16xf32>, tensor<16xf32>)
+// SEQ: %[[R2:.*]] = kiln.add %[[G1]], %[[FB]]
+// SEQ: %[[S2:.*]] = kiln.reduce_scatter sum %[[R2]] axis(1) ranks(2)
+// SEQ: %[[N2:.*]] = kiln.layer_norm %[[S2]]
+// SEQ: %[[G2:.*]] = kiln.all_gather %[[N2]] axis(1) ranks(2)
+// SEQ: return %[[G2]]
+
+// Other ranks skip the residual and the bias: they count once.
+// SEQ1: %[[O:.*]] = kiln.matmul %{{.*}} : (tensor<1x8x8xf32>, tensor<8x16xf32>) -> tensor<1x8x16xf32>
+// SEQ1-NEXT: kiln.reduce_scatter sum %[[O]] axis(1) ranks(2)
+
+// SEQ4: all_gathers = 2 : i64, all_reduces = 0 : i64
+// SEQ4-SAME: reduce_scatters = 2 : i64
+// SEQ4: kiln.reduce_scatter sum %{{.*}} axis(1) ranks(4) : tensor<1x8x16xf32> -> tensor<1x2x16xf32>
+// SEQ4: kiln.layer_norm %{{.*}} -> tensor<1x2x16xf32>
 
 // FOUR: all_gathers = 0 : i64, all_reduces = 2 : i64
 // FOUR: kiln.softmax %{{.*}} axis 3 : tensor<1x1x8x8xf32>

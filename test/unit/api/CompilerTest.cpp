@@ -331,7 +331,12 @@ TEST(Compiler, PipelinesAndUsersLayoutsRunOnRanks) {
   CompileOptions annotated;
   annotated.devices = 2;
   annotated.shard = {"arg0=split(0)"};
-  for (const CompileOptions &options : {pipeline, annotated}) {
+  // Sequence parallelism is tensor parallelism here (no layer norm to
+  // scatter into); test/e2e/sharding/models.test has the transformers.
+  CompileOptions sequence;
+  sequence.devices = 2;
+  sequence.parallel = "sequence";
+  for (const CompileOptions &options : {pipeline, annotated, sequence}) {
     std::string path = ::testing::TempDir() + "/api-" + options.parallel +
                        "-" + std::to_string(::getpid()) + ".kiln";
     Status status = makeCompiler(options)->compileToArtifact(

@@ -151,9 +151,12 @@ struct CompileOptions {
   /// program (docs/sharding.md); CPU targets only. `kilnc --devices`.
   int devices = 1;
   /// How to shard: "tensor" (Megatron-style column-then-row splits of
-  /// contractions with constant weights), "data" (inputs split along
-  /// their batch dimension) or "pipeline" (consecutive ops in stages, one
-  /// per device); "data,tensor" or "data,pipeline" on a 2-D `mesh`.
+  /// contractions with constant weights), "sequence" (tensor plus
+  /// Megatron's sequence parallelism: the tokens between blocks split,
+  /// reduce-scatters and all-gathers instead of all-reduces), "data"
+  /// (inputs split along their batch dimension) or "pipeline"
+  /// (consecutive ops in stages, one per device); "data,tensor",
+  /// "data,sequence" or "data,pipeline" on a 2-D `mesh`.
   /// `kilnc --parallel`.
   std::string parallel = "tensor";
   /// CUDA models run by compile(): what runs their GEMMs, as

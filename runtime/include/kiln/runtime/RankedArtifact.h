@@ -34,7 +34,7 @@
 namespace kiln::rt {
 
 struct RankedArtifact {
-  /// "tensor" or "data" (informative), or "pipeline".
+  /// "tensor", "sequence" or "data" (informative), or "pipeline".
   std::string strategy;
   /// Pipeline parallelism: the slices of the batch each stage runs in turn.
   uint32_t microBatches = 1;
