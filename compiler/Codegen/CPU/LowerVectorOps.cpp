@@ -137,6 +137,17 @@ struct LowerVectorOpsPass
     if (failed(lowerBroadcastContractions()))
       return signalPassFailure();
     {
+      // A reduction over unit dimensions only (a pooling window's (kh, kw)
+      // in a tile) is an elementwise combine with its accumulator. Folded
+      // first: the inner-reduction lowering would transpose it and reduce
+      // lane by lane, scalarising the tile.
+      RewritePatternSet patterns(context);
+      vector::MultiDimReductionOp::getCanonicalizationPatterns(patterns,
+                                                               context);
+      if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+        return signalPassFailure();
+    }
+    {
       RewritePatternSet patterns(context);
       // Tiles are 1x..xN: without the unit dimensions elementwise ops are
       // 1-D, which is what math-to-llvm and arith-to-llvm lower.
