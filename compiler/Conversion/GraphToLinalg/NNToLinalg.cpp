@@ -261,10 +261,12 @@ Value padSpatial(OpBuilder &b, Location loc, Value input, int64_t top,
 /// no padded copy of the input is materialised (at ResNet's stem the copy
 /// and the input were the memory peak). The window read is a gather and
 /// stays scalar, as the strided read of a padded copy did.
+/// `resultType` may be a block of the output starting at output row and
+/// column `origin`.
 Value boundedWindowMax(OpBuilder &b, Location loc, Value input,
                        RankedTensorType resultType, ArrayRef<int64_t> kernel,
                        ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
-                       ArrayRef<int64_t> pads) {
+                       ArrayRef<int64_t> pads, ArrayRef<int64_t> origin) {
   MLIRContext *context = b.getContext();
   ArrayRef<int64_t> in = cast<RankedTensorType>(input.getType()).getShape();
   Type element = resultType.getElementType();
@@ -284,14 +286,15 @@ Value boundedWindowMax(OpBuilder &b, Location loc, Value input,
                                  linalg::IndexOp::create(nb, l, 1)};
     Value inside;
     for (int d = 0; d < 2; ++d) {
-      // position = out * stride + k * dilation - leading padding
+      // position = (origin + out) * stride + k * dilation - padding
       Value position = arith::AddIOp::create(
           nb, l,
           arith::MulIOp::create(nb, l, linalg::IndexOp::create(nb, l, 2 + d),
                                 constant(strides[d])),
           arith::MulIOp::create(nb, l, linalg::IndexOp::create(nb, l, 4 + d),
                                 constant(dilations[d])));
-      position = arith::SubIOp::create(nb, l, position, constant(pads[d]));
+      position = arith::SubIOp::create(
+          nb, l, position, constant(pads[d] - origin[d] * strides[d]));
       Value here = arith::AndIOp::create(
           nb, l,
           arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge, position,
@@ -316,6 +319,82 @@ Value boundedWindowMax(OpBuilder &b, Location loc, Value input,
       .front();
 }
 
+/// Max pooling whose border windows reach outside the input: the interior
+/// windows, which lie inside it, as a sliding window over a slice of the
+/// input (vectorised like an unpadded pool), and only the border rows and
+/// columns bounds-checked (scalar). At ResNet's stem, 3x3 stride 2 with
+/// padding 1, that is 55 x 55 of 56 x 56 outputs.
+Value windowMaxReachingOutside(OpBuilder &b, MaxPool2dOp op) {
+  Location loc = op.getLoc();
+  RankedTensorType inputType = op.getInput().getType();
+  RankedTensorType resultType = op.getType();
+  ArrayRef<int64_t> kernel = op.getKernelShape(), strides = op.getStrides(),
+                    dilations = op.getDilations(), pads = op.getPads();
+  ArrayRef<int64_t> in = inputType.getShape(), out = resultType.getShape();
+  // Outputs [first, last) along each spatial axis whose windows lie inside.
+  int64_t first[2], last[2];
+  for (int d = 0; d < 2; ++d) {
+    int64_t span = (kernel[d] - 1) * dilations[d];
+    first[d] =
+        std::min<int64_t>(llvm::divideCeil(pads[d], strides[d]), out[2 + d]);
+    int64_t reach = in[2 + d] - 1 + pads[d] - span;
+    last[d] = reach < 0 ? 0 : std::min(reach / strides[d] + 1, out[2 + d]);
+    last[d] = std::max(last[d], first[d]);
+  }
+  auto block = [&](int64_t rows, int64_t columns) {
+    return RankedTensorType::get({out[0], out[1], rows, columns},
+                                 resultType.getElementType());
+  };
+  auto bounded = [&](int64_t row, int64_t rows, int64_t column,
+                     int64_t columns) {
+    return boundedWindowMax(b, loc, op.getInput(), block(rows, columns), kernel,
+                            strides, dilations, pads, {row, column});
+  };
+  if (first[0] == last[0] || first[1] == last[1])
+    return bounded(0, out[2], 0, out[3]);
+
+  // The interior reads input rows and columns from `first * stride - pad`.
+  SmallVector<int64_t> starts = {0, 0}, extents = {in[0], in[1]};
+  for (int d = 0; d < 2; ++d) {
+    starts.push_back(first[d] * strides[d] - pads[d]);
+    extents.push_back((last[d] - first[d] - 1) * strides[d] +
+                      (kernel[d] - 1) * dilations[d] + 1);
+  }
+  auto indices = [&](ArrayRef<int64_t> values) {
+    return llvm::map_to_vector(
+        values, [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); });
+  };
+  SmallVector<OpFoldResult> unit(4, b.getIndexAttr(1));
+  Value window = tensor::ExtractSliceOp::create(
+      b, loc, op.getInput(), indices(starts), indices(extents), unit);
+  Type element = inputType.getElementType();
+  Value result = emptyTensor(b, loc, resultType);
+  auto place = [&](Value piece, int64_t row, int64_t column) {
+    ArrayRef<int64_t> shape =
+        cast<RankedTensorType>(piece.getType()).getShape();
+    result = tensor::InsertSliceOp::create(b, loc, piece, result,
+                                           indices({0, 0, row, column}),
+                                           indices(shape), unit);
+  };
+  place(slidingWindow(b, loc, window,
+                      block(last[0] - first[0], last[1] - first[1]), kernel,
+                      strides, dilations, lowestValue(b, loc, element),
+                      /*isMax=*/true),
+        first[0], first[1]);
+  // Whole rows above and below, then the columns left and right between.
+  if (first[0] > 0)
+    place(bounded(0, first[0], 0, out[3]), 0, 0);
+  if (last[0] < out[2])
+    place(bounded(last[0], out[2] - last[0], 0, out[3]), last[0], 0);
+  int64_t rows = last[0] - first[0];
+  if (first[1] > 0)
+    place(bounded(first[0], rows, 0, first[1]), first[0], 0);
+  if (last[1] < out[3])
+    place(bounded(first[0], rows, last[1], out[3] - last[1]), first[0],
+          last[1]);
+  return result;
+}
+
 struct MaxPoolToGeneric : OpRewritePattern<MaxPool2dOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(MaxPool2dOp op,
@@ -330,10 +409,7 @@ struct MaxPoolToGeneric : OpRewritePattern<MaxPool2dOp> {
         llvm::any_of(pads, [](int64_t p) { return p != 0; }) || extra[0] != 0 ||
         extra[1] != 0;
     if (reachesOutside && inputType.getNumElements() != 0) {
-      rewriter.replaceOp(op, boundedWindowMax(rewriter, loc, op.getInput(),
-                                              op.getType(), op.getKernelShape(),
-                                              op.getStrides(),
-                                              op.getDilations(), pads));
+      rewriter.replaceOp(op, windowMaxReachingOutside(rewriter, op));
       return success();
     }
     // Padding with -inf never wins a window that holds a real element.
