@@ -466,7 +466,8 @@ StatusOr<InferRequest> parseInferRequest(const std::string &body,
 StatusOr<InferResponseBody>
 encodeInferResponse(const std::string &model, const InferRequest &request,
                     const rt::Program &program,
-                    const std::vector<HostTensor> &outputs) {
+                    const std::vector<HostTensor> &outputs,
+                    const std::string &version) {
   std::vector<size_t> chosen;
   if (request.outputs.empty()) {
     for (size_t i = 0; i < program.outputs.size(); ++i)
@@ -481,7 +482,7 @@ encodeInferResponse(const std::string &model, const InferRequest &request,
     }
   }
   std::string header = "{\"model_name\":" + json::quote(model) +
-                       ",\"model_version\":\"1\"";
+                       ",\"model_version\":" + json::quote(version);
   if (!request.id.empty())
     header += ",\"id\":" + json::quote(request.id);
   header += ",\"outputs\":[";
@@ -518,7 +519,8 @@ encodeInferResponse(const std::string &model, const InferRequest &request,
 }
 
 std::string modelMetadataJson(const std::string &model,
-                              const rt::Program &program) {
+                              const rt::Program &program,
+                              const std::string &version) {
   auto tensors = [](const std::vector<rt::TensorSpec> &specs) {
     std::string out = "[";
     for (size_t i = 0; i < specs.size(); ++i)
@@ -527,10 +529,10 @@ std::string modelMetadataJson(const std::string &model,
              "}";
     return out + "]";
   };
-  return "{\"name\":" + json::quote(model) +
-         ",\"versions\":[\"1\"],\"platform\":\"kiln\",\"inputs\":" +
-         tensors(program.inputs) + ",\"outputs\":" + tensors(program.outputs) +
-         "}";
+  return "{\"name\":" + json::quote(model) + ",\"versions\":[" +
+         json::quote(version) +
+         "],\"platform\":\"kiln\",\"inputs\":" + tensors(program.inputs) +
+         ",\"outputs\":" + tensors(program.outputs) + "}";
 }
 
 std::string errorJson(const std::string &message) {

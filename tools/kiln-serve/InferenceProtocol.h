@@ -66,11 +66,13 @@ struct InferResponseBody {
 rt::StatusOr<InferResponseBody>
 encodeInferResponse(const std::string &model, const InferRequest &request,
                     const rt::Program &program,
-                    const std::vector<rt::HostTensor> &outputs);
+                    const std::vector<rt::HostTensor> &outputs,
+                    const std::string &version = "1");
 
 /// `{"name":…,"versions":["1"],"platform":"kiln","inputs":[…],"outputs":[…]}`
 std::string modelMetadataJson(const std::string &model,
-                              const rt::Program &program);
+                              const rt::Program &program,
+                              const std::string &version = "1");
 /// `{"error":"…"}`
 std::string errorJson(const std::string &message);
 

@@ -42,50 +42,122 @@ bool ModelRepository::isModelName(const std::string &name) {
   });
 }
 
+/// Entries of `folder` (none when it cannot be read).
+static std::vector<std::string> entries(const std::string &folder) {
+  std::vector<std::string> names;
+  if (DIR *dir = opendir(folder.c_str())) {
+    while (dirent *entry = readdir(dir))
+      names.push_back(entry->d_name);
+    closedir(dir);
+  }
+  return names;
+}
+
+/// A positive decimal number without leading zeros, up to `digits` long.
+static int positiveNumber(const std::string &text, size_t digits) {
+  if (text.empty() || text.size() > digits || text[0] == '0' ||
+      !std::all_of(text.begin(), text.end(),
+                   [](char c) { return c >= '0' && c <= '9'; }))
+    return 0;
+  return std::stoi(text);
+}
+
+static bool isFolder(const std::string &path) {
+  struct stat info;
+  return !path.empty() && stat(path.c_str(), &info) == 0 &&
+         S_ISDIR(info.st_mode);
+}
+
+static bool isFile(const std::string &path) {
+  struct stat info;
+  return !path.empty() && stat(path.c_str(), &info) == 0 &&
+         S_ISREG(info.st_mode);
+}
+
+std::string ModelRepository::inside(const std::string &path) const {
+  std::string real = resolved(path);
+  if (real.compare(0, folder_.size() + 1, folder_ + "/") != 0)
+    return std::string();
+  return real;
+}
+
+int ModelRepository::servedVersion(const std::string &name) const {
+  if (!isModelName(name))
+    return 0;
+  std::string models = inside(folder_ + "/" + name);
+  if (!isFolder(models))
+    return isFile(inside(folder_ + "/" + name + kSuffix)) ? 1 : 0;
+  int latest = 0;
+  for (const std::string &entry : entries(models)) {
+    int version = positiveNumber(entry, 9);
+    if (version > latest &&
+        isFile(inside(models + "/" + entry + "/model" + kSuffix)))
+      latest = version;
+  }
+  return latest;
+}
+
+rt::StatusOr<std::pair<std::string, std::string>>
+ModelRepository::filesOf(const std::string &name) const {
+  if (!isModelName(name))
+    return rt::invalidArgument("'" + name + "' is not a model name");
+  bool flat = isFile(inside(folder_ + "/" + name + kSuffix));
+  std::string models = inside(folder_ + "/" + name);
+  if (isFolder(models)) {
+    if (flat)
+      return rt::Status(rt::StatusCode::kFailedPrecondition,
+                        "model '" + name + "' is both " + name +
+                            ".kiln and a folder of versions " + name +
+                            "/V/model.kiln: keep one");
+    int version = servedVersion(name);
+    if (version == 0)
+      return rt::notFound("model '" + name + "' has no version folder " + name +
+                          "/V/ holding a model.kiln");
+    return std::make_pair(models + "/" + std::to_string(version),
+                          std::string("model"));
+  }
+  if (!flat)
+    return rt::notFound("no model '" + name + "' in the repository");
+  return std::make_pair(folder_, name);
+}
+
 std::vector<std::string> ModelRepository::scan() const {
   std::vector<std::string> names;
-  DIR *dir = opendir(folder_.c_str());
-  if (!dir)
-    return names;
-  while (dirent *entry = readdir(dir)) {
-    std::string file = entry->d_name;
-    if (file.size() <= kSuffixLength ||
-        file.compare(file.size() - kSuffixLength, kSuffixLength, kSuffix) != 0)
+  for (const std::string &entry : entries(folder_)) {
+    std::string name = entry;
+    if (entry.size() > kSuffixLength &&
+        entry.compare(entry.size() - kSuffixLength, kSuffixLength, kSuffix) ==
+            0)
+      name = entry.substr(0, entry.size() - kSuffixLength);
+    else if (!isFolder(inside(folder_ + "/" + entry)))
       continue;
-    std::string name = file.substr(0, file.size() - kSuffixLength);
-    if (isModelName(name) && locate(name).isOk())
+    // A model both flat and in a folder is listed (once): its load
+    // request says why it cannot be served.
+    if (isModelName(name) && (locate(name).isOk() || servedVersion(name)) &&
+        std::find(names.begin(), names.end(), name) == names.end())
       names.push_back(name);
   }
-  closedir(dir);
   std::sort(names.begin(), names.end());
   return names;
 }
 
 std::vector<int> ModelRepository::variants(const std::string &name) const {
   std::vector<int> sizes;
-  if (!isModelName(name))
+  auto files = filesOf(name);
+  if (!files.isOk())
     return sizes;
-  DIR *dir = opendir(folder_.c_str());
-  if (!dir)
-    return sizes;
-  std::string prefix = name + "@b";
-  while (dirent *entry = readdir(dir)) {
-    std::string file = entry->d_name;
+  std::string prefix = files->second + "@b";
+  for (const std::string &file : entries(files->first)) {
     if (file.size() <= prefix.size() + kSuffixLength ||
         file.compare(0, prefix.size(), prefix) != 0 ||
         file.compare(file.size() - kSuffixLength, kSuffixLength, kSuffix) != 0)
       continue;
-    std::string digits =
-        file.substr(prefix.size(), file.size() - kSuffixLength - prefix.size());
-    if (digits.empty() || digits.size() > 5 || digits[0] == '0' ||
-        !std::all_of(digits.begin(), digits.end(),
-                     [](char c) { return c >= '0' && c <= '9'; }))
-      continue;
-    int size = std::stoi(digits);
+    int size = positiveNumber(
+        file.substr(prefix.size(), file.size() - kSuffixLength - prefix.size()),
+        5);
     if (size >= 2 && locate(name, size).isOk())
       sizes.push_back(size);
   }
-  closedir(dir);
   std::sort(sizes.begin(), sizes.end());
   return sizes;
 }
@@ -112,14 +184,14 @@ ModelRepository::versions(const std::string &name) const {
 
 rt::StatusOr<std::string> ModelRepository::locate(const std::string &name,
                                                   int batchSize) const {
-  if (!isModelName(name))
-    return rt::invalidArgument("'" + name + "' is not a model name");
-  std::string file =
-      batchSize == 1 ? name : name + "@b" + std::to_string(batchSize);
-  std::string real = resolved(folder_ + "/" + file + kSuffix);
-  struct stat info;
-  if (real.empty() || real.compare(0, folder_.size() + 1, folder_ + "/") != 0 ||
-      stat(real.c_str(), &info) != 0 || !S_ISREG(info.st_mode))
+  auto files = filesOf(name);
+  if (!files.isOk())
+    return files.status();
+  std::string file = batchSize == 1
+                         ? files->second
+                         : files->second + "@b" + std::to_string(batchSize);
+  std::string real = inside(files->first + "/" + file + kSuffix);
+  if (!isFile(real))
     return rt::notFound("no model '" + name + "' in the repository");
   return real;
 }

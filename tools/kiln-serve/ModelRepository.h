@@ -4,10 +4,15 @@
 //
 // kiln-serve serves model NAME from DIR/NAME.kiln, and its batch-size
 // variants from DIR/NAME@bN.kiln (the same model compiled for N rows on
-// axis 0; '@' is not a model-name character). Names come from the
-// network, so they are checked before they touch a path: letters, digits,
-// '_', '-' and '.', not starting with '.', and the file must resolve to a
-// regular file inside DIR (a symbolic link out of it is refused).
+// axis 0; '@' is not a model-name character): version 1. Or, laid out as
+// Triton's repositories are, from DIR/NAME/V/model.kiln (and
+// model@bN.kiln) for versions V = 1, 2, ...: the highest version with a
+// model.kiln is served (Triton's default policy, latest 1), so adding a
+// version folder rolls the model forward and removing it rolls back.
+// Names come from the network, so they are checked before they touch a
+// path: letters, digits, '_', '-' and '.', not starting with '.', and the
+// file must resolve to a regular file inside DIR (a symbolic link out of
+// it is refused).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +25,7 @@
 #include <sys/types.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kiln::serve {
@@ -48,10 +54,15 @@ public:
   const std::string &folder() const { return folder_; }
   /// Models in the folder now, by name, sorted.
   std::vector<std::string> scan() const;
-  /// The artifact of model `name`: INVALID_ARGUMENT for a name that is not
-  /// a model name, NOT_FOUND when there is no such model inside the folder.
+  /// The artifact of model `name` (of its served version): INVALID_ARGUMENT
+  /// for a name that is not a model name, NOT_FOUND when there is no such
+  /// model inside the folder, FAILED_PRECONDITION when it is there both as
+  /// NAME.kiln and as a NAME/ folder.
   rt::StatusOr<std::string> locate(const std::string &name,
                                    int batchSize = 1) const;
+  /// The version of `name` that is served: 1 for NAME.kiln, the highest
+  /// V of NAME/V/model.kiln; 0 when there is none.
+  int servedVersion(const std::string &name) const;
   /// Batch sizes of NAME's variants in the folder (NAME@bN.kiln, N >= 2),
   /// ascending.
   std::vector<int> variants(const std::string &name) const;
@@ -64,6 +75,12 @@ public:
 
 private:
   explicit ModelRepository(std::string folder) : folder_(std::move(folder)) {}
+  /// Where `name`'s files are and what they are called: (DIR, NAME) or
+  /// (DIR/NAME/V, model); errors as for locate().
+  rt::StatusOr<std::pair<std::string, std::string>>
+  filesOf(const std::string &name) const;
+  /// A path inside the folder, resolved, if it names an existing entry.
+  std::string inside(const std::string &path) const;
   std::string folder_; ///< Absolute, symbolic links resolved.
 };
 

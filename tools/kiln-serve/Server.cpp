@@ -221,6 +221,7 @@ StatusOr<Server::MeasuredModel> Server::measureModel(const std::string &name) {
     return path.status();
   // Stamped before they are read: a file rewritten meanwhile differs from
   // its stamp, so the next load request reads it again.
+  int version = repository_.servedVersion(name);
   std::map<int, FileStamp> files = repository_.versions(name);
   if (!files.count(1))
     return rt::notFound("model '" + name + "': cannot read '" + *path + "'");
@@ -278,6 +279,7 @@ StatusOr<Server::MeasuredModel> Server::measureModel(const std::string &name) {
   measured.program = std::make_shared<const rt::Program>(std::move(program));
   measured.spec = std::move(*spec);
   measured.files = std::move(files);
+  measured.version = version;
   return measured;
 }
 
@@ -300,7 +302,33 @@ Status Server::registerModel(const std::string &name) {
 }
 
 bool Server::fileChanged(const std::string &name) {
-  return repository_.versions(name) != models_[name].files;
+  const ServedModel &model = models_[name];
+  return repository_.servedVersion(name) != model.version ||
+         repository_.versions(name) != model.files;
+}
+
+bool Server::versionServed(const httplib::Request &request,
+                           httplib::Response &response) {
+  if (request.matches.size() < 3 || !request.matches[2].matched)
+    return true;
+  std::string name = request.matches[1].str();
+  std::string asked = request.matches[2].str();
+  int served;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto found = models_.find(name);
+    served = found != models_.end() && found->second.registered
+                 ? found->second.version
+                 : repository_.servedVersion(name);
+  }
+  if (served > 0 && asked == std::to_string(served))
+    return true;
+  sendError(response, 404,
+            "model '" + name + "' has no version '" + asked + "'" +
+                (served > 0
+                     ? " (version " + std::to_string(served) + " is served)"
+                     : ""));
+  return false;
 }
 
 Status Server::reloadModel(const std::string &name) {
@@ -388,18 +416,11 @@ void Server::routes() {
         "\"statistics\"]}",
         kJson);
   });
-  // Model paths, with or without /versions/<v> (every model has version 1).
+  // Model paths, with or without /versions/<v> (the version served).
   const std::string model = R"(/v2/models/([^/]+)(?:/versions/([^/]+))?)";
-  auto versionOk = [](const httplib::Request &request,
-                      httplib::Response &response) {
-    if (request.matches.size() > 2 && request.matches[2].matched &&
-        request.matches[2].str() != "1") {
-      sendError(response, 404,
-                "model '" + request.matches[1].str() + "' has no version '" +
-                    request.matches[2].str() + "' (only \"1\")");
-      return false;
-    }
-    return true;
+  auto versionOk = [this](const httplib::Request &request,
+                          httplib::Response &response) {
+    return versionServed(request, response);
   };
   // Before `model`, which "stats" would match as a model name.
   http_->Get("/v2/models/stats",
@@ -476,20 +497,25 @@ void Server::modelMetadata(httplib::Response &response,
   auto found = models_.find(name);
   if (found == models_.end() || !found->second.registered)
     return sendError(response, 404, "unknown model '" + name + "'");
-  response.set_content(modelMetadataJson(name, *found->second.program), kJson);
+  response.set_content(modelMetadataJson(name, *found->second.program,
+                                         std::to_string(found->second.version)),
+                       kJson);
 }
 
 void Server::statistics(httplib::Response &response, const std::string &name) {
   std::vector<std::string> names;
+  std::map<std::string, std::string> versions;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!name.empty() && !models_.count(name))
       return sendError(response, 404, "unknown model '" + name + "'");
     for (const auto &[known, model] : models_)
-      if (name.empty() || known == name)
+      if (name.empty() || known == name) {
         names.push_back(known);
+        versions[known] = std::to_string(model.version);
+      }
   }
-  response.set_content(statistics_.render(names), kJson);
+  response.set_content(statistics_.render(names, versions), kJson);
 }
 
 const Server::ServedModel *Server::readyModel(httplib::Response &response,
@@ -518,6 +544,7 @@ void Server::modelReady(httplib::Response &response, const std::string &name) {
 void Server::infer(const httplib::Request &http, httplib::Response &response,
                    const std::string &name) {
   std::shared_ptr<const rt::Program> program;
+  int version = 1; // Of `program`: a reload may change the model meanwhile.
   Micros unloaded = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -525,6 +552,7 @@ void Server::infer(const httplib::Request &http, httplib::Response &response,
     if (!model)
       return;
     program = model->program;
+    version = model->version;
     unloaded = model->spec.profile.unloadedLatency();
   }
   std::optional<size_t> jsonLength;
@@ -595,7 +623,8 @@ void Server::infer(const httplib::Request &http, httplib::Response &response,
     return sendError(response, httpStatusOf(done.data->status),
                      "model '" + name + "': " + done.data->status.message());
   StatusOr<InferResponseBody> body =
-      encodeInferResponse(name, inferRequest, *program, done.data->outputs);
+      encodeInferResponse(name, inferRequest, *program, done.data->outputs,
+                          std::to_string(version));
   if (!body.isOk())
     return sendError(response, 400,
                      "model '" + name + "': " + body.status().message());
@@ -629,10 +658,12 @@ void Server::repositoryIndex(const httplib::Request &request,
   for (const auto &[name, model] : models_) {
     if (onlyReady && !model.ready)
       continue;
+    int version =
+        model.registered ? model.version : repository_.servedVersion(name);
     out += std::string(first ? "" : ",") + "{\"name\":" + json::quote(name) +
-           ",\"version\":\"1\",\"state\":\"" +
-           (model.ready ? "READY" : "UNAVAILABLE") + "\",\"reason\":" +
-           json::quote(model.reason) + "}";
+           ",\"version\":\"" + std::to_string(std::max(version, 1)) +
+           "\",\"state\":\"" + (model.ready ? "READY" : "UNAVAILABLE") +
+           "\",\"reason\":" + json::quote(model.reason) + "}";
     first = false;
   }
   response.set_content(out + "]", kJson);

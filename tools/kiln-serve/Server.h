@@ -97,6 +97,7 @@ private:
     std::shared_ptr<const rt::Program> program;
     rt::serving::ModelSpec spec;
     std::map<int, FileStamp> files;
+    int version = 1; ///< ModelRepository::servedVersion.
   };
   struct ServedModel {
     /// Shared with the requests in flight: a program can be large.
@@ -104,6 +105,7 @@ private:
     rt::serving::ModelSpec spec;
     std::map<int, FileStamp>
         files;               ///< As measured (ModelRepository::versions).
+    int version = 1;         ///< The version served.
     bool registered = false; ///< Known to the pool.
     bool ready = false;
     std::string reason; ///< Why it is not ready.
@@ -112,6 +114,7 @@ private:
       program = std::move(measured.program);
       spec = std::move(measured.spec);
       files = std::move(measured.files);
+      version = measured.version;
     }
   };
 
@@ -134,6 +137,10 @@ private:
   rt::Status loadEverywhere(const std::string &name);
   void unloadEverywhere(const std::string &name);
 
+  /// Whether a request's /versions/V (if any) is the version of its model
+  /// that is served; otherwise answers 404. Takes the lock.
+  bool versionServed(const httplib::Request &request,
+                     httplib::Response &response);
   /// The model if it is ready to serve; otherwise answers `response` with
   /// why (404 unknown, 400 not ready) and returns null. Needs the lock.
   const ServedModel *readyModel(httplib::Response &response,

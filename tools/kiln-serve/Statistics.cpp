@@ -54,7 +54,9 @@ static std::string duration(std::uint64_t count, std::uint64_t ns) {
          ",\"ns\":" + std::to_string(ns) + "}";
 }
 
-std::string Statistics::render(const std::vector<std::string> &models) const {
+std::string
+Statistics::render(const std::vector<std::string> &models,
+                   const std::map<std::string, std::string> &versions) const {
   std::lock_guard<std::mutex> lock(mutex_);
   std::string out = "{\"model_stats\":[";
   bool first = true;
@@ -77,9 +79,10 @@ std::string Statistics::render(const std::vector<std::string> &models) const {
                  ",\"compute_output\":" + duration(0, 0) + "}";
     }
     out += std::string(first ? "" : ",") +
-           "{\"name\":" + rt::serving::json::quote(name) +
-           ",\"version\":\"1\",\"last_inference\":" +
-           std::to_string(model.lastInference) +
+           "{\"name\":" + rt::serving::json::quote(name) + ",\"version\":" +
+           rt::serving::json::quote(versions.count(name) ? versions.at(name)
+                                                         : "1") +
+           ",\"last_inference\":" + std::to_string(model.lastInference) +
            ",\"inference_count\":" + std::to_string(model.success.count) +
            ",\"execution_count\":" + std::to_string(executions) +
            ",\"inference_stats\":{\"success\":" +

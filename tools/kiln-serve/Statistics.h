@@ -2,7 +2,7 @@
 //
 // SPDX-License-Identifier: Apache-2.0
 //
-// GET /v2/models/stats and /v2/models/NAME[/versions/1]/stats, as Triton's
+// GET /v2/models/stats and /v2/models/NAME[/versions/V]/stats, as Triton's
 // statistics extension answers them: per model, inferences and executions
 // (a batch of N requests is N inferences and one execution), cumulative
 // counts and nanoseconds of successes, failures, queueing and compute, and
@@ -34,7 +34,10 @@ public:
               std::uint64_t nowMillis);
   /// {"model_stats":[...]} for `models`, in that order (unused models get
   /// zeros).
-  std::string render(const std::vector<std::string> &models) const;
+  /// `versions`: each model's served version (absent: "1").
+  std::string
+  render(const std::vector<std::string> &models,
+         const std::map<std::string, std::string> &versions = {}) const;
 
 private:
   struct Duration {

@@ -108,3 +108,86 @@ TEST(ModelRepositoryTest, VersionsChangeWhenAModelFileIsReplacedOrRewritten) {
   EXPECT_TRUE(repository->versions("nosuch").empty());
   EXPECT_TRUE(repository->versions("../m").empty());
 }
+
+TEST(ModelRepositoryTest, AFolderOfVersionsServesItsHighestVersion) {
+  Folder folder;
+  std::string bert = folder.repo + "/bert";
+  mkdir(bert.c_str(), 0755);
+  for (const char *version : {"1", "2", "10", "007", "3x"})
+    mkdir((bert + "/" + version).c_str(), 0755);
+  folder.touch(bert + "/1/model.kiln");
+  folder.touch(bert + "/2/model.kiln");
+  folder.touch(bert + "/2/model@b4.kiln");
+  folder.touch(bert + "/007/model.kiln"); // not a version number
+  folder.touch(bert + "/3x/model.kiln");
+  // Version 10 has no model.kiln yet (being copied in): not served.
+  folder.touch(bert + "/10/notes.txt");
+  mkdir((folder.repo + "/empty").c_str(), 0755);
+  mkdir((folder.repo + "/empty/1").c_str(), 0755);
+  auto repository = ModelRepository::open(folder.repo);
+  ASSERT_TRUE(repository.isOk());
+  EXPECT_EQ(repository->scan(), (std::vector<std::string>{"bert"}));
+  EXPECT_EQ(repository->servedVersion("bert"), 2);
+  auto path = repository->locate("bert");
+  ASSERT_TRUE(path.isOk()) << path.status().message();
+  EXPECT_NE(path->find("/bert/2/model.kiln"), std::string::npos) << *path;
+  EXPECT_EQ(repository->variants("bert"), (std::vector<int>{4}));
+  EXPECT_EQ(repository->versions("bert").size(), 2u);
+  EXPECT_EQ(repository->locate("empty").status().message(),
+            "model 'empty' has no version folder empty/V/ holding a "
+            "model.kiln");
+  EXPECT_EQ(repository->servedVersion("empty"), 0);
+
+  // A new version rolls forward (new stamps), its removal rolls back.
+  std::map<int, FileStamp> two = repository->versions("bert");
+  folder.touch(bert + "/10/model.kiln");
+  EXPECT_EQ(repository->servedVersion("bert"), 10);
+  EXPECT_NE(repository->versions("bert"), two);
+  EXPECT_TRUE(repository->variants("bert").empty());
+  std::remove((bert + "/10/model.kiln").c_str());
+  EXPECT_EQ(repository->servedVersion("bert"), 2);
+  EXPECT_EQ(repository->versions("bert"), two);
+
+  // A flat file of a flat model is version 1.
+  folder.touch(folder.repo + "/mlp.kiln");
+  EXPECT_EQ(repository->servedVersion("mlp"), 1);
+}
+
+TEST(ModelRepositoryTest, VersionFoldersStayInsideTheRepository) {
+  Folder folder;
+  mkdir((folder.root + "/outside").c_str(), 0755);
+  mkdir((folder.root + "/outside/1").c_str(), 0755);
+  folder.touch(folder.root + "/outside/1/model.kiln");
+  // The model folder, or a version folder, linked out of the repository.
+  ASSERT_EQ(symlink((folder.root + "/outside").c_str(),
+                    (folder.repo + "/linked").c_str()),
+            0);
+  mkdir((folder.repo + "/half").c_str(), 0755);
+  ASSERT_EQ(symlink((folder.root + "/outside/1").c_str(),
+                    (folder.repo + "/half/1").c_str()),
+            0);
+  auto repository = ModelRepository::open(folder.repo);
+  ASSERT_TRUE(repository.isOk());
+  EXPECT_TRUE(repository->scan().empty());
+  EXPECT_FALSE(repository->locate("linked").isOk());
+  EXPECT_FALSE(repository->locate("half").isOk());
+  EXPECT_EQ(repository->servedVersion("half"), 0);
+}
+
+TEST(ModelRepositoryTest, AModelBothFlatAndInAFolderIsRefused) {
+  Folder folder;
+  folder.touch(folder.repo + "/m.kiln");
+  mkdir((folder.repo + "/m").c_str(), 0755);
+  mkdir((folder.repo + "/m/1").c_str(), 0755);
+  folder.touch(folder.repo + "/m/1/model.kiln");
+  auto repository = ModelRepository::open(folder.repo);
+  ASSERT_TRUE(repository.isOk());
+  // Listed, so that the index shows it, but not served: the load says why.
+  EXPECT_EQ(repository->scan(), (std::vector<std::string>{"m"}));
+  auto path = repository->locate("m");
+  ASSERT_FALSE(path.isOk());
+  EXPECT_EQ(path.status().code(), kiln::rt::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(path.status().message(),
+            "model 'm' is both m.kiln and a folder of versions m/V/model.kiln: "
+            "keep one");
+}
