@@ -100,6 +100,8 @@ Server::Server(ServerOptions options, ModelRepository repository)
 
 Server::~Server() {
   stop();
+  if (poller_.joinable())
+    poller_.join();
   // Written again at the end: with the profiles as the pool refined them.
   if (pool_ && !options_.simConfig.empty())
     (void)writeSimConfig();
@@ -174,6 +176,8 @@ StatusOr<std::unique_ptr<Server>> Server::create(ServerOptions options) {
     if (Status status = server->writeSimConfig(); !status.isOk())
       return status;
   server->routes();
+  if (opts.poll)
+    server->poller_ = std::thread([raw = server.get()] { raw->pollLoop(); });
   return server;
 }
 
@@ -487,8 +491,67 @@ StatusOr<int> Server::bind() {
 void Server::serve() { http_->listen_after_bind(); }
 
 void Server::stop() {
+  {
+    std::lock_guard<std::mutex> lock(pollMutex_);
+    stopping_ = true;
+  }
+  pollWake_.notify_all();
   if (http_)
     http_->stop();
+}
+
+void Server::pollLoop() {
+  auto period = std::chrono::duration<double>(options_.pollSeconds);
+  std::unique_lock<std::mutex> lock(pollMutex_);
+  while (!pollWake_.wait_for(lock, period, [this] { return stopping_; })) {
+    lock.unlock();
+    pollRepository();
+    lock.lock();
+  }
+}
+
+void Server::pollRepository() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<std::string> names = repository_.scan();
+  for (const auto &[name, model] : models_)
+    if (!std::count(names.begin(), names.end(), name))
+      names.push_back(name);
+  auto report = [&](const Status &status) {
+    if (!status.isOk())
+      std::fprintf(stderr, "kiln-serve: %s\n", status.message().c_str());
+  };
+  for (const std::string &name : names) {
+    ServedModel &model = models_[name];
+    if (!repository_.locate(name).isOk() &&
+        repository_.servedVersion(name) == 0) {
+      if (model.ready) {
+        unloadEverywhere(name);
+        model.reason = "removed from the repository";
+      }
+      model.tried.clear();
+      continue;
+    }
+    std::map<int, FileStamp> files = repository_.versions(name);
+    if (!model.registered) {
+      if (files == model.tried)
+        continue; // These files failed already; wait for new ones.
+      model.tried = files;
+      Status status = registerModel(name);
+      if (status.isOk())
+        status = loadEverywhere(name);
+      report(status);
+      continue;
+    }
+    if (fileChanged(name) && files != model.tried) {
+      model.tried = files;
+      Status status = reloadModel(name);
+      report(status);
+      if (!status.isOk())
+        continue; // The loaded version keeps serving.
+    }
+    if (!model.ready && model.reason == "removed from the repository")
+      report(loadEverywhere(name));
+  }
 }
 
 void Server::modelMetadata(httplib::Response &response,
@@ -669,8 +732,15 @@ void Server::repositoryIndex(const httplib::Request &request,
   response.set_content(out + "]", kJson);
 }
 
+/// What the repository API's load and unload say in poll mode.
+static const char kPolled[] =
+    "the repository is polled (--model-control-mode poll): add, replace or "
+    "remove the model's files instead";
+
 void Server::repositoryLoad(httplib::Response &response,
                             const std::string &name) {
+  if (options_.poll)
+    return sendError(response, 400, kPolled);
   std::lock_guard<std::mutex> lock(mutex_);
   if (!ModelRepository::isModelName(name))
     return sendError(response, 400, "'" + name + "' is not a model name");
@@ -699,6 +769,8 @@ void Server::repositoryLoad(httplib::Response &response,
 
 void Server::repositoryUnload(httplib::Response &response,
                               const std::string &name) {
+  if (options_.poll)
+    return sendError(response, 400, kPolled);
   std::lock_guard<std::mutex> lock(mutex_);
   auto found = models_.find(name);
   if (found == models_.end() || !found->second.registered)

@@ -21,11 +21,13 @@
 #include "kiln/runtime/serving/LivePool.h"
 #include "kiln/runtime/serving/RaplEnergy.h"
 
+#include <condition_variable>
 #include <cstdio>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 
 namespace httplib {
 class Server;
@@ -65,6 +67,11 @@ struct ServerOptions {
   /// Load every model at start (Triton's "none" model-control mode); else
   /// only through the repository API ("explicit").
   bool loadAtStart = true;
+  /// Triton's "poll" mode: every `pollSeconds` the folder is read again;
+  /// new models are loaded, changed ones reloaded, removed ones unloaded,
+  /// and the repository API's load and unload are refused.
+  bool poll = false;
+  double pollSeconds = 15;
   /// One CSV line per answered request (empty: none), for offline
   /// analysis and the simulated-vs-real check.
   std::string requestLog;
@@ -107,6 +114,9 @@ private:
         files;               ///< As measured (ModelRepository::versions).
     int version = 1;         ///< The version served.
     bool registered = false; ///< Known to the pool.
+    /// Files a poll last tried to register or reload: not tried again
+    /// until they change.
+    std::map<int, FileStamp> tried;
     bool ready = false;
     std::string reason; ///< Why it is not ready.
     /// Serves `measured` from now on (its program, spec and files).
@@ -159,6 +169,9 @@ private:
   /// Appends one line to the request log (under the pool's lock).
   void logResponse(const rt::serving::Response &response);
   rt::Status writeSimConfig() const;
+  /// One look at the folder in poll mode (see ServerOptions::poll).
+  void pollRepository();
+  void pollLoop();
 
   ServerOptions options_;
   ModelRepository repository_;
@@ -170,6 +183,10 @@ private:
   std::map<std::string, ServedModel> models_;
   std::FILE *requestLog_ = nullptr;
   std::unique_ptr<rt::serving::RaplEnergy> energy_;
+  std::thread poller_;
+  std::mutex pollMutex_;
+  std::condition_variable pollWake_;
+  bool stopping_ = false; ///< Guarded by pollMutex_.
 };
 
 } // namespace kiln::serve

@@ -50,9 +50,12 @@ static const char kUsage[] =
     "  --powercap DIR           CPU energy counters (/sys/class/powercap)\n"
     "  --write-sim-config F     a kiln-sim config of this server (devices,\n"
     "                           measured models, pool options)\n"
-    "  --model-control-mode none|explicit\n"
-    "                           load every model at start (none) or only\n"
-    "                           through the repository API (explicit)\n";
+    "  --model-control-mode none|explicit|poll\n"
+    "                           load every model at start (none), only\n"
+    "                           through the repository API (explicit), or\n"
+    "                           at start and as the folder changes (poll)\n"
+    "  --repository-poll-secs S seconds between looks at the folder in poll\n"
+    "                           mode (15)\n";
 
 static int usage(const std::string &message) {
   std::fprintf(stderr, "kiln-serve: %s\n%s", message.c_str(), kUsage);
@@ -149,8 +152,12 @@ int main(int argc, char **argv) {
       options.httpThreads = int(number);
     } else if (arg == "--model-control-mode" &&
                (!std::strcmp(value, "none") ||
-                !std::strcmp(value, "explicit"))) {
-      options.loadAtStart = !std::strcmp(value, "none");
+                !std::strcmp(value, "explicit") ||
+                !std::strcmp(value, "poll"))) {
+      options.loadAtStart = std::strcmp(value, "explicit") != 0;
+      options.poll = !std::strcmp(value, "poll");
+    } else if (arg == "--repository-poll-secs" && needs(0.01, 86400)) {
+      options.pollSeconds = number;
     } else {
       return usage("bad option or value: " + arg + " " + value);
     }
