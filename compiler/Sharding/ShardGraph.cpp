@@ -47,8 +47,9 @@ struct Partitioner {
   DenseMap<Value, std::pair<Value, Sharding>> local;
   /// (original value, layout kind, dimension) -> resharded value.
   std::map<std::tuple<void *, int, int64_t>, Value> resharded;
-  /// Partial sums already reduce-scattered, and along which dimension.
-  DenseMap<Value, std::optional<int64_t>> scatteredAlong;
+  /// Partial sums already reduce-scattered: this rank's slice and its
+  /// dimension.
+  DenseMap<Value, std::pair<Value, int64_t>> scattered;
   int64_t allReduces = 0, allGathers = 0, reduceScatters = 0;
   /// Micro-batching (pipeline parallelism): the function is retyped to run
   /// on one of `context.ranks` slices of the batch, its inputs already
@@ -101,18 +102,16 @@ struct Partitioner {
           builder, loc, localType(global, want, context.ranks), value,
           CollectiveReduction::sum, want.dim, uint32_t(context.ranks));
       ++reduceScatters;
-      scatteredAlong[original] = want.dim;
+      scattered[original] = {value, want.dim};
       resharded[key] = value;
       return value;
     }
     if (have.isPartial()) {
       // Reduce-scattered already: gathering that is the cheaper half.
-      if (std::optional<int64_t> dim = scatteredAlong.lookup(original)) {
-        value = AllGatherOp::create(
-            builder, loc, global,
-            resharded[std::make_tuple(original.getAsOpaquePointer(),
-                                      int(Sharding::Kind::kSplit), *dim)],
-            *dim, uint32_t(context.ranks));
+      if (auto slice = scattered.find(original); slice != scattered.end()) {
+        auto [sliceValue, dim] = slice->second;
+        value = AllGatherOp::create(builder, loc, global, sliceValue, dim,
+                                    uint32_t(context.ranks));
         ++allGathers;
         resharded[key] = value;
         return value;

@@ -133,7 +133,7 @@ std::vector<std::string> ModelRepository::scan() const {
       continue;
     // A model both flat and in a folder is listed (once): its load
     // request says why it cannot be served.
-    if (isModelName(name) && (locate(name).isOk() || servedVersion(name)) &&
+    if (servedVersion(name) > 0 &&
         std::find(names.begin(), names.end(), name) == names.end())
       names.push_back(name);
   }

@@ -422,38 +422,31 @@ void Server::routes() {
   });
   // Model paths, with or without /versions/<v> (the version served).
   const std::string model = R"(/v2/models/([^/]+)(?:/versions/([^/]+))?)";
-  auto versionOk = [this](const httplib::Request &request,
-                          httplib::Response &response) {
-    return versionServed(request, response);
-  };
   // Before `model`, which "stats" would match as a model name.
   http_->Get("/v2/models/stats",
              [this](const httplib::Request &, httplib::Response &response) {
                statistics(response, "");
              });
-  http_->Get(model + "/stats",
-             [this, versionOk](const httplib::Request &request,
-                               httplib::Response &response) {
-               if (versionOk(request, response))
-                 statistics(response, request.matches[1]);
-             });
-  http_->Get(model, [this, versionOk](const httplib::Request &request,
+  http_->Get(model + "/stats", [this](const httplib::Request &request,
                                       httplib::Response &response) {
-    if (versionOk(request, response))
+    if (versionServed(request, response))
+      statistics(response, request.matches[1]);
+  });
+  http_->Get(model, [this](const httplib::Request &request,
+                           httplib::Response &response) {
+    if (versionServed(request, response))
       modelMetadata(response, request.matches[1]);
   });
-  http_->Get(model + "/ready",
-             [this, versionOk](const httplib::Request &request,
-                               httplib::Response &response) {
-               if (versionOk(request, response))
-                 modelReady(response, request.matches[1]);
-             });
-  http_->Post(model + "/infer",
-              [this, versionOk](const httplib::Request &request,
-                                httplib::Response &response) {
-                if (versionOk(request, response))
-                  infer(request, response, request.matches[1]);
-              });
+  http_->Get(model + "/ready", [this](const httplib::Request &request,
+                                      httplib::Response &response) {
+    if (versionServed(request, response))
+      modelReady(response, request.matches[1]);
+  });
+  http_->Post(model + "/infer", [this](const httplib::Request &request,
+                                       httplib::Response &response) {
+    if (versionServed(request, response))
+      infer(request, response, request.matches[1]);
+  });
   http_->Post("/v2/repository/index",
               [this](const httplib::Request &request,
                      httplib::Response &response) {
@@ -510,6 +503,9 @@ void Server::pollLoop() {
   }
 }
 
+/// Why a model a poll found gone is not ready (and so reloaded when back).
+static const char kRemoved[] = "removed from the repository";
+
 void Server::pollRepository() {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<std::string> names = repository_.scan();
@@ -522,11 +518,10 @@ void Server::pollRepository() {
   };
   for (const std::string &name : names) {
     ServedModel &model = models_[name];
-    if (!repository_.locate(name).isOk() &&
-        repository_.servedVersion(name) == 0) {
+    if (repository_.servedVersion(name) == 0) {
       if (model.ready) {
         unloadEverywhere(name);
-        model.reason = "removed from the repository";
+        model.reason = kRemoved;
       }
       model.tried.clear();
       continue;
@@ -549,7 +544,7 @@ void Server::pollRepository() {
       if (!status.isOk())
         continue; // The loaded version keeps serving.
     }
-    if (!model.ready && model.reason == "removed from the repository")
+    if (!model.ready && model.reason == kRemoved)
       report(loadEverywhere(name));
   }
 }
