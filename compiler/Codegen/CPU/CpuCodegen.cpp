@@ -118,6 +118,9 @@ void kiln::compiler::buildCpuCodegenPipeline(OpPassManager &pm,
   // Which loop nests share a kernel (and so a dispatch): the same decision
   // the CUDA printer reads.
   pm.addNestedPass<func::FuncOp>(createFormKernelsPass());
+  // A contraction's zero fill becomes its register tiles' starting value
+  // (kiln-vectorize-linalg): the output is not written twice.
+  pm.addNestedPass<func::FuncOp>(createFoldAccumulatorFillsPass());
   // The schedule: dispatch functions over workgroups and the exec.program
   // that runs them. After planning (bindings are arena offsets), before
   // tiling (each workgroup's slice is tiled as the whole op was).

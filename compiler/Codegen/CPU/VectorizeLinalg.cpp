@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Codegen/CPU/AccumulatorInit.h"
 #include "compiler/Codegen/CPU/Passes.h"
 #include "compiler/Codegen/CPU/RegisterTile.h"
 
@@ -31,6 +32,7 @@
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/AffineExprVisitor.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
@@ -52,6 +54,9 @@ constexpr int64_t kMinVectorLength = 4;
 /// canonicalisations that make peeled tiles static.
 constexpr char kRegisterStage[] = "kiln.register_tile";
 constexpr char kVectorStage[] = "kiln.vectorize";
+/// Register tiles of a contraction with an initial value
+/// (AccumulatorInit.h), tiled along its parallel loops only so far.
+constexpr char kInitStage[] = "kiln.register_tile_init";
 
 /// Largest innermost stride of an input that still vectorises: such a read
 /// is widened to a contiguous one and shuffled (kiln-lower-vector-ops).
@@ -241,6 +246,68 @@ void tileAndPeel(RewriterBase &rewriter, linalg::LinalgOp op,
   }
 }
 
+/// The part of `op` over `offsets` + `sizes` of its iteration space, in
+/// front of it (views of its operands), or null.
+linalg::LinalgOp slicedOp(RewriterBase &rewriter, linalg::LinalgOp op,
+                          ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes) {
+  MLIRContext *context = op.getContext();
+  rewriter.setInsertionPoint(op);
+  FailureOr<TilingResult> sliced =
+      cast<TilingInterface>(op.getOperation())
+          .getTiledImplementation(rewriter,
+                                  getAsIndexOpFoldResult(context, offsets),
+                                  getAsIndexOpFoldResult(context, sizes));
+  if (failed(sliced) || sliced->tiledOps.size() != 1)
+    return {};
+  return dyn_cast<linalg::LinalgOp>(sliced->tiledOps.front());
+}
+
+/// Contractions with an initial value (AccumulatorInit.h) reach
+/// fillThenTileReductions as one reduction block: one cut into several
+/// cache blocks (each block's tiles accumulate onto the previous block's
+/// result) is split in two, its first block starting from the value and
+/// the rest accumulating onto it. Those that do not vectorise get their
+/// fill back.
+void keepFillsTiled(RewriterBase &rewriter, func::FuncOp func,
+                    const kiln::compiler::CpuRegisterTile &tile) {
+  SmallVector<linalg::LinalgOp> initialised;
+  func.walk([&](linalg::LinalgOp op) {
+    if (kiln::compiler::accumulatorInit(op))
+      initialised.push_back(op);
+  });
+  for (linalg::LinalgOp op : initialised) {
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    FailureOr<linalg::ContractionDimensions> dims =
+        linalg::inferContractionDims(op);
+    if (failed(dims) || dims->n.empty() || !canVectorize(op) ||
+        ranges.empty() || ShapedType::isDynamicShape(ranges)) {
+      kiln::compiler::materializeAccumulatorInit(rewriter, op);
+      continue;
+    }
+    if (dims->k.empty() || ranges[dims->k.back()] <= tile.depth)
+      continue;
+    // The block tileForCache would make first.
+    unsigned k = dims->k.back();
+    int64_t block =
+        llvm::divideCeil(ranges[k], llvm::divideCeil(ranges[k], tile.depth));
+    SmallVector<int64_t> offsets(ranges.size(), 0), sizes = ranges;
+    sizes[k] = block;
+    linalg::LinalgOp first = slicedOp(rewriter, op, offsets, sizes);
+    offsets[k] = block;
+    sizes[k] = ranges[k] - block;
+    linalg::LinalgOp rest =
+        first ? slicedOp(rewriter, op, offsets, sizes) : linalg::LinalgOp();
+    if (!rest) {
+      if (first)
+        rewriter.eraseOp(first);
+      kiln::compiler::materializeAccumulatorInit(rewriter, op);
+      continue;
+    }
+    rest->removeAttr(kiln::compiler::kAccumulatorInitAttr);
+    rewriter.eraseOp(op);
+  }
+}
+
 /// Stage 1: cache blocks of a contraction. Column panels of `columns`
 /// (the register tile's width) outermost, then blocks of `depth` along the
 /// innermost reduction: a panel's block of the right-hand side (depth x
@@ -285,8 +352,14 @@ void tileForCache(RewriterBase &rewriter, linalg::LinalgOp op,
 void tileForRegisters(RewriterBase &rewriter, linalg::LinalgOp op,
                       const kiln::compiler::CpuRegisterTile &tile) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  bool initialised = bool(kiln::compiler::accumulatorInit(op));
+  // Where the op is not cut into register tiles, its fill goes back.
+  auto untiled = [&] {
+    if (initialised)
+      kiln::compiler::materializeAccumulatorInit(rewriter, op);
+  };
   if (ranges.empty() || ShapedType::isDynamicShape(ranges))
-    return;
+    return untiled();
   SmallVector<int64_t> sizes(ranges.size(), 1);
   auto upTo = [&](unsigned dim, int64_t limit) {
     sizes[dim] = std::min(ranges[dim], limit);
@@ -295,10 +368,10 @@ void tileForRegisters(RewriterBase &rewriter, linalg::LinalgOp op,
     FailureOr<linalg::ContractionDimensions> dims =
         linalg::inferContractionDims(op);
     if (failed(dims) || dims->n.empty())
-      return;
+      return untiled();
     unsigned n = dims->n.back();
     if (ranges[n] < kMinVectorLength)
-      return;
+      return untiled();
     upTo(n, tile.columns);
     // A panel's remainder wider than one vector but not whole vectors (17
     // of 49 columns) would make rows of accumulators LLVM splits into
@@ -317,6 +390,30 @@ void tileForRegisters(RewriterBase &rewriter, linalg::LinalgOp op,
   for (auto [size, range] : llvm::zip(sizes, ranges))
     if (size == range)
       size = 0;
+  if (!initialised)
+    return tileAndPeel(rewriter, op, sizes, {}, kVectorStage);
+  // The parallel loops first: each of their tiles is filled before its
+  // reduction loops (fillThenTileReductions).
+  for (auto [size, iterator] : llvm::zip(sizes, op.getIteratorTypesArray()))
+    if (linalg::isReductionIterator(iterator))
+      size = 0;
+  tileAndPeel(rewriter, op, sizes, {}, kInitStage);
+}
+
+/// Stage 2b: a register tile of a contraction with an initial value (its
+/// parallel loops tiled, and static) gets a fill of its output in front of
+/// it, then its reduction stepped by one as tileForRegisters does. After
+/// vectorising and hoisting, the fill is a write of a constant tile that
+/// the accumulator read right after it takes instead of memory
+/// (forwardTileFills).
+void fillThenTileReductions(RewriterBase &rewriter, linalg::LinalgOp op) {
+  linalg::FillOp fill =
+      kiln::compiler::materializeAccumulatorInit(rewriter, op);
+  fill->setAttr(kVectorStage, rewriter.getUnitAttr());
+  SmallVector<int64_t> sizes;
+  for (auto [range, iterator] :
+       llvm::zip(op.getStaticLoopRanges(), op.getIteratorTypesArray()))
+    sizes.push_back(linalg::isReductionIterator(iterator) && range > 1 ? 1 : 0);
   tileAndPeel(rewriter, op, sizes, {}, kVectorStage);
 }
 
@@ -428,6 +525,65 @@ void hoistAccumulators(RewriterBase &rewriter, func::FuncOp func) {
   }
 }
 
+/// The next op after `op` in its block that may touch memory, or null.
+Operation *nextWithEffects(Operation *op) {
+  Operation *next = op->getNextNode();
+  while (next && isMemoryEffectFree(next))
+    next = next->getNextNode();
+  return next;
+}
+
+/// Whether `read` or `write` reads or writes exactly the tile `fill` wrote.
+template <typename TransferOp>
+bool sameTile(vector::TransferWriteOp fill, TransferOp other) {
+  return other && other.getBase() == fill.getBase() && !other.getMask() &&
+         other.getIndices() == fill.getIndices() &&
+         other.getVectorType() == fill.getVectorType() &&
+         other.getPermutationMap() == fill.getPermutationMap() &&
+         other.getInBounds() == fill.getInBounds();
+}
+
+/// Whether anything in `loop` may write memory or uses `buffer`.
+bool writesOrUses(scf::ForOp loop, Value buffer) {
+  return loop
+      ->walk([&](Operation *op) {
+        if (llvm::is_contained(op->getOperands(), buffer))
+          return WalkResult::interrupt();
+        if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+          return WalkResult::advance();
+        auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+        return !effects || effects.hasEffect<MemoryEffects::Write>()
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// A register tile filled with its initial value (fillThenTileReductions)
+/// and read back at once as its accumulators takes the value instead; and
+/// when the loop accumulating it leaves the buffer alone and the tile is
+/// then written whole, the fill's own write goes too: the output is written
+/// once, by the tile's result.
+void forwardTileFills(RewriterBase &rewriter, func::FuncOp func) {
+  SmallVector<vector::TransferWriteOp> writes;
+  func.walk([&](vector::TransferWriteOp write) { writes.push_back(write); });
+  for (vector::TransferWriteOp fill : writes) {
+    if (fill.getMask())
+      continue;
+    auto read = dyn_cast_or_null<vector::TransferReadOp>(nextWithEffects(fill));
+    if (!sameTile(fill, read))
+      continue;
+    rewriter.replaceOp(read, fill.getVector());
+    auto loop = dyn_cast_or_null<scf::ForOp>(nextWithEffects(fill));
+    if (!loop || writesOrUses(loop, fill.getBase()))
+      continue;
+    auto result =
+        dyn_cast_or_null<vector::TransferWriteOp>(nextWithEffects(loop));
+    if (sameTile(fill, result))
+      rewriter.eraseOp(fill);
+  }
+}
+
 /// The neutral element of `kind` on `type`, or null.
 TypedAttr neutralElement(vector::CombiningKind kind, Type type) {
   using vector::CombiningKind;
@@ -534,9 +690,10 @@ struct VectorizeLinalgPass
       tile.lanes = vectorLanes;
     if (cacheDepth > 0)
       tile.depth = cacheDepth;
+    IRRewriter rewriter(&getContext());
+    keepFillsTiled(rewriter, func, tile);
     SmallVector<linalg::LinalgOp> ops;
     func.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
-    IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : ops) {
       if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
         viewWindowOperands(rewriter, generic);
@@ -549,6 +706,10 @@ struct VectorizeLinalgPass
       return signalPassFailure();
     for (linalg::LinalgOp op : takeStage(func, kRegisterStage))
       tileForRegisters(rewriter, op, tile);
+    if (failed(makeTilesStatic(func)))
+      return signalPassFailure();
+    for (linalg::LinalgOp op : takeStage(func, kInitStage))
+      fillThenTileReductions(rewriter, op);
     if (failed(makeTilesStatic(func)))
       return signalPassFailure();
     for (linalg::LinalgOp op : takeStage(func, kVectorStage))
@@ -573,6 +734,7 @@ struct VectorizeLinalgPass
       return signalPassFailure();
     // Accumulators stay in registers across the reduction loop.
     hoistAccumulators(rewriter, func);
+    forwardTileFills(rewriter, func);
     reduceAfterLoops(rewriter, func);
   }
 };

@@ -1,0 +1,81 @@
+// RUN: kiln-opt %s --kiln-vectorize-linalg="register-rows=8 register-columns=32 vector-lanes=16 cache-depth=16" -split-input-file | FileCheck %s
+
+// A contraction with an initial value (kiln-fold-accumulator-fills) starts
+// each register tile's accumulators from that value in registers: no fill
+// pass, no read of the output, one write of each tile. The 12 rows make a
+// full 8-row tile and a peeled 4-row one; both start from the constant.
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+// CHECK-LABEL: func.func @one_block
+// CHECK-DAG: %[[ZERO8:.*]] = arith.constant dense<0.000000e+00> : vector<8x32xf32>
+// CHECK-DAG: %[[ZERO4:.*]] = arith.constant dense<0.000000e+00> : vector<4x32xf32>
+// CHECK-NOT: linalg.fill
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO8]]) -> (vector<8x32xf32>)
+// CHECK: vector.transfer_write {{.*}} : vector<8x32xf32>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO4]]) -> (vector<4x32xf32>)
+// CHECK: vector.transfer_write {{.*}} : vector<4x32xf32>
+// CHECK-NOT: vector.transfer_write
+// CHECK-NOT: kiln.accumulator_init
+func.func @one_block(%a: memref<12x16xf32>, %b: memref<16x32xf32>, %c: memref<12x32xf32>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+    ins(%a, %b : memref<12x16xf32>, memref<16x32xf32>) outs(%c : memref<12x32xf32>)
+    attrs = {kiln.accumulator_init = 0.0 : f32} {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A reduction of several cache blocks (40 = 14 + 13 + 13 at depth 16): the
+// first block starts from the value, the others accumulate onto it (here
+// one register tile covers the output, so all of it stays in registers).
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+// CHECK-LABEL: func.func @blocks
+// CHECK-DAG: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : vector<8x32xf32>
+// CHECK: %[[FIRST:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[ONE]]) -> (vector<8x32xf32>)
+// CHECK-NOT: vector.transfer_write
+// CHECK: scf.for {{.*}} step %c13 iter_args(%{{.*}} = %[[FIRST]]) -> (vector<8x32xf32>)
+// CHECK: vector.transfer_write
+// CHECK-NOT: vector.transfer_write
+// CHECK-NOT: kiln.accumulator_init
+func.func @blocks(%a: memref<8x40xf32>, %b: memref<40x32xf32>, %c: memref<8x32xf32>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+    ins(%a, %b : memref<8x40xf32>, memref<40x32xf32>) outs(%c : memref<8x32xf32>)
+    attrs = {kiln.accumulator_init = 1.0 : f32} {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Too narrow to vectorise (2 columns): the fill goes back in front of the
+// op, which scalar loops then run as before.
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+// CHECK-LABEL: func.func @narrow
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : memref<8x2xf32>)
+// CHECK-NEXT: linalg.generic
+// CHECK-NOT: kiln.accumulator_init
+func.func @narrow(%a: memref<8x16xf32>, %b: memref<16x2xf32>, %c: memref<8x2xf32>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+    ins(%a, %b : memref<8x16xf32>, memref<16x2xf32>) outs(%c : memref<8x2xf32>)
+    attrs = {kiln.accumulator_init = 0.0 : f32} {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
