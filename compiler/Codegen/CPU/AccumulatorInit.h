@@ -1,9 +1,10 @@
-//===- AccumulatorInit.h - Contractions starting from a value --*- C++ -*-===//
+//===- AccumulatorInit.h - Reductions starting from a value ----*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0
 //
-// kiln-fold-accumulator-fills moves the fill that zeroes a contraction's
-// output onto the contraction as `kiln.accumulator_init`: the op then
+// kiln-fold-accumulator-fills moves the fill that initialises a
+// reduction's output (a contraction's zeros, a max pool's -inf) onto the
+// op as `kiln.accumulator_init`: the op then
 // means "the output starts as this value", not "accumulate into what the
 // buffer holds". kiln-vectorize-linalg honours it by filling each register
 // tile just before its reduction loop (so the output is written to memory

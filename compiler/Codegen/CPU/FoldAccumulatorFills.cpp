@@ -47,17 +47,18 @@ bool isF32Buffer(Value value) {
   return type && type.getElementType().isF32();
 }
 
-/// The contraction `fill` initialises: the next op with memory effects,
-/// an f32 contraction (mulf and addf: the int8 and weight-only kernel
-/// calls never see it) whose only output is the filled buffer, which it
-/// does not also read as an input.
-linalg::LinalgOp initialisedContraction(linalg::FillOp fill) {
+/// The reduction `fill` initialises: the next op with memory effects, an
+/// f32 linalg op with reduction loops (a contraction, a depthwise
+/// convolution, a pooling window; all f32, so the int8 and weight-only
+/// kernel calls never see it) whose only output is the filled buffer,
+/// which it does not also read as an input.
+linalg::LinalgOp initialisedReduction(linalg::FillOp fill) {
   Operation *next = fill->getNextNode();
   while (next && isMemoryEffectFree(next))
     next = next->getNextNode();
   auto op = dyn_cast_or_null<linalg::LinalgOp>(next);
   if (!op || !op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
-      !linalg::isaContractionOpInterface(op))
+      op.getNumReductionLoops() == 0)
     return {};
   Value output = op.getDpsInitOperand(0)->get();
   if (output != fill.getDpsInitOperand(0)->get() || !isF32Buffer(output))
@@ -80,7 +81,7 @@ struct FoldAccumulatorFillsPass
       if (!matchPattern(fill.value(), m_Constant(&value)) ||
           !fill.hasPureBufferSemantics())
         continue;
-      linalg::LinalgOp op = initialisedContraction(fill);
+      linalg::LinalgOp op = initialisedReduction(fill);
       if (!op)
         continue;
       rewriter.modifyOpInPlace(op, [&] {

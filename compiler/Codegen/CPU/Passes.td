@@ -49,17 +49,19 @@ def VectorizeLinalgPass : Pass<"kiln-vectorize-linalg", "::mlir::func::FuncOp"> 
 
 def FoldAccumulatorFillsPass
     : Pass<"kiln-fold-accumulator-fills", "::mlir::func::FuncOp"> {
-  let summary = "Move the fill that initialises a contraction's output onto "
-                "the contraction";
+  let summary = "Move the fill that initialises a reduction's output onto "
+                "the reduction";
   let description = [{
     On buffers, before dispatches are formed: a `linalg.fill` of a constant
-    directly followed by an f32 contraction writing the same buffer (and not
-    reading it as an input) is erased, and the contraction carries the
-    constant as `kiln.accumulator_init`. `kiln-vectorize-linalg` then fills
-    each register tile in registers before its reduction loop, so the
-    output is written once instead of filled in a pass of its own and read
-    back; where it does not tile the op so, it puts the fill back in front
-    of it. Only for the CPU pipeline, with `kiln-vectorize-linalg` after it.
+    directly followed by an f32 linalg op with reduction loops (a
+    contraction, a depthwise convolution, a pooling window) writing the
+    same buffer, and not reading it as an input, is erased, and the op
+    carries the constant as `kiln.accumulator_init`. `kiln-vectorize-linalg`
+    then fills each register tile in registers before its reduction loops,
+    so the output is written once instead of filled in a pass of its own
+    and read back; where it does not tile the op so, it puts the fill back
+    in front of it. Only for the CPU pipeline, with `kiln-vectorize-linalg`
+    after it.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect"];

@@ -262,12 +262,13 @@ linalg::LinalgOp slicedOp(RewriterBase &rewriter, linalg::LinalgOp op,
   return dyn_cast<linalg::LinalgOp>(sliced->tiledOps.front());
 }
 
-/// Contractions with an initial value (AccumulatorInit.h) reach
-/// fillThenTileReductions as one reduction block: one cut into several
-/// cache blocks (each block's tiles accumulate onto the previous block's
-/// result) is split in two, its first block starting from the value and
-/// the rest accumulating onto it. Those that do not vectorise get their
-/// fill back.
+/// Ops with an initial value (AccumulatorInit.h) reach
+/// fillThenTileReductions as one reduction block: a contraction cut into
+/// several cache blocks (each block's tiles accumulate onto the previous
+/// block's result) is split in two, its first block starting from the
+/// value and the rest accumulating onto it. Ops that do not vectorise get
+/// their fill back. Runs after viewWindowOperands, which can make a
+/// windowed op a contraction.
 void keepFillsTiled(RewriterBase &rewriter, func::FuncOp func,
                     const kiln::compiler::CpuRegisterTile &tile) {
   SmallVector<linalg::LinalgOp> initialised;
@@ -277,14 +278,16 @@ void keepFillsTiled(RewriterBase &rewriter, func::FuncOp func,
   });
   for (linalg::LinalgOp op : initialised) {
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-    FailureOr<linalg::ContractionDimensions> dims =
-        linalg::inferContractionDims(op);
-    if (failed(dims) || dims->n.empty() || !canVectorize(op) ||
-        ranges.empty() || ShapedType::isDynamicShape(ranges)) {
+    if (!canVectorize(op) || ranges.empty() ||
+        ShapedType::isDynamicShape(ranges)) {
       kiln::compiler::materializeAccumulatorInit(rewriter, op);
       continue;
     }
-    if (dims->k.empty() || ranges[dims->k.back()] <= tile.depth)
+    FailureOr<linalg::ContractionDimensions> dims =
+        linalg::inferContractionDims(op);
+    if (!linalg::isaContractionOpInterface(op) || failed(dims) ||
+        dims->n.empty() || dims->k.empty() ||
+        ranges[dims->k.back()] <= tile.depth)
       continue;
     // The block tileForCache would make first.
     unsigned k = dims->k.back();
@@ -333,6 +336,10 @@ void tileForCache(RewriterBase &rewriter, linalg::LinalgOp op,
     unsigned k = dims->k.back();
     // Equal blocks no larger than `depth`: 768 is 3 x 256, 1000 4 x 250.
     int64_t blocks = llvm::divideCeil(ranges[k], tile.depth);
+    // Only a first block may start from an initial value (keepFillsTiled
+    // splits it off).
+    if (blocks > 1 && kiln::compiler::accumulatorInit(op))
+      kiln::compiler::materializeAccumulatorInit(rewriter, op);
     if (blocks > 1)
       sizes[k] = llvm::divideCeil(ranges[k], blocks);
     order.push_back(k);
@@ -383,7 +390,7 @@ void tileForRegisters(RewriterBase &rewriter, linalg::LinalgOp op,
   } else {
     unsigned last = ranges.size() - 1;
     if (ranges[last] < kMinVectorLength)
-      return;
+      return untiled();
     upTo(last, kVectorLength);
   }
   // A tile spanning a whole loop needs no loop.
@@ -691,12 +698,14 @@ struct VectorizeLinalgPass
     if (cacheDepth > 0)
       tile.depth = cacheDepth;
     IRRewriter rewriter(&getContext());
+    SmallVector<linalg::GenericOp> generics;
+    func.walk([&](linalg::GenericOp op) { generics.push_back(op); });
+    for (linalg::GenericOp op : generics)
+      viewWindowOperands(rewriter, op);
     keepFillsTiled(rewriter, func, tile);
     SmallVector<linalg::LinalgOp> ops;
     func.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
     for (linalg::LinalgOp op : ops) {
-      if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
-        viewWindowOperands(rewriter, generic);
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
       if (canVectorize(op) && !ranges.empty() &&
           !ShapedType::isDynamicShape(ranges))

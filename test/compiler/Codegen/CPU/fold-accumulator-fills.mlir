@@ -26,10 +26,32 @@ func.func @folds(%a: memref<16x40xf32>, %b: memref<40x64xf32>, %c: memref<16x64x
 
 // -----
 
+// Any f32 reduction: a max pool's -inf fill moves onto the pool.
+#in = affine_map<(c, oh, kh, kw, ow) -> (c, oh * 2 + kh, ow * 2 + kw)>
+#win = affine_map<(c, oh, kh, kw, ow) -> (kh, kw)>
+#out = affine_map<(c, oh, kh, kw, ow) -> (c, oh, ow)>
+// CHECK-LABEL: func.func @max_pool
+// CHECK-NOT: linalg.fill
+// CHECK: linalg.generic
+// CHECK-SAME: kiln.accumulator_init = 0xFF800000 : f32
+func.func @max_pool(%in: memref<4x33x33xf32>, %window: memref<3x3xf32>, %out: memref<4x16x16xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  linalg.fill ins(%ninf : f32) outs(%out : memref<4x16x16xf32>)
+  linalg.generic {indexing_maps = [#in, #win, #out], iterator_types = ["parallel", "parallel", "reduction", "reduction", "parallel"]}
+    ins(%in, %window : memref<4x33x33xf32>, memref<3x3xf32>) outs(%out : memref<4x16x16xf32>) {
+  ^bb0(%x: f32, %unused: f32, %acc: f32):
+    %m = arith.maximumf %acc, %x : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
 // A fill of a value computed at run time, a write between the fill and
 // the contraction, a contraction on another buffer, one reading its output
-// as an input, an integer contraction and an elementwise op all keep their
-// fills.
+// as an input, an integer contraction and an elementwise op (no reduction)
+// all keep their fills.
 #a = affine_map<(m, n, k) -> (m, k)>
 #b = affine_map<(m, n, k) -> (k, n)>
 #c = affine_map<(m, n, k) -> (m, n)>

@@ -79,3 +79,28 @@ func.func @narrow(%a: memref<8x16xf32>, %b: memref<16x2xf32>, %c: memref<8x2xf32
   }
   return
 }
+
+// -----
+
+// Not only contractions: a max pool's windows start from -inf in
+// registers, with no fill of the output.
+#in = affine_map<(c, oh, kh, kw, ow) -> (c, oh * 2 + kh, ow * 2 + kw)>
+#win = affine_map<(c, oh, kh, kw, ow) -> (kh, kw)>
+#out = affine_map<(c, oh, kh, kw, ow) -> (c, oh, ow)>
+// CHECK-LABEL: func.func @max_pool
+// CHECK: %[[NINF:.*]] = arith.constant dense<0xFF800000> : vector<1x1x16xf32>
+// CHECK-NOT: linalg.fill
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[NINF]]) -> (vector<1x1x16xf32>)
+// CHECK: vector.transfer_write
+// CHECK-NOT: vector.transfer_write
+// CHECK-NOT: kiln.accumulator_init
+func.func @max_pool(%in: memref<4x33x33xf32>, %window: memref<3x3xf32>, %out: memref<4x16x16xf32>) {
+  linalg.generic {indexing_maps = [#in, #win, #out], iterator_types = ["parallel", "parallel", "reduction", "reduction", "parallel"]}
+    ins(%in, %window : memref<4x33x33xf32>, memref<3x3xf32>) outs(%out : memref<4x16x16xf32>)
+    attrs = {kiln.accumulator_init = 0xFF800000 : f32} {
+  ^bb0(%x: f32, %unused: f32, %acc: f32):
+    %m = arith.maximumf %acc, %x : f32
+    linalg.yield %m : f32
+  }
+  return
+}
