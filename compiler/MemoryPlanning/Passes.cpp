@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -19,6 +20,10 @@ void kiln::compiler::buildBufferizeAndPlanPipeline(OpPassManager &pm) {
   // tensor.empty ops (and the fills of them): merged, one buffer would be
   // shared by unrelated tensors, live from the first to the last of them,
   // and the memory planner could not reuse it in between.
+  // A padded tensor's producer writes the padded buffer's interior: no
+  // buffer of its own, no copy.
+  pm.addNestedPass<func::FuncOp>(createWriteIntoPaddedBuffersPass());
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addPass(bufferization::createEmptyTensorToAllocTensorPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

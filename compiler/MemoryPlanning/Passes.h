@@ -24,6 +24,12 @@ class ArithDialect;
 namespace mlir::memref {
 class MemRefDialect;
 } // namespace mlir::memref
+namespace mlir::tensor {
+class TensorDialect;
+} // namespace mlir::tensor
+namespace mlir::func {
+class FuncOp;
+} // namespace mlir::func
 
 namespace kiln::compiler {
 

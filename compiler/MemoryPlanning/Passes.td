@@ -24,6 +24,28 @@ def LowerMemRefCopyPass : Pass<"kiln-lower-memref-copy", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def WriteIntoPaddedBuffersPass
+    : Pass<"kiln-write-into-padded-buffers", "::mlir::func::FuncOp"> {
+  let summary = "Let the op producing a tensor that is padded write it into "
+                "the padded buffer's interior";
+  let description = [{
+    On tensors, before bufferisation. Constant padding is lowered to a fill
+    of a fresh tensor and a `tensor.insert_slice` of the padded tensor into
+    it: bufferised as it stands, the producer writes a buffer of its own,
+    the whole padded buffer is filled and a copy moves the producer's
+    buffer into its interior. This pass fills only the border instead (one
+    slab per padded side, in front of the producer) and leaves the
+    interior to the producer: upstream's empty-tensor elimination, run
+    next, hands the producer a slice of the padded tensor as its
+    destination, so it writes the interior directly; the copy, the
+    producer's own buffer and the interior's fill are gone. Only where the
+    producer is a destination-style op in the same block, the slice is
+    static with unit strides, and the fill has no other use.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def ElideResultCopiesPass : Pass<"kiln-elide-result-copies", "::mlir::ModuleOp"> {
   let summary = "Let the kernel that computes a result write it straight into "
                 "the caller's output buffer";
