@@ -6,6 +6,8 @@
 
 #include "Server.h"
 
+#include "FolderWatch.h"
+
 #include "InferenceProtocol.h"
 
 #include "kiln/runtime/Artifact.h"
@@ -14,6 +16,7 @@
 
 #include <httplib.h>
 
+#include <algorithm>
 #include <chrono>
 #include <future>
 #include <sched.h>
@@ -488,18 +491,36 @@ void Server::stop() {
     std::lock_guard<std::mutex> lock(pollMutex_);
     stopping_ = true;
   }
-  pollWake_.notify_all();
   if (http_)
     http_->stop();
 }
 
 void Server::pollLoop() {
-  auto period = std::chrono::duration<double>(options_.pollSeconds);
-  std::unique_lock<std::mutex> lock(pollMutex_);
-  while (!pollWake_.wait_for(lock, period, [this] { return stopping_; })) {
-    lock.unlock();
+  using namespace std::chrono;
+  // A change in the folder is looked at at once; the period is the
+  // fallback (and all there is without inotify). Stopping is noticed
+  // within one slice.
+  constexpr milliseconds kSlice(100);
+  FolderWatch watch(repository_.folder());
+  auto period =
+      duration_cast<milliseconds>(duration<double>(options_.pollSeconds));
+  auto next = steady_clock::now() + period;
+  for (;;) {
+    {
+      std::lock_guard<std::mutex> lock(pollMutex_);
+      if (stopping_)
+        return;
+    }
+    auto left = duration_cast<milliseconds>(next - steady_clock::now());
+    bool changed =
+        watch.waitForChange(std::clamp(left, milliseconds(0), kSlice));
+    if (!changed && steady_clock::now() < next)
+      continue;
+    // Watched before the look: a file that lands in a new folder after
+    // the look is then reported, one before it is seen by the look.
+    watch.watchFolders();
     pollRepository();
-    lock.lock();
+    next = steady_clock::now() + period;
   }
 }
 

@@ -21,7 +21,6 @@
 #include "kiln/runtime/serving/LivePool.h"
 #include "kiln/runtime/serving/RaplEnergy.h"
 
-#include <condition_variable>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -67,9 +66,10 @@ struct ServerOptions {
   /// Load every model at start (Triton's "none" model-control mode); else
   /// only through the repository API ("explicit").
   bool loadAtStart = true;
-  /// Triton's "poll" mode: every `pollSeconds` the folder is read again;
-  /// new models are loaded, changed ones reloaded, removed ones unloaded,
-  /// and the repository API's load and unload are refused.
+  /// Triton's "poll" mode: every `pollSeconds`, and as soon as inotify
+  /// reports a change in the folder (FolderWatch.h), the folder is read
+  /// again; new models are loaded, changed ones reloaded, removed ones
+  /// unloaded, and the repository API's load and unload are refused.
   bool poll = false;
   double pollSeconds = 15;
   /// One CSV line per answered request (empty: none), for offline
@@ -185,7 +185,6 @@ private:
   std::unique_ptr<rt::serving::RaplEnergy> energy_;
   std::thread poller_;
   std::mutex pollMutex_;
-  std::condition_variable pollWake_;
   bool stopping_ = false; ///< Guarded by pollMutex_.
 };
 

@@ -55,7 +55,8 @@ static const char kUsage[] =
     "                           through the repository API (explicit), or\n"
     "                           at start and as the folder changes (poll)\n"
     "  --repository-poll-secs S seconds between looks at the folder in poll\n"
-    "                           mode (15)\n";
+    "                           mode (15); a change inotify reports is\n"
+    "                           looked at at once\n";
 
 static int usage(const std::string &message) {
   std::fprintf(stderr, "kiln-serve: %s\n%s", message.c_str(), kUsage);
