@@ -520,7 +520,7 @@ encodeInferResponse(const std::string &model, const InferRequest &request,
 
 std::string modelMetadataJson(const std::string &model,
                               const rt::Program &program,
-                              const std::string &version) {
+                              const std::vector<std::string> &versions) {
   auto tensors = [](const std::vector<rt::TensorSpec> &specs) {
     std::string out = "[";
     for (size_t i = 0; i < specs.size(); ++i)
@@ -529,8 +529,10 @@ std::string modelMetadataJson(const std::string &model,
              "}";
     return out + "]";
   };
-  return "{\"name\":" + json::quote(model) + ",\"versions\":[" +
-         json::quote(version) +
+  std::string versionList;
+  for (const std::string &version : versions)
+    versionList += (versionList.empty() ? "" : ",") + json::quote(version);
+  return "{\"name\":" + json::quote(model) + ",\"versions\":[" + versionList +
          "],\"platform\":\"kiln\",\"inputs\":" + tensors(program.inputs) +
          ",\"outputs\":" + tensors(program.outputs) + "}";
 }

@@ -70,9 +70,10 @@ encodeInferResponse(const std::string &model, const InferRequest &request,
                     const std::string &version = "1");
 
 /// `{"name":…,"versions":["1"],"platform":"kiln","inputs":[…],"outputs":[…]}`
+/// (`versions`: every version of the model that is served).
 std::string modelMetadataJson(const std::string &model,
                               const rt::Program &program,
-                              const std::string &version = "1");
+                              const std::vector<std::string> &versions = {"1"});
 /// `{"error":"…"}`
 std::string errorJson(const std::string &message);
 

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Metrics.h"
+#include "VersionPolicy.h"
 
 #include <cstdio>
 #include <functional>
@@ -60,6 +61,15 @@ static std::string label(const std::string &value) {
   return out;
 }
 
+/// `model="NAME"` for a pool name NAME, `model="NAME",version="V"` for
+/// NAME/V (VersionPolicy.h): one version of a model served with others.
+static std::string modelLabels(const std::string &poolName) {
+  ServedName served = ServedName::parse(poolName);
+  return "model=\"" + label(served.model) + "\"" +
+         (served.version ? ",version=\"" + std::to_string(served.version) + "\""
+                         : std::string());
+}
+
 static std::string number(double value) {
   char buffer[32];
   std::snprintf(buffer, sizeof(buffer), "%.9g", value);
@@ -76,7 +86,7 @@ std::string Metrics::render(const PoolSnapshot &snapshot) const {
   std::lock_guard<std::mutex> lock(mutex_);
   std::string out;
   auto modelPriority = [](const std::pair<std::string, int> &key) {
-    return "model=\"" + label(key.first) + "\",priority=\"" +
+    return modelLabels(key.first) + ",priority=\"" +
            std::to_string(key.second) + "\"";
   };
 
@@ -100,8 +110,8 @@ std::string Metrics::render(const PoolSnapshot &snapshot) const {
   header(out, "kiln_inference_rejections_total", "counter",
          "Requests turned away, by model and reason.");
   for (const auto &[key, value] : rejections_)
-    out += "kiln_inference_rejections_total{model=\"" + label(key.first) +
-           "\",reason=\"" + key.second + "\"} " + std::to_string(value) + "\n";
+    out += "kiln_inference_rejections_total{" + modelLabels(key.first) +
+           ",reason=\"" + key.second + "\"} " + std::to_string(value) + "\n";
   header(out, "kiln_inference_latency_seconds", "histogram",
          "Arrival to response of successful requests.");
   for (const auto &[key, s] : series_) {
@@ -136,7 +146,7 @@ std::string Metrics::render(const PoolSnapshot &snapshot) const {
   header(out, "kiln_model_ready", "gauge",
          "1 when the model is loaded and accepts requests.");
   for (const auto &[model, ready] : snapshot.modelsReady)
-    out += "kiln_model_ready{model=\"" + label(model) + "\"} " +
+    out += "kiln_model_ready{" + modelLabels(model) + "} " +
            (ready ? "1" : "0") + "\n";
 
   using Device = PoolSnapshot::DeviceFigures;

@@ -81,24 +81,32 @@ std::string ModelRepository::inside(const std::string &path) const {
   return real;
 }
 
-int ModelRepository::servedVersion(const std::string &name) const {
+std::vector<int>
+ModelRepository::availableVersions(const std::string &name) const {
   if (!isModelName(name))
-    return 0;
+    return {};
   std::string models = inside(folder_ + "/" + name);
   if (!isFolder(models))
-    return isFile(inside(folder_ + "/" + name + kSuffix)) ? 1 : 0;
-  int latest = 0;
+    return isFile(inside(folder_ + "/" + name + kSuffix)) ? std::vector<int>{1}
+                                                          : std::vector<int>{};
+  std::vector<int> versions;
   for (const std::string &entry : entries(models)) {
     int version = positiveNumber(entry, 9);
-    if (version > latest &&
+    if (version > 0 &&
         isFile(inside(models + "/" + entry + "/model" + kSuffix)))
-      latest = version;
+      versions.push_back(version);
   }
-  return latest;
+  std::sort(versions.begin(), versions.end());
+  return versions;
+}
+
+int ModelRepository::servedVersion(const std::string &name) const {
+  std::vector<int> versions = availableVersions(name);
+  return versions.empty() ? 0 : versions.back();
 }
 
 rt::StatusOr<std::pair<std::string, std::string>>
-ModelRepository::filesOf(const std::string &name) const {
+ModelRepository::filesOf(const std::string &name, int version) const {
   if (!isModelName(name))
     return rt::invalidArgument("'" + name + "' is not a model name");
   bool flat = isFile(inside(folder_ + "/" + name + kSuffix));
@@ -109,15 +117,24 @@ ModelRepository::filesOf(const std::string &name) const {
                         "model '" + name + "' is both " + name +
                             ".kiln and a folder of versions " + name +
                             "/V/model.kiln: keep one");
-    int version = servedVersion(name);
-    if (version == 0)
+    std::vector<int> there = availableVersions(name);
+    if (there.empty())
       return rt::notFound("model '" + name + "' has no version folder " + name +
                           "/V/ holding a model.kiln");
+    if (version == 0)
+      version = there.back();
+    else if (!std::binary_search(there.begin(), there.end(), version))
+      return rt::notFound("model '" + name + "' has no version " +
+                          std::to_string(version));
     return std::make_pair(models + "/" + std::to_string(version),
                           std::string("model"));
   }
   if (!flat)
     return rt::notFound("no model '" + name + "' in the repository");
+  if (version > 1)
+    return rt::notFound("model '" + name + "' has no version " +
+                        std::to_string(version) + " (" + name +
+                        ".kiln is version 1)");
   return std::make_pair(folder_, name);
 }
 
@@ -141,9 +158,10 @@ std::vector<std::string> ModelRepository::scan() const {
   return names;
 }
 
-std::vector<int> ModelRepository::variants(const std::string &name) const {
+std::vector<int> ModelRepository::variants(const std::string &name,
+                                           int version) const {
   std::vector<int> sizes;
-  auto files = filesOf(name);
+  auto files = filesOf(name, version);
   if (!files.isOk())
     return sizes;
   std::string prefix = files->second + "@b";
@@ -155,20 +173,20 @@ std::vector<int> ModelRepository::variants(const std::string &name) const {
     int size = positiveNumber(
         file.substr(prefix.size(), file.size() - kSuffixLength - prefix.size()),
         5);
-    if (size >= 2 && locate(name, size).isOk())
+    if (size >= 2 && locate(name, size, version).isOk())
       sizes.push_back(size);
   }
   std::sort(sizes.begin(), sizes.end());
   return sizes;
 }
 
-std::map<int, FileStamp>
-ModelRepository::versions(const std::string &name) const {
+std::map<int, FileStamp> ModelRepository::versions(const std::string &name,
+                                                   int version) const {
   std::map<int, FileStamp> files;
-  std::vector<int> sizes = variants(name);
+  std::vector<int> sizes = variants(name, version);
   sizes.insert(sizes.begin(), 1);
   for (int batch : sizes) {
-    rt::StatusOr<std::string> path = locate(name, batch);
+    rt::StatusOr<std::string> path = locate(name, batch, version);
     struct stat info;
     if (!path.isOk() || stat(path->c_str(), &info) != 0)
       continue;
@@ -183,8 +201,9 @@ ModelRepository::versions(const std::string &name) const {
 }
 
 rt::StatusOr<std::string> ModelRepository::locate(const std::string &name,
-                                                  int batchSize) const {
-  auto files = filesOf(name);
+                                                  int batchSize,
+                                                  int version) const {
+  auto files = filesOf(name, version);
   if (!files.isOk())
     return files.status();
   std::string file = batchSize == 1

@@ -9,6 +9,7 @@
 // model@bN.kiln) for versions V = 1, 2, ...: the highest version with a
 // model.kiln is served (Triton's default policy, latest 1), so adding a
 // version folder rolls the model forward and removing it rolls back.
+// Other policies serve several versions at once (VersionPolicy.h).
 // Names come from the network, so they are checked before they touch a
 // path: letters, digits, '_', '-' and '.', not starting with '.', and the
 // file must resolve to a regular file inside DIR (a symbolic link out of
@@ -58,18 +59,24 @@ public:
   /// for a name that is not a model name, NOT_FOUND when there is no such
   /// model inside the folder, FAILED_PRECONDITION when it is there both as
   /// NAME.kiln and as a NAME/ folder.
-  rt::StatusOr<std::string> locate(const std::string &name,
-                                   int batchSize = 1) const;
+  /// `version` 0 is the highest one (what servedVersion() says); another
+  /// that is not there is NOT_FOUND.
+  rt::StatusOr<std::string> locate(const std::string &name, int batchSize = 1,
+                                   int version = 0) const;
   /// The version of `name` that is served: 1 for NAME.kiln, the highest
   /// V of NAME/V/model.kiln; 0 when there is none.
   int servedVersion(const std::string &name) const;
+  /// Every version of `name` there is, ascending: {1} for NAME.kiln, each
+  /// V of NAME/V/model.kiln; none for a name that is not a model.
+  std::vector<int> availableVersions(const std::string &name) const;
   /// Batch sizes of NAME's variants in the folder (NAME@bN.kiln, N >= 2),
-  /// ascending.
-  std::vector<int> variants(const std::string &name) const;
+  /// ascending; of `version` (0: the highest).
+  std::vector<int> variants(const std::string &name, int version = 0) const;
   /// The files of model `name` now, by batch size (1: NAME.kiln, N:
   /// NAME@bN.kiln), with their stamps; a file that is not there (or not
-  /// inside the folder) is left out.
-  std::map<int, FileStamp> versions(const std::string &name) const;
+  /// inside the folder) is left out. Of `version` (0: the highest).
+  std::map<int, FileStamp> versions(const std::string &name,
+                                    int version = 0) const;
 
   static bool isModelName(const std::string &name);
 
@@ -78,7 +85,7 @@ private:
   /// Where `name`'s files are and what they are called: (DIR, NAME) or
   /// (DIR/NAME/V, model); errors as for locate().
   rt::StatusOr<std::pair<std::string, std::string>>
-  filesOf(const std::string &name) const;
+  filesOf(const std::string &name, int version) const;
   /// A path inside the folder, resolved, if it names an existing entry.
   std::string inside(const std::string &path) const;
   std::string folder_; ///< Absolute, symbolic links resolved.

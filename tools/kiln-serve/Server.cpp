@@ -56,7 +56,7 @@ int httpStatusOf(const Status &status) {
 
 /// What a rejected request is told: the status and a sentence.
 std::pair<int, std::string> rejection(const Response &response) {
-  std::string model = "model '" + response.model + "': ";
+  std::string model = ServedName::parse(response.model).describe() + ": ";
   switch (response.reason) {
   case RejectReason::kQueueFull:
     return {503, model + "queue full at priority " +
@@ -154,10 +154,14 @@ StatusOr<std::unique_ptr<Server>> Server::create(ServerOptions options) {
   server->pool_->setLatencyLearning(opts.latencyWindow);
   const ModelRepository *repo = &server->repository_;
   ExecutableLoader loader = artifactLoader(
-      [repo](const std::string &model, int batchSize) {
+      [repo](const std::string &poolName, int batchSize) {
+        ServedName served = ServedName::parse(poolName);
         // No NAME@bN.kiln: the variant is packed into NAME.kiln.
-        StatusOr<std::string> file = repo->locate(model, batchSize);
-        return file.isOk() || batchSize == 1 ? file : repo->locate(model);
+        StatusOr<std::string> file =
+            repo->locate(served.model, batchSize, served.version);
+        return file.isOk() || batchSize == 1
+                   ? file
+                   : repo->locate(served.model, 1, served.version);
       },
       opts.threadsPerDevice);
   for (int d = 0; d < opts.devices; ++d) {
@@ -168,13 +172,14 @@ StatusOr<std::unique_ptr<Server>> Server::create(ServerOptions options) {
   }
   server->pool_->start();
   std::lock_guard<std::mutex> lock(server->mutex_);
-  for (const std::string &name : server->repository_.scan()) {
-    Status status = server->registerModel(name);
-    if (status.isOk() && opts.loadAtStart)
-      status = server->loadEverywhere(name);
-    if (!status.isOk())
-      std::fprintf(stderr, "kiln-serve: %s\n", status.message().c_str());
-  }
+  for (const std::string &model : server->repository_.scan())
+    for (const std::string &name : server->wantedNames(model)) {
+      Status status = server->registerModel(name);
+      if (status.isOk() && opts.loadAtStart)
+        status = server->loadEverywhere(name);
+      if (!status.isOk())
+        std::fprintf(stderr, "kiln-serve: %s\n", status.message().c_str());
+    }
   if (!opts.simConfig.empty())
     if (Status status = server->writeSimConfig(); !status.isOk())
       return status;
@@ -219,30 +224,34 @@ static void addVariant(ModelSpec &spec, int batch, const ModelSpec &variant) {
   spec.stepTime = std::max(spec.stepTime, variant.stepTime);
 }
 
-StatusOr<Server::MeasuredModel> Server::measureModel(const std::string &name) {
+StatusOr<Server::MeasuredModel>
+Server::measureModel(const std::string &poolName) {
+  ServedName served = ServedName::parse(poolName);
+  const std::string &name = served.model;
+  int pinned = served.version; // 0: the highest there is
   auto failVariant = [&](const Status &status, const std::string &variant) {
-    return status.withContext("model '" + name + "', variant " + variant);
+    return status.withContext(served.describe() + ", variant " + variant);
   };
-  StatusOr<std::string> path = repository_.locate(name);
+  StatusOr<std::string> path = repository_.locate(name, 1, pinned);
   if (!path.isOk())
     return path.status();
   // Stamped before they are read: a file rewritten meanwhile differs from
   // its stamp, so the next load request reads it again.
-  int version = repository_.servedVersion(name);
-  std::map<int, FileStamp> files = repository_.versions(name);
+  int version = pinned ? pinned : repository_.servedVersion(name);
+  std::map<int, FileStamp> files = repository_.versions(name, pinned);
   if (!files.count(1))
-    return rt::notFound("model '" + name + "': cannot read '" + *path + "'");
+    return rt::notFound(served.describe() + ": cannot read '" + *path + "'");
   // One read of each artifact: it is measured and its program kept.
   auto readStart = std::chrono::steady_clock::now();
   StatusOr<rt::Artifact> artifact = rt::readArtifactFile(*path);
   if (!artifact.isOk())
-    return artifact.status().withContext("model '" + name + "'");
+    return artifact.status().withContext(served.describe());
   std::vector<rt::BatchVariant> packed = std::move(artifact->batchVariants);
   artifact->batchVariants.clear();
   rt::Program program;
   // The file's size counts the packed variants' weights too.
   StatusOr<ModelSpec> spec = profileCpuArtifact(
-      name, std::move(*artifact), uint64_t(files[1].size),
+      poolName, std::move(*artifact), uint64_t(files[1].size),
       options_.threadsPerDevice, options_.timingRuns, readStart, &program);
   if (!spec.isOk())
     return spec.status();
@@ -255,24 +264,24 @@ StatusOr<Server::MeasuredModel> Server::measureModel(const std::string &name) {
         !same.isOk())
       return failVariant(same, label);
     StatusOr<ModelSpec> measured = profileCpuArtifact(
-        name, *variant.artifact, 0, options_.threadsPerDevice,
+        poolName, *variant.artifact, 0, options_.threadsPerDevice,
         options_.timingRuns, std::chrono::steady_clock::now());
     if (!measured.isOk())
       return failVariant(measured.status(), label);
     addVariant(*spec, int(variant.batch), *measured);
   }
-  for (int batch : repository_.variants(name)) {
+  for (int batch : repository_.variants(name, pinned)) {
     std::string label = name + "@b" + std::to_string(batch);
     if (spec->profile.hasVariant(batch))
       return failVariant(rt::invalidArgument("batch " + std::to_string(batch) +
                                              " is also packed into " + name +
                                              ".kiln"),
                          label);
-    StatusOr<std::string> variantPath = repository_.locate(name, batch);
+    StatusOr<std::string> variantPath = repository_.locate(name, batch, pinned);
     rt::Program variantProgram;
     StatusOr<ModelSpec> variant =
         variantPath.isOk()
-            ? profileCpuModel(name, *variantPath, options_.threadsPerDevice,
+            ? profileCpuModel(poolName, *variantPath, options_.threadsPerDevice,
                               options_.timingRuns, &variantProgram)
             : StatusOr<ModelSpec>(variantPath.status());
     if (!variant.isOk())
@@ -310,32 +319,85 @@ Status Server::registerModel(const std::string &name) {
 
 bool Server::fileChanged(const std::string &name) {
   const ServedModel &model = models_[name];
-  return repository_.servedVersion(name) != model.version ||
-         repository_.versions(name) != model.files;
+  ServedName served = ServedName::parse(name);
+  return (served.version == 0 &&
+          repository_.servedVersion(served.model) != model.version) ||
+         repository_.versions(served.model, served.version) != model.files;
 }
 
-bool Server::versionServed(const httplib::Request &request,
-                           httplib::Response &response) {
-  if (request.matches.size() < 3 || !request.matches[2].matched)
-    return true;
-  std::string name = request.matches[1].str();
-  std::string asked = request.matches[2].str();
-  int served;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto found = models_.find(name);
-    served = found != models_.end() && found->second.registered
-                 ? found->second.version
-                 : repository_.servedVersion(name);
+const VersionPolicy &Server::policyOf(const std::string &model) const {
+  auto found = options_.modelVersionPolicies.find(model);
+  return found != options_.modelVersionPolicies.end() ? found->second
+                                                      : options_.versionPolicy;
+}
+
+std::vector<std::string> Server::wantedNames(const std::string &model) const {
+  const VersionPolicy &policy = policyOf(model);
+  std::vector<int> there = repository_.availableVersions(model);
+  if (policy.rolling())
+    return there.empty() ? std::vector<std::string>{}
+                         : std::vector<std::string>{model};
+  std::vector<std::string> names;
+  for (int version : policy.select(there))
+    names.push_back(ServedName{model, version}.poolName());
+  return names;
+}
+
+std::vector<std::string> Server::knownNames(const std::string &model) const {
+  std::vector<std::pair<int, std::string>> known;
+  for (const auto &[name, served] : models_)
+    if (ServedName parsed = ServedName::parse(name); parsed.model == model)
+      known.emplace_back(parsed.version, name);
+  std::sort(known.begin(), known.end());
+  std::vector<std::string> names;
+  for (auto &[version, name] : known)
+    names.push_back(std::move(name));
+  return names;
+}
+
+std::string Server::resolve(const httplib::Request &request,
+                            httplib::Response &response) {
+  std::string model = request.matches[1].str();
+  bool asked = request.matches.size() >= 3 && request.matches[2].matched;
+  std::string version = asked ? request.matches[2].str() : "";
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (policyOf(model).rolling()) {
+    if (!asked)
+      return model;
+    auto found = models_.find(model);
+    int served = found != models_.end() && found->second.registered
+                     ? found->second.version
+                     : repository_.servedVersion(model);
+    if (served > 0 && version == std::to_string(served))
+      return model;
+    sendError(response, 404,
+              "model '" + model + "' has no version '" + version + "'" +
+                  (served > 0
+                       ? " (version " + std::to_string(served) + " is served)"
+                       : ""));
+    return "";
   }
-  if (served > 0 && asked == std::to_string(served))
-    return true;
+  std::vector<std::string> known = knownNames(model);
+  if (!asked) {
+    // The highest ready version, else the highest known (which says why
+    // it is not ready); an unknown model is answered as such.
+    for (auto name = known.rbegin(); name != known.rend(); ++name)
+      if (models_[*name].ready)
+        return *name;
+    return known.empty() ? model : known.back();
+  }
+  std::string wanted = model + "/" + version;
+  if (std::count(known.begin(), known.end(), wanted))
+    return wanted;
+  std::string served;
+  for (const std::string &name : known)
+    if (models_[name].registered)
+      served += (served.empty() ? "" : ", ") +
+                std::to_string(ServedName::parse(name).version);
   sendError(response, 404,
-            "model '" + name + "' has no version '" + asked + "'" +
-                (served > 0
-                     ? " (version " + std::to_string(served) + " is served)"
-                     : ""));
-  return false;
+            "model '" + model + "' has no version '" + version + "'" +
+                (served.empty() ? "" : " (versions served: " + served + ")"));
+  return "";
 }
 
 Status Server::reloadModel(const std::string &name) {
@@ -428,27 +490,30 @@ void Server::routes() {
   // Before `model`, which "stats" would match as a model name.
   http_->Get("/v2/models/stats",
              [this](const httplib::Request &, httplib::Response &response) {
-               statistics(response, "");
+               statistics(response, "", "");
              });
   http_->Get(model + "/stats", [this](const httplib::Request &request,
                                       httplib::Response &response) {
-    if (versionServed(request, response))
-      statistics(response, request.matches[1]);
+    // Without /versions/V: every version of the model.
+    if (!request.matches[2].matched)
+      return statistics(response, request.matches[1], "");
+    if (std::string name = resolve(request, response); !name.empty())
+      statistics(response, request.matches[1], name);
   });
   http_->Get(model, [this](const httplib::Request &request,
                            httplib::Response &response) {
-    if (versionServed(request, response))
-      modelMetadata(response, request.matches[1]);
+    if (std::string name = resolve(request, response); !name.empty())
+      modelMetadata(response, name);
   });
   http_->Get(model + "/ready", [this](const httplib::Request &request,
                                       httplib::Response &response) {
-    if (versionServed(request, response))
-      modelReady(response, request.matches[1]);
+    if (std::string name = resolve(request, response); !name.empty())
+      modelReady(response, name);
   });
   http_->Post(model + "/infer", [this](const httplib::Request &request,
                                        httplib::Response &response) {
-    if (versionServed(request, response))
-      infer(request, response, request.matches[1]);
+    if (std::string name = resolve(request, response); !name.empty())
+      infer(request, response, name);
   });
   http_->Post("/v2/repository/index",
               [this](const httplib::Request &request,
@@ -529,70 +594,102 @@ static const char kRemoved[] = "removed from the repository";
 
 void Server::pollRepository() {
   std::lock_guard<std::mutex> lock(mutex_);
-  std::vector<std::string> names = repository_.scan();
-  for (const auto &[name, model] : models_)
-    if (!std::count(names.begin(), names.end(), name))
-      names.push_back(name);
+  std::vector<std::string> models = repository_.scan();
+  for (const auto &[name, served] : models_)
+    if (std::string model = ServedName::parse(name).model;
+        !std::count(models.begin(), models.end(), model))
+      models.push_back(model);
+  for (const std::string &model : models) {
+    // Make before break: the versions wanted now are up before the ones
+    // no longer wanted go.
+    std::vector<std::string> wanted = wantedNames(model);
+    for (const std::string &name : wanted)
+      pollWanted(name);
+    for (const std::string &name : knownNames(model)) {
+      if (std::count(wanted.begin(), wanted.end(), name))
+        continue;
+      ServedModel &served = models_[name];
+      if (served.ready) {
+        unloadEverywhere(name);
+        served.retired = true;
+        int version = ServedName::parse(name).version;
+        bool stillThere =
+            version > 0 && repository_.locate(model, 1, version).isOk();
+        served.reason = stillThere ? "not a version its policy (" +
+                                         policyOf(model).str() + ") serves"
+                                   : kRemoved;
+      }
+      served.tried.clear();
+    }
+  }
+}
+
+void Server::pollWanted(const std::string &name) {
   auto report = [&](const Status &status) {
     if (!status.isOk())
       std::fprintf(stderr, "kiln-serve: %s\n", status.message().c_str());
   };
-  for (const std::string &name : names) {
-    ServedModel &model = models_[name];
-    if (repository_.servedVersion(name) == 0) {
-      if (model.ready) {
-        unloadEverywhere(name);
-        model.reason = kRemoved;
-      }
-      model.tried.clear();
-      continue;
-    }
-    std::map<int, FileStamp> files = repository_.versions(name);
-    if (!model.registered) {
-      if (files == model.tried)
-        continue; // These files failed already; wait for new ones.
-      model.tried = files;
-      Status status = registerModel(name);
-      if (status.isOk())
-        status = loadEverywhere(name);
-      report(status);
-      continue;
-    }
-    if (fileChanged(name) && files != model.tried) {
-      model.tried = files;
-      Status status = reloadModel(name);
-      report(status);
-      if (!status.isOk())
-        continue; // The loaded version keeps serving.
-    }
-    if (!model.ready && model.reason == kRemoved)
-      report(loadEverywhere(name));
+  ServedModel &model = models_[name];
+  ServedName served = ServedName::parse(name);
+  std::map<int, FileStamp> files =
+      repository_.versions(served.model, served.version);
+  if (!model.registered) {
+    if (files == model.tried)
+      return; // These files failed already; wait for new ones.
+    model.tried = files;
+    Status status = registerModel(name);
+    if (status.isOk())
+      status = loadEverywhere(name);
+    report(status);
+    return;
+  }
+  if (fileChanged(name) && files != model.tried) {
+    model.tried = files;
+    Status status = reloadModel(name);
+    report(status);
+    if (!status.isOk())
+      return; // The loaded version keeps serving.
+  }
+  if (!model.ready && model.retired) {
+    model.retired = false;
+    report(loadEverywhere(name));
   }
 }
 
 void Server::modelMetadata(httplib::Response &response,
                            const std::string &name) {
   std::lock_guard<std::mutex> lock(mutex_);
+  ServedName served = ServedName::parse(name);
   auto found = models_.find(name);
   if (found == models_.end() || !found->second.registered)
-    return sendError(response, 404, "unknown model '" + name + "'");
-  response.set_content(modelMetadataJson(name, *found->second.program,
-                                         std::to_string(found->second.version)),
-                       kJson);
+    return sendError(response, 404, "unknown " + served.describe());
+  // Every version served: the metadata is the one asked for (or the
+  // highest ready one's).
+  std::vector<std::string> versions;
+  for (const std::string &known : knownNames(served.model))
+    if (models_[known].ready || known == name)
+      versions.push_back(std::to_string(models_[known].version));
+  response.set_content(
+      modelMetadataJson(served.model, *found->second.program, versions), kJson);
 }
 
-void Server::statistics(httplib::Response &response, const std::string &name) {
+void Server::statistics(httplib::Response &response, const std::string &model,
+                        const std::string &poolName) {
   std::vector<std::string> names;
   std::map<std::string, std::string> versions;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!name.empty() && !models_.count(name))
-      return sendError(response, 404, "unknown model '" + name + "'");
-    for (const auto &[known, model] : models_)
-      if (name.empty() || known == name) {
+    if (!poolName.empty())
+      names.push_back(poolName);
+    else if (!model.empty())
+      names = knownNames(model);
+    else
+      for (const auto &[known, served] : models_)
         names.push_back(known);
-        versions[known] = std::to_string(model.version);
-      }
+    if (!model.empty() && (names.empty() || !models_.count(names[0])))
+      return sendError(response, 404, "unknown model '" + model + "'");
+    for (const std::string &known : names)
+      versions[known] = std::to_string(models_[known].version);
   }
   response.set_content(statistics_.render(names, versions), kJson);
 }
@@ -601,12 +698,13 @@ const Server::ServedModel *Server::readyModel(httplib::Response &response,
                                               const std::string &name) {
   auto found = models_.find(name);
   if (found == models_.end()) {
-    sendError(response, 404, "unknown model '" + name + "'");
+    sendError(response, 404, "unknown " + ServedName::parse(name).describe());
     return nullptr;
   }
   if (!found->second.ready) {
     sendError(response, 400,
-              "model '" + name + "' is not ready: " + found->second.reason);
+              ServedName::parse(name).describe() +
+                  " is not ready: " + found->second.reason);
     return nullptr;
   }
   return &found->second;
@@ -616,13 +714,16 @@ void Server::modelReady(httplib::Response &response, const std::string &name) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!readyModel(response, name))
     return;
-  response.set_content("{\"name\":" + json::quote(name) + ",\"ready\":true}",
-                       kJson);
+  response.set_content(
+      "{\"name\":" + json::quote(ServedName::parse(name).model) +
+          ",\"ready\":true}",
+      kJson);
 }
 
 void Server::infer(const httplib::Request &http, httplib::Response &response,
                    const std::string &name) {
   std::shared_ptr<const rt::Program> program;
+  const std::string described = ServedName::parse(name).describe();
   int version = 1; // Of `program`: a reload may change the model meanwhile.
   Micros unloaded = 0;
   {
@@ -648,7 +749,7 @@ void Server::infer(const httplib::Request &http, httplib::Response &response,
       parseInferRequest(http.body, jsonLength, *program);
   if (!parsed.isOk())
     return sendError(response, 400,
-                     "model '" + name + "': " + parsed.status().message());
+                     described + ": " + parsed.status().message());
   InferRequest &inferRequest = *parsed;
   int levels = options_.pool.queue.priorityLevels;
   int priority = inferRequest.priority.value_or(options_.defaultPriority);
@@ -691,7 +792,7 @@ void Server::infer(const httplib::Request &http, httplib::Response &response,
       timeout);
   Response done = answer.get();
   if (done.outcome == Outcome::kCancelled)
-    return sendError(response, 503, "model '" + name + "': cancelled");
+    return sendError(response, 503, described + ": cancelled");
   if (done.outcome == Outcome::kRejected) {
     auto [status, message] = rejection(done);
     if (status == 503)
@@ -700,13 +801,12 @@ void Server::infer(const httplib::Request &http, httplib::Response &response,
   }
   if (!done.data->status.isOk())
     return sendError(response, httpStatusOf(done.data->status),
-                     "model '" + name + "': " + done.data->status.message());
+                     described + ": " + done.data->status.message());
   StatusOr<InferResponseBody> body =
-      encodeInferResponse(name, inferRequest, *program, done.data->outputs,
-                          std::to_string(version));
+      encodeInferResponse(ServedName::parse(name).model, inferRequest, *program,
+                          done.data->outputs, std::to_string(version));
   if (!body.isOk())
-    return sendError(response, 400,
-                     "model '" + name + "': " + body.status().message());
+    return sendError(response, 400, described + ": " + body.status().message());
   if (body->jsonLength) {
     response.set_header("Inference-Header-Content-Length",
                         std::to_string(*body->jsonLength));
@@ -729,19 +829,23 @@ void Server::repositoryIndex(const httplib::Request &request,
   }
   std::lock_guard<std::mutex> lock(mutex_);
   // Models that appeared in the folder since the last look are listed too.
-  for (const std::string &name : repository_.scan())
-    if (!models_.count(name))
-      models_[name].reason = "not loaded";
+  for (const std::string &model : repository_.scan())
+    for (const std::string &name : wantedNames(model))
+      if (!models_.count(name))
+        models_[name].reason = "not loaded";
   std::string out = "[";
   bool first = true;
   for (const auto &[name, model] : models_) {
     if (onlyReady && !model.ready)
       continue;
-    int version =
-        model.registered ? model.version : repository_.servedVersion(name);
-    out += std::string(first ? "" : ",") + "{\"name\":" + json::quote(name) +
-           ",\"version\":\"" + std::to_string(std::max(version, 1)) +
-           "\",\"state\":\"" + (model.ready ? "READY" : "UNAVAILABLE") +
+    ServedName served = ServedName::parse(name);
+    int version = model.registered ? model.version
+                  : served.version ? served.version
+                                   : repository_.servedVersion(name);
+    out += std::string(first ? "" : ",") +
+           "{\"name\":" + json::quote(served.model) + ",\"version\":\"" +
+           std::to_string(std::max(version, 1)) + "\",\"state\":\"" +
+           (model.ready ? "READY" : "UNAVAILABLE") +
            "\",\"reason\":" + json::quote(model.reason) + "}";
     first = false;
   }
@@ -754,44 +858,77 @@ static const char kPolled[] =
     "remove the model's files instead";
 
 void Server::repositoryLoad(httplib::Response &response,
-                            const std::string &name) {
+                            const std::string &model) {
   if (options_.poll)
     return sendError(response, 400, kPolled);
   std::lock_guard<std::mutex> lock(mutex_);
-  if (!ModelRepository::isModelName(name))
-    return sendError(response, 400, "'" + name + "' is not a model name");
-  auto found = models_.find(name);
-  if (found == models_.end() || !found->second.registered) {
-    // A model added to the folder after the start joins the pool now.
-    Status status = registerModel(name);
-    if (!status.isOk()) {
-      if (status.code() == StatusCode::kNotFound)
-        models_.erase(name);
-      return sendError(response, httpStatusOf(status), status.message());
+  if (!ModelRepository::isModelName(model))
+    return sendError(response, 400, "'" + model + "' is not a model name");
+  const VersionPolicy &policy = policyOf(model);
+  // A rolling model not in the folder: registering it says why.
+  std::vector<std::string> wanted =
+      policy.rolling() ? std::vector<std::string>{model} : wantedNames(model);
+  if (wanted.empty()) {
+    std::vector<int> there = repository_.availableVersions(model);
+    if (there.empty()) {
+      Status status = repository_.locate(model).status();
+      return sendError(response, httpStatusOf(status),
+                       withoutFolder(status.message(), repository_.folder()));
     }
-  } else if (fileChanged(name)) {
-    // A new version of the file: the replicas reload in place; requests
-    // meanwhile wait for the new version. A bad new file leaves the old
-    // version serving.
-    Status status = reloadModel(name);
+    std::string listed;
+    for (int version : there)
+      listed += (listed.empty() ? "" : ", ") + std::to_string(version);
+    return sendError(response, 404,
+                     "model '" + model + "' has no version its policy (" +
+                         policy.str() + ") serves (versions there: " + listed +
+                         ")");
+  }
+  // Make before break: the versions wanted are up before the others go.
+  for (const std::string &name : wanted) {
+    auto found = models_.find(name);
+    if (found == models_.end() || !found->second.registered) {
+      // A model added to the folder after the start joins the pool now.
+      Status status = registerModel(name);
+      if (!status.isOk()) {
+        if (status.code() == StatusCode::kNotFound)
+          models_.erase(name);
+        return sendError(response, httpStatusOf(status), status.message());
+      }
+    } else if (fileChanged(name)) {
+      // A new version of the file: the replicas reload in place; requests
+      // meanwhile wait for the new version. A bad new file leaves the old
+      // version serving.
+      Status status = reloadModel(name);
+      if (!status.isOk())
+        return sendError(response, httpStatusOf(status), status.message());
+    }
+    Status status = loadEverywhere(name);
     if (!status.isOk())
       return sendError(response, httpStatusOf(status), status.message());
   }
-  Status status = loadEverywhere(name);
-  if (!status.isOk())
-    return sendError(response, httpStatusOf(status), status.message());
+  for (const std::string &name : knownNames(model))
+    if (!std::count(wanted.begin(), wanted.end(), name) &&
+        models_[name].ready) {
+      unloadEverywhere(name);
+      models_[name].reason =
+          "not a version its policy (" + policy.str() + ") serves";
+    }
   response.set_content("{}", kJson);
 }
 
 void Server::repositoryUnload(httplib::Response &response,
-                              const std::string &name) {
+                              const std::string &model) {
   if (options_.poll)
     return sendError(response, 400, kPolled);
   std::lock_guard<std::mutex> lock(mutex_);
-  auto found = models_.find(name);
-  if (found == models_.end() || !found->second.registered)
-    return sendError(response, 404, "unknown model '" + name + "'");
-  unloadEverywhere(name);
+  bool unloaded = false;
+  for (const std::string &name : knownNames(model))
+    if (models_[name].registered) {
+      unloadEverywhere(name);
+      unloaded = true;
+    }
+  if (!unloaded)
+    return sendError(response, 404, "unknown model '" + model + "'");
   response.set_content("{}", kJson);
 }
 

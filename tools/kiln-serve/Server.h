@@ -16,6 +16,7 @@
 #include "Metrics.h"
 #include "ModelRepository.h"
 #include "Statistics.h"
+#include "VersionPolicy.h"
 
 #include "kiln/runtime/Artifact.h"
 #include "kiln/runtime/serving/LivePool.h"
@@ -72,6 +73,11 @@ struct ServerOptions {
   /// unloaded, and the repository API's load and unload are refused.
   bool poll = false;
   double pollSeconds = 15;
+  /// Which versions of a model in folders NAME/V/ are served
+  /// (VersionPolicy.h): `modelVersionPolicies`' entry for the model, else
+  /// `versionPolicy`.
+  VersionPolicy versionPolicy;
+  std::map<std::string, VersionPolicy> modelVersionPolicies;
   /// One CSV line per answered request (empty: none), for offline
   /// analysis and the simulated-vs-real check.
   std::string requestLog;
@@ -106,6 +112,8 @@ private:
     std::map<int, FileStamp> files;
     int version = 1; ///< ModelRepository::servedVersion.
   };
+  /// One pool model: a rolling model NAME or one version NAME/V of a model
+  /// served under another policy (ServedName).
   struct ServedModel {
     /// Shared with the requests in flight: a program can be large.
     std::shared_ptr<const rt::Program> program;
@@ -119,6 +127,9 @@ private:
     std::map<int, FileStamp> tried;
     bool ready = false;
     std::string reason; ///< Why it is not ready.
+    /// Unloaded by a poll because its files went or its policy no longer
+    /// serves it: loaded again when it is back.
+    bool retired = false;
     /// Serves `measured` from now on (its program, spec and files).
     void take(MeasuredModel measured) {
       program = std::move(measured.program);
@@ -130,8 +141,8 @@ private:
 
   explicit Server(ServerOptions options, ModelRepository repository);
   void routes();
-  /// Reads and measures `name`'s files (NAME.kiln, its batch variants);
-  /// changes nothing.
+  /// Reads and measures pool model `name`'s files (NAME.kiln or the
+  /// version's model.kiln, its batch variants); changes nothing.
   rt::StatusOr<MeasuredModel> measureModel(const std::string &name);
   /// Measures `name` and adds it to the pool. Needs the lock.
   rt::Status registerModel(const std::string &name);
@@ -147,10 +158,19 @@ private:
   rt::Status loadEverywhere(const std::string &name);
   void unloadEverywhere(const std::string &name);
 
-  /// Whether a request's /versions/V (if any) is the version of its model
-  /// that is served; otherwise answers 404. Takes the lock.
-  bool versionServed(const httplib::Request &request,
-                     httplib::Response &response);
+  const VersionPolicy &policyOf(const std::string &model) const;
+  /// The pool models `model` is to be served as now: NAME for a rolling
+  /// model in the folder, NAME/V for each version its policy selects; none
+  /// when the folder has none of them.
+  std::vector<std::string> wantedNames(const std::string &model) const;
+  /// The pool models of `model` the server knows, by ascending version.
+  /// Needs the lock.
+  std::vector<std::string> knownNames(const std::string &model) const;
+  /// The pool model a request's /v2/models/NAME[/versions/V] means: the
+  /// version asked for, else the highest ready one. Answers 404 and
+  /// returns "" for a version that is not served. Takes the lock.
+  std::string resolve(const httplib::Request &request,
+                      httplib::Response &response);
   /// The model if it is ready to serve; otherwise answers `response` with
   /// why (404 unknown, 400 not ready) and returns null. Needs the lock.
   const ServedModel *readyModel(httplib::Response &response,
@@ -164,13 +184,18 @@ private:
   void repositoryLoad(httplib::Response &response, const std::string &model);
   void repositoryUnload(httplib::Response &response, const std::string &model);
   void metrics(httplib::Response &response);
-  /// The statistics extension: every model's (`name` empty) or one's.
-  void statistics(httplib::Response &response, const std::string &name);
+  /// The statistics extension: every model's (`model` empty), every
+  /// version's of `model` (`poolName` empty) or one pool model's.
+  void statistics(httplib::Response &response, const std::string &model,
+                  const std::string &poolName);
   /// Appends one line to the request log (under the pool's lock).
   void logResponse(const rt::serving::Response &response);
   rt::Status writeSimConfig() const;
   /// One look at the folder in poll mode (see ServerOptions::poll).
   void pollRepository();
+  /// Registers, reloads or loads again one wanted pool model. Needs the
+  /// lock.
+  void pollWanted(const std::string &name);
   void pollLoop();
 
   ServerOptions options_;

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Statistics.h"
+#include "VersionPolicy.h"
 
 #include "kiln/runtime/serving/InferenceData.h"
 #include "kiln/runtime/serving/Json.h"
@@ -61,6 +62,10 @@ Statistics::render(const std::vector<std::string> &models,
   std::string out = "{\"model_stats\":[";
   bool first = true;
   for (const std::string &name : models) {
+    ServedName served = ServedName::parse(name);
+    std::string version = versions.count(name) ? versions.at(name)
+                          : served.version     ? std::to_string(served.version)
+                                               : std::string("1");
     auto found = models_.find(name);
     ModelFigures none;
     const ModelFigures &model = found == models_.end() ? none : found->second;
@@ -79,9 +84,8 @@ Statistics::render(const std::vector<std::string> &models,
                  ",\"compute_output\":" + duration(0, 0) + "}";
     }
     out += std::string(first ? "" : ",") +
-           "{\"name\":" + rt::serving::json::quote(name) + ",\"version\":" +
-           rt::serving::json::quote(versions.count(name) ? versions.at(name)
-                                                         : "1") +
+           "{\"name\":" + rt::serving::json::quote(served.model) +
+           ",\"version\":" + rt::serving::json::quote(version) +
            ",\"last_inference\":" + std::to_string(model.lastInference) +
            ",\"inference_count\":" + std::to_string(model.success.count) +
            ",\"execution_count\":" + std::to_string(executions) +

@@ -32,9 +32,11 @@ public:
   /// `nowMillis` is the wall clock (ms since the epoch) for last_inference.
   void record(const rt::serving::Response &response, bool failed,
               std::uint64_t nowMillis);
-  /// {"model_stats":[...]} for `models`, in that order (unused models get
-  /// zeros).
-  /// `versions`: each model's served version (absent: "1").
+  /// {"model_stats":[...]} for `models` (pool names: NAME, or NAME/V for
+  /// one version of a model served under another policy than latest 1;
+  /// VersionPolicy.h), in that order (unused models get zeros).
+  /// `versions`: each model's served version (absent: V of NAME/V, else
+  /// "1").
   std::string
   render(const std::vector<std::string> &models,
          const std::map<std::string, std::string> &versions = {}) const;

@@ -56,7 +56,12 @@ static const char kUsage[] =
     "                           at start and as the folder changes (poll)\n"
     "  --repository-poll-secs S seconds between looks at the folder in poll\n"
     "                           mode (15); a change inotify reports is\n"
-    "                           looked at at once\n";
+    "                           looked at at once\n"
+    "  --version-policy P       versions served of a model in folders\n"
+    "                           NAME/V/: latest, latest:N, all or\n"
+    "                           specific:V[,V...] (latest: the highest)\n"
+    "  --model-version-policy NAME=P\n"
+    "                           the policy of model NAME (repeatable)\n";
 
 static int usage(const std::string &message) {
   std::fprintf(stderr, "kiln-serve: %s\n%s", message.c_str(), kUsage);
@@ -159,6 +164,23 @@ int main(int argc, char **argv) {
       options.poll = !std::strcmp(value, "poll");
     } else if (arg == "--repository-poll-secs" && needs(0.01, 86400)) {
       options.pollSeconds = number;
+    } else if (arg == "--version-policy") {
+      auto policy = kiln::serve::VersionPolicy::parse(value);
+      if (!policy.isOk())
+        return usage(policy.status().message());
+      options.versionPolicy = *policy;
+    } else if (arg == "--model-version-policy") {
+      std::string text = value;
+      size_t equals = text.find('=');
+      std::string model = text.substr(0, equals);
+      if (equals == std::string::npos ||
+          !kiln::serve::ModelRepository::isModelName(model))
+        return usage("--model-version-policy needs NAME=POLICY, got '" + text +
+                     "'");
+      auto policy = kiln::serve::VersionPolicy::parse(text.substr(equals + 1));
+      if (!policy.isOk())
+        return usage(policy.status().message());
+      options.modelVersionPolicies[model] = *policy;
     } else {
       return usage("bad option or value: " + arg + " " + value);
     }

@@ -97,3 +97,18 @@ TEST(MetricsTest, EnergyAppearsOnlyWhenMeasured) {
   EXPECT_TRUE(has(page, "kiln_cpu_energy_joules_total 3")) << page;
   EXPECT_TRUE(has(page, "kiln_energy_joules_per_request 1.5"));
 }
+
+TEST(MetricsTest, OneVersionOfSeveralIsLabelled) {
+  Metrics metrics;
+  metrics.record(completed("bert/2", 0, 700), false);
+  metrics.record(completed("mlp", 0, 700), false);
+  PoolSnapshot snapshot;
+  snapshot.modelsReady["bert/2"] = true;
+  std::string page = metrics.render(snapshot);
+  EXPECT_TRUE(has(page, "kiln_inference_latency_seconds_count{model=\"bert\","
+                        "version=\"2\",priority=\"0\"} 1"))
+      << page;
+  EXPECT_TRUE(has(page, "kiln_inference_latency_seconds_count{model=\"mlp\","
+                        "priority=\"0\"} 1"));
+  EXPECT_TRUE(has(page, "kiln_model_ready{model=\"bert\",version=\"2\"} 1"));
+}

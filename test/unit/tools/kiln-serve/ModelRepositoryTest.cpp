@@ -191,3 +191,42 @@ TEST(ModelRepositoryTest, AModelBothFlatAndInAFolderIsRefused) {
             "model 'm' is both m.kiln and a folder of versions m/V/model.kiln: "
             "keep one");
 }
+
+TEST(ModelRepositoryTest, EachVersionOfAFolderCanBeLocated) {
+  Folder folder;
+  std::string bert = folder.repo + "/bert";
+  mkdir(bert.c_str(), 0755);
+  for (const char *version : {"1", "2", "3"})
+    mkdir((bert + "/" + version).c_str(), 0755);
+  folder.touch(bert + "/1/model.kiln");
+  folder.touch(bert + "/1/model@b4.kiln");
+  folder.touch(bert + "/3/model.kiln");
+  folder.touch(folder.repo + "/mlp.kiln");
+  auto repository = ModelRepository::open(folder.repo);
+  ASSERT_TRUE(repository.isOk());
+  EXPECT_EQ(repository->availableVersions("bert"), (std::vector<int>{1, 3}));
+  EXPECT_EQ(repository->availableVersions("mlp"), (std::vector<int>{1}));
+  EXPECT_TRUE(repository->availableVersions("nosuch").empty());
+  EXPECT_TRUE(repository->availableVersions("../bert").empty());
+
+  auto one = repository->locate("bert", 1, 1);
+  ASSERT_TRUE(one.isOk()) << one.status().message();
+  EXPECT_NE(one->find("/bert/1/model.kiln"), std::string::npos) << *one;
+  EXPECT_TRUE(repository->locate("bert", 4, 1).isOk());
+  EXPECT_FALSE(repository->locate("bert", 4, 3).isOk());
+  EXPECT_EQ(repository->variants("bert", 1), (std::vector<int>{4}));
+  EXPECT_TRUE(repository->variants("bert", 3).empty());
+  EXPECT_EQ(repository->versions("bert", 1).size(), 2u);
+  EXPECT_EQ(repository->versions("bert").size(), 1u) << "the highest: 3";
+
+  // A version folder without a model.kiln, or none at all, is not there.
+  auto two = repository->locate("bert", 1, 2);
+  ASSERT_FALSE(two.isOk());
+  EXPECT_EQ(two.status().code(), kiln::rt::StatusCode::kNotFound);
+  EXPECT_EQ(two.status().message(), "model 'bert' has no version 2");
+  EXPECT_TRUE(repository->versions("bert", 7).empty());
+  // NAME.kiln is version 1 and only that.
+  EXPECT_TRUE(repository->locate("mlp", 1, 1).isOk());
+  EXPECT_EQ(repository->locate("mlp", 1, 2).status().message(),
+            "model 'mlp' has no version 2 (mlp.kiln is version 1)");
+}

@@ -93,3 +93,19 @@ TEST(StatisticsTest, UnusedModelsHaveZerosAndNamesAreQuoted) {
   EXPECT_NE(page.find("\"batch_stats\":[]}"), std::string::npos);
   EXPECT_EQ(Statistics().render({}), "{\"model_stats\":[]}");
 }
+
+TEST(StatisticsTest, EachVersionServedHasItsOwnEntry) {
+  Statistics stats;
+  stats.record(served("bert/2", 1, 5, 100), false, 111);
+  stats.record(served("bert/3", 1, 5, 100), false, 111);
+  stats.record(served("bert/3", 1, 5, 100), false, 111);
+  std::string page = stats.render({"bert/2", "bert/3"});
+  EXPECT_NE(page.find("{\"name\":\"bert\",\"version\":\"2\",\"last_inference\""
+                      ":111,\"inference_count\":1,"),
+            std::string::npos)
+      << page;
+  EXPECT_NE(page.find("{\"name\":\"bert\",\"version\":\"3\",\"last_inference\""
+                      ":111,\"inference_count\":2,"),
+            std::string::npos)
+      << page;
+}
