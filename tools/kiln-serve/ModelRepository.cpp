@@ -53,8 +53,7 @@ static std::vector<std::string> entries(const std::string &folder) {
   return names;
 }
 
-/// A positive decimal number without leading zeros, up to `digits` long.
-static int positiveNumber(const std::string &text, size_t digits) {
+int ModelRepository::positiveNumber(const std::string &text, size_t digits) {
   if (text.empty() || text.size() > digits || text[0] == '0' ||
       !std::all_of(text.begin(), text.end(),
                    [](char c) { return c >= '0' && c <= '9'; }))

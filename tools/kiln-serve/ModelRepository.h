@@ -79,6 +79,9 @@ public:
                                     int version = 0) const;
 
   static bool isModelName(const std::string &name);
+  /// A positive decimal number without leading zeros, up to `digits`
+  /// long (a version folder, a batch size); 0 otherwise.
+  static int positiveNumber(const std::string &text, size_t digits);
 
 private:
   explicit ModelRepository(std::string folder) : folder_(std::move(folder)) {}

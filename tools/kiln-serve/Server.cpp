@@ -686,7 +686,7 @@ void Server::statistics(httplib::Response &response, const std::string &model,
     else
       for (const auto &[known, served] : models_)
         names.push_back(known);
-    if (!model.empty() && (names.empty() || !models_.count(names[0])))
+    if (!model.empty() && names.empty())
       return sendError(response, 404, "unknown model '" + model + "'");
     for (const std::string &known : names)
       versions[known] = std::to_string(models_[known].version);

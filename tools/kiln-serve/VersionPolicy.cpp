@@ -6,18 +6,15 @@
 
 #include "VersionPolicy.h"
 
+#include "ModelRepository.h"
+
 #include <algorithm>
-#include <cstdlib>
 
 namespace kiln::serve {
 
-/// A positive decimal version number (at most 9 digits); 0 otherwise.
+/// A version number as version folders are named; 0 otherwise.
 static int versionNumber(const std::string &text) {
-  if (text.empty() || text.size() > 9 || text[0] == '0' ||
-      !std::all_of(text.begin(), text.end(),
-                   [](char c) { return c >= '0' && c <= '9'; }))
-    return 0;
-  return std::atoi(text.c_str());
+  return ModelRepository::positiveNumber(text, 9);
 }
 
 rt::StatusOr<VersionPolicy> VersionPolicy::parse(const std::string &text) {
