@@ -35,6 +35,11 @@ if os.path.exists("/dev/nvidia0") or (shutil.which("nvidia-smi") and
                                       os.system("nvidia-smi -L >/dev/null 2>&1") == 0):
     config.available_features.add("cuda")
 
+# `multicore`: this process may use two cores or more (a compile then
+# optimises and generates its code in parts, on threads).
+if len(os.sched_getaffinity(0)) >= 2:
+    config.available_features.add("multicore")
+
 # `kiln-serve`: built when libcpp-httplib-dev is installed; its tests talk
 # to it with curl and Node. `promtool` (Debian's prometheus) checks /metrics.
 if (os.path.exists(os.path.join(config.kiln_tools_dir, "kiln-serve")) and

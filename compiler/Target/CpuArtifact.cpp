@@ -9,6 +9,7 @@
 #include "compiler/Codegen/CPU/CpuDispatchEntries.h"
 #include "compiler/Codegen/CPU/CpuKernelLibrary.h"
 #include "compiler/Codegen/CPU/OptimizeLlvm.h"
+#include "compiler/Target/CodegenParts.h"
 #include "compiler/Target/ConstantsObject.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -27,6 +28,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
@@ -93,9 +95,24 @@ rt::Status emitObject(llvm::Module &module, llvm::TargetMachine &tm,
 /// generated independently: an optimised module with enough functions is
 /// split into this many parts (llvm::SplitModule), each generated on its
 /// own thread in its own context, and their objects linked together. The
-/// count is fixed so that the artifact does not depend on the machine.
+/// count is fixed so that the artifact is the same on every machine with
+/// two cores or more.
 constexpr unsigned kCodegenParts = 4;
 constexpr unsigned kMinFunctionsToSplit = 16;
+
+/// Cores this process may use (its affinity). On one core, cutting and
+/// splitting the module is only copying: the module is then optimised
+/// and generated whole (the artifact's bytes differ, not what it does).
+unsigned codegenThreads() {
+  return std::max(1u, llvm::hardware_concurrency().compute_thread_count());
+}
+
+unsigned definedFunctions(const llvm::Module &module) {
+  unsigned functions = 0;
+  for (const llvm::Function &function : module)
+    functions += !function.isDeclaration();
+  return functions;
+}
 
 /// Constants this large (weights) need no code generation, only their
 /// bytes in an object: see takeLargeConstants.
@@ -159,6 +176,14 @@ std::vector<RawConstant> takeLargeConstants(ModuleOp module,
   return taken;
 }
 
+/// Writes each part (bitcode) as object file kernelsN.o in `folder`, on
+/// threads, after LLVM's -O3 pipeline when `optimize`; `paths` names them
+/// before any is written, for the clean-up.
+rt::Status emitParts(llvm::ArrayRef<llvm::SmallVector<char, 0>> parts,
+                     bool optimize,
+                     const llvm::orc::JITTargetMachineBuilder &builder,
+                     llvm::StringRef folder, std::vector<std::string> &paths);
+
 /// Writes `module` as object files in `folder` (kernels.o, or kernels0.o
 /// ...); `paths` names them before any is written, for the clean-up.
 rt::Status emitObjects(std::unique_ptr<llvm::Module> module,
@@ -170,10 +195,8 @@ rt::Status emitObjects(std::unique_ptr<llvm::Module> module,
     llvm::sys::path::append(path, name);
     return std::string(path);
   };
-  unsigned functions = 0;
-  for (const llvm::Function &function : *module)
-    functions += !function.isDeclaration();
-  if (functions < kMinFunctionsToSplit) {
+  if (definedFunctions(*module) < kMinFunctionsToSplit ||
+      codegenThreads() < 2) {
     paths = {pathOf("kernels.o")};
     return emitObject(*module, tm, paths.front());
   }
@@ -186,6 +209,18 @@ rt::Status emitObjects(std::unique_ptr<llvm::Module> module,
                       llvm::WriteBitcodeToFile(*part, os);
                     });
   module.reset();
+  return emitParts(parts, /*optimize=*/false, builder, folder, paths);
+}
+
+rt::Status emitParts(llvm::ArrayRef<llvm::SmallVector<char, 0>> parts,
+                     bool optimize,
+                     const llvm::orc::JITTargetMachineBuilder &builder,
+                     llvm::StringRef folder, std::vector<std::string> &paths) {
+  auto pathOf = [&](llvm::StringRef name) {
+    llvm::SmallString<128> path(folder);
+    llvm::sys::path::append(path, name);
+    return std::string(path);
+  };
   for (size_t index = 0; index < parts.size(); ++index)
     paths.push_back(pathOf("kernels" + std::to_string(index) + ".o"));
   std::vector<rt::Status> statuses(parts.size());
@@ -208,11 +243,15 @@ rt::Status emitObjects(std::unique_ptr<llvm::Module> module,
                                           llvm::toString(partTm.takeError()));
       return;
     }
+    if (optimize)
+      if (llvm::Error error = optimizeKernels(**part, **partTm)) {
+        statuses[index] = rt::internalError("LLVM optimisation failed: " +
+                                            llvm::toString(std::move(error)));
+        return;
+      }
     statuses[index] = emitObject(**part, **partTm, paths[index]);
   };
-  unsigned workers =
-      std::max(1u, std::min<unsigned>(parts.size(),
-                                      std::thread::hardware_concurrency()));
+  unsigned workers = std::min<unsigned>(parts.size(), codegenThreads());
   std::atomic<size_t> next{0};
   auto work = [&] {
     for (size_t index; (index = next++) < parts.size();)
@@ -286,10 +325,22 @@ rt::StatusOr<rt::Artifact> buildCpuArtifact(ModuleOp loweredModule,
   KILN_RETURN_IF_ERROR(linkCpuKernelLibrary(*module));
   if (llvm::verifyModule(*module, &llvm::errs()))
     return rt::internalError("generated LLVM IR does not verify");
-  phase = parent.nest("LLVM optimisation");
-  if (llvm::Error error = optimizeKernels(*module, tm))
-    return rt::internalError("LLVM optimisation failed: " +
-                             llvm::toString(std::move(error)));
+  // A module with enough functions is cut before -O3 (CodegenParts.h) and
+  // each part optimised and generated on its own thread.
+  std::vector<llvm::SmallVector<char, 0>> parts;
+  if (definedFunctions(*module) >= kMinFunctionsToSplit &&
+      codegenThreads() >= 2) {
+    phase = parent.nest("cutting into parts");
+    parts = cutForCodegen(*module, kCodegenParts);
+  }
+  if (parts.empty()) {
+    phase = parent.nest("LLVM optimisation");
+    if (llvm::Error error = optimizeKernels(*module, tm))
+      return rt::internalError("LLVM optimisation failed: " +
+                               llvm::toString(std::move(error)));
+  } else {
+    module.reset();
+  }
 
   // Object file in a temporary folder, then a shared object next to it.
   llvm::SmallString<128> folder;
@@ -306,9 +357,15 @@ rt::StatusOr<rt::Artifact> buildCpuArtifact(ModuleOp loweredModule,
     llvm::sys::fs::remove(sharedPath);
     llvm::sys::fs::remove(folder);
   });
-  phase = parent.nest("machine code");
-  KILN_RETURN_IF_ERROR(
-      emitObjects(std::move(module), *builder, tm, folder, objects));
+  if (parts.empty()) {
+    phase = parent.nest("machine code");
+    KILN_RETURN_IF_ERROR(
+        emitObjects(std::move(module), *builder, tm, folder, objects));
+  } else {
+    phase = parent.nest("LLVM optimisation and machine code, in parts");
+    KILN_RETURN_IF_ERROR(
+        emitParts(parts, /*optimize=*/true, *builder, folder, objects));
+  }
   if (!constants.empty()) {
     llvm::SmallString<128> constantsPath(folder);
     llvm::sys::path::append(constantsPath, "constants.o");

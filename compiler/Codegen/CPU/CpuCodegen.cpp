@@ -144,28 +144,33 @@ void kiln::compiler::buildCpuLowerToLLVMPipeline(OpPassManager &pm,
   // 1-D vector ops and FMAs; what does not vectorise becomes scalar loops.
   pm.addNestedPass<func::FuncOp>(createVectorizeLinalgPass());
   pm.addNestedPass<func::FuncOp>(createLowerVectorOpsPass());
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  // Function-local passes run nested, one function per thread: a model
+  // has hundreds of functions, and these passes are much of a compile.
+  OpPassManager &functions = pm.nest<func::FuncOp>();
+  functions.addPass(createConvertLinalgToLoopsPass());
+  functions.addPass(createCanonicalizerPass());
+  functions.addPass(createCSEPass());
   // Full unrolling: a loop over n-D transfers would need a stack buffer.
   VectorTransferToSCFOptions transfers;
   transfers.enableFullUnroll();
-  pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(transfers));
+  functions.addPass(createConvertVectorToSCFPass(transfers));
 
   // Everything to the LLVM dialect. f32 transcendentals become polynomials;
   // math ops with LLVM intrinsics become intrinsics; the rest become libm
-  // calls.
-  pm.addNestedPass<func::FuncOp>(createApproximateMathPass());
-  pm.addPass(createConvertMathToLLVMPass());
+  // calls (declared in the module, so not nested).
+  functions.addPass(createApproximateMathPass());
+  functions.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
+  OpPassManager &lowering = pm.nest<func::FuncOp>();
+  lowering.addPass(memref::createExpandStridedMetadataPass());
+  lowering.addPass(createLowerAffinePass());
+  lowering.addPass(createSCFToControlFlowPass());
   // Horizontal reductions may reassociate: they sum a vector tile whose
   // order the tiling already chose.
   ConvertVectorToLLVMPassOptions vectorToLLVM;
   vectorToLLVM.reassociateFPReductions = true;
-  pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
+  lowering.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
+  lowering.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   FlattenConstantGlobalsPassOptions flatten;
