@@ -61,6 +61,20 @@ int ModelRepository::positiveNumber(const std::string &text, size_t digits) {
   return std::stoi(text);
 }
 
+/// The stamp of the regular file at `path`, if there is one.
+static std::optional<FileStamp> stampOf(const std::string &path) {
+  struct stat info;
+  if (stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode))
+    return std::nullopt;
+  FileStamp stamp;
+  stamp.device = info.st_dev;
+  stamp.inode = info.st_ino;
+  stamp.size = info.st_size;
+  stamp.modifiedNs =
+      std::int64_t(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec;
+  return stamp;
+}
+
 static bool isFolder(const std::string &path) {
   struct stat info;
   return !path.empty() && stat(path.c_str(), &info) == 0 &&
@@ -186,17 +200,23 @@ std::map<int, FileStamp> ModelRepository::versions(const std::string &name,
   sizes.insert(sizes.begin(), 1);
   for (int batch : sizes) {
     rt::StatusOr<std::string> path = locate(name, batch, version);
-    struct stat info;
-    if (!path.isOk() || stat(path->c_str(), &info) != 0)
+    if (!path.isOk())
       continue;
-    FileStamp &stamp = files[batch];
-    stamp.device = info.st_dev;
-    stamp.inode = info.st_ino;
-    stamp.size = info.st_size;
-    stamp.modifiedNs = std::int64_t(info.st_mtim.tv_sec) * 1'000'000'000 +
-                       info.st_mtim.tv_nsec;
+    if (std::optional<FileStamp> stamp = stampOf(*path))
+      files[batch] = *stamp;
   }
   return files;
+}
+
+std::optional<ModelRepository::ConfigFile>
+ModelRepository::config(const std::string &name) const {
+  if (!isModelName(name))
+    return std::nullopt;
+  std::string path = inside(folder_ + "/" + name + "/config.pbtxt");
+  std::optional<FileStamp> stamp = isFile(path) ? stampOf(path) : std::nullopt;
+  if (!stamp)
+    return std::nullopt;
+  return ConfigFile{path, *stamp};
 }
 
 rt::StatusOr<std::string> ModelRepository::locate(const std::string &name,

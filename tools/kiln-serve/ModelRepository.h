@@ -23,6 +23,7 @@
 #include "kiln/runtime/Status.h"
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <sys/types.h>
 
 #include <string>
@@ -77,6 +78,14 @@ public:
   /// inside the folder) is left out. Of `version` (0: the highest).
   std::map<int, FileStamp> versions(const std::string &name,
                                     int version = 0) const;
+
+  /// Model `name`'s Triton configuration, DIR/NAME/config.pbtxt
+  /// (ModelConfig.h), when its folder has one: the path and its stamp.
+  struct ConfigFile {
+    std::string path;
+    FileStamp stamp;
+  };
+  std::optional<ConfigFile> config(const std::string &name) const;
 
   static bool isModelName(const std::string &name);
   /// A positive decimal number without leading zeros, up to `digits`

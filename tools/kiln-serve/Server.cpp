@@ -9,6 +9,7 @@
 #include "FolderWatch.h"
 
 #include "InferenceProtocol.h"
+#include "ModelConfig.h"
 
 #include "kiln/runtime/Artifact.h"
 #include "kiln/runtime/serving/InferenceData.h"
@@ -18,6 +19,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <future>
 #include <sched.h>
 #include <sys/stat.h>
@@ -172,7 +174,11 @@ StatusOr<std::unique_ptr<Server>> Server::create(ServerOptions options) {
   }
   server->pool_->start();
   std::lock_guard<std::mutex> lock(server->mutex_);
-  for (const std::string &model : server->repository_.scan())
+  for (const std::string &model : server->repository_.scan()) {
+    // A model whose config.pbtxt cannot be read is left out (the
+    // repository index says why) until the file is fixed.
+    if (!server->readConfig(model).isOk())
+      continue;
     for (const std::string &name : server->wantedNames(model)) {
       Status status = server->registerModel(name);
       if (status.isOk() && opts.loadAtStart)
@@ -180,6 +186,7 @@ StatusOr<std::unique_ptr<Server>> Server::create(ServerOptions options) {
       if (!status.isOk())
         std::fprintf(stderr, "kiln-serve: %s\n", status.message().c_str());
     }
+  }
   if (!opts.simConfig.empty())
     if (Status status = server->writeSimConfig(); !status.isOk())
       return status;
@@ -325,14 +332,56 @@ bool Server::fileChanged(const std::string &name) {
          repository_.versions(served.model, served.version) != model.files;
 }
 
-const VersionPolicy &Server::policyOf(const std::string &model) const {
-  auto found = options_.modelVersionPolicies.find(model);
-  return found != options_.modelVersionPolicies.end() ? found->second
-                                                      : options_.versionPolicy;
+VersionPolicy Server::policyOf(const std::string &model) const {
+  if (auto found = options_.modelVersionPolicies.find(model);
+      found != options_.modelVersionPolicies.end())
+    return found->second;
+  if (auto found = configs_.find(model);
+      found != configs_.end() && found->second.policy)
+    return *found->second.policy;
+  return options_.versionPolicy;
+}
+
+/// A configuration larger than this is refused unread.
+static constexpr off_t kMaxConfigBytes = 1 << 20;
+
+Status Server::readConfig(const std::string &model) {
+  std::optional<ModelRepository::ConfigFile> file = repository_.config(model);
+  ReadConfig &config = configs_[model];
+  std::optional<FileStamp> stamp;
+  if (file)
+    stamp = file->stamp;
+  if (stamp == config.stamp)
+    return config.error;
+  config.stamp = stamp;
+  config.error = Status::ok();
+  if (!file) {
+    config.policy.reset();
+    return config.error;
+  }
+  // Messages name the file inside the repository, never where it is.
+  std::string source = model + "/config.pbtxt";
+  StatusOr<ModelConfig> read = [&]() -> StatusOr<ModelConfig> {
+    if (file->stamp.size > kMaxConfigBytes)
+      return rt::invalidArgument(source + ": larger than 1 MiB");
+    std::ifstream in(file->path, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)),
+                     std::istreambuf_iterator<char>());
+    if (!in && !in.eof())
+      return rt::invalidArgument(source + ": cannot be read");
+    return parseModelConfig(text, model, source);
+  }();
+  if (!read.isOk()) {
+    config.error = read.status();
+    std::fprintf(stderr, "kiln-serve: %s\n", config.error.message().c_str());
+    return config.error;
+  }
+  config.policy = read->versionPolicy;
+  return config.error;
 }
 
 std::vector<std::string> Server::wantedNames(const std::string &model) const {
-  const VersionPolicy &policy = policyOf(model);
+  VersionPolicy policy = policyOf(model);
   std::vector<int> there = repository_.availableVersions(model);
   if (policy.rolling())
     return there.empty() ? std::vector<std::string>{}
@@ -592,6 +641,17 @@ void Server::pollLoop() {
 /// Why a model a poll found gone is not ready (and so reloaded when back).
 static const char kRemoved[] = "removed from the repository";
 
+std::string Server::unwantedReason(const std::string &name) const {
+  ServedName served = ServedName::parse(name);
+  if (!repository_.locate(served.model, 1, served.version).isOk())
+    return kRemoved;
+  // Still there: its policy (a config.pbtxt may have changed it) no
+  // longer serves it this way.
+  std::string policy = policyOf(served.model).str();
+  return served.version > 0 ? "not a version its policy (" + policy + ") serves"
+                            : "its version policy is now " + policy;
+}
+
 void Server::pollRepository() {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<std::string> models = repository_.scan();
@@ -600,6 +660,10 @@ void Server::pollRepository() {
         !std::count(models.begin(), models.end(), model))
       models.push_back(model);
   for (const std::string &model : models) {
+    // A config.pbtxt that cannot be read changes nothing: the model stays
+    // as it is served until the file is fixed.
+    if (!readConfig(model).isOk())
+      continue;
     // Make before break: the versions wanted now are up before the ones
     // no longer wanted go.
     std::vector<std::string> wanted = wantedNames(model);
@@ -612,12 +676,7 @@ void Server::pollRepository() {
       if (served.ready) {
         unloadEverywhere(name);
         served.retired = true;
-        int version = ServedName::parse(name).version;
-        bool stillThere =
-            version > 0 && repository_.locate(model, 1, version).isOk();
-        served.reason = stillThere ? "not a version its policy (" +
-                                         policyOf(model).str() + ") serves"
-                                   : kRemoved;
+        served.reason = unwantedReason(name);
       }
       served.tried.clear();
     }
@@ -816,6 +875,15 @@ void Server::infer(const httplib::Request &http, httplib::Response &response,
   }
 }
 
+/// One entry of the repository index.
+static std::string indexEntry(const std::string &model, int version, bool ready,
+                              const std::string &reason) {
+  return "{\"name\":" + json::quote(model) + ",\"version\":\"" +
+         std::to_string(std::max(version, 1)) + "\",\"state\":\"" +
+         (ready ? "READY" : "UNAVAILABLE") +
+         "\",\"reason\":" + json::quote(reason) + "}";
+}
+
 void Server::repositoryIndex(const httplib::Request &request,
                              httplib::Response &response) {
   bool onlyReady = false;
@@ -828,27 +896,40 @@ void Server::repositoryIndex(const httplib::Request &request,
       onlyReady = ready->isBool() && ready->asBool();
   }
   std::lock_guard<std::mutex> lock(mutex_);
-  // Models that appeared in the folder since the last look are listed too.
-  for (const std::string &model : repository_.scan())
-    for (const std::string &name : wantedNames(model))
-      if (!models_.count(name))
-        models_[name].reason = "not loaded";
-  std::string out = "[";
-  bool first = true;
+  // By pool name: a model whose config.pbtxt cannot be read sorts where
+  // its rolling name would.
+  std::map<std::string, std::string> entries;
+  for (const std::string &model : repository_.scan()) {
+    Status config = readConfig(model);
+    if (config.isOk()) {
+      // Models that appeared in the folder since the last look.
+      for (const std::string &name : wantedNames(model))
+        if (!models_.count(name))
+          models_[name].reason = "not loaded";
+    } else if (knownNames(model).empty() && !onlyReady) {
+      entries[model] = indexEntry(model, repository_.servedVersion(model),
+                                  false, config.message());
+    }
+  }
   for (const auto &[name, model] : models_) {
     if (onlyReady && !model.ready)
       continue;
     ServedName served = ServedName::parse(name);
+    // A model whose policy went from one version rolling to several (or
+    // back) is listed as its policy serves it now: the other form's
+    // entries, taken down, would list a version twice.
+    if (!model.ready &&
+        (served.version == 0) != policyOf(served.model).rolling())
+      continue;
     int version = model.registered ? model.version
                   : served.version ? served.version
                                    : repository_.servedVersion(name);
-    out += std::string(first ? "" : ",") +
-           "{\"name\":" + json::quote(served.model) + ",\"version\":\"" +
-           std::to_string(std::max(version, 1)) + "\",\"state\":\"" +
-           (model.ready ? "READY" : "UNAVAILABLE") +
-           "\",\"reason\":" + json::quote(model.reason) + "}";
-    first = false;
+    entries[name] =
+        indexEntry(served.model, version, model.ready, model.reason);
   }
+  std::string out = "[";
+  for (const auto &[name, entry] : entries)
+    out += (out.size() > 1 ? "," : "") + entry;
   response.set_content(out + "]", kJson);
 }
 
@@ -864,7 +945,9 @@ void Server::repositoryLoad(httplib::Response &response,
   std::lock_guard<std::mutex> lock(mutex_);
   if (!ModelRepository::isModelName(model))
     return sendError(response, 400, "'" + model + "' is not a model name");
-  const VersionPolicy &policy = policyOf(model);
+  if (Status config = readConfig(model); !config.isOk())
+    return sendError(response, 400, config.message());
+  VersionPolicy policy = policyOf(model);
   // A rolling model not in the folder: registering it says why.
   std::vector<std::string> wanted =
       policy.rolling() ? std::vector<std::string>{model} : wantedNames(model);
@@ -910,8 +993,7 @@ void Server::repositoryLoad(httplib::Response &response,
     if (!std::count(wanted.begin(), wanted.end(), name) &&
         models_[name].ready) {
       unloadEverywhere(name);
-      models_[name].reason =
-          "not a version its policy (" + policy.str() + ") serves";
+      models_[name].reason = unwantedReason(name);
     }
   response.set_content("{}", kJson);
 }

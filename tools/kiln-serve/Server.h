@@ -26,6 +26,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -158,11 +159,21 @@ private:
   rt::Status loadEverywhere(const std::string &name);
   void unloadEverywhere(const std::string &name);
 
-  const VersionPolicy &policyOf(const std::string &model) const;
+  /// The policy in effect for `model`: its --model-version-policy, else
+  /// its config.pbtxt's version_policy as last read well, else
+  /// --version-policy. Needs the lock.
+  VersionPolicy policyOf(const std::string &model) const;
+  /// Reads `model`'s config.pbtxt again if it changed (or went). Returns
+  /// the error of the file as it is now; a bad file leaves the policy it
+  /// last read well in effect. Logs a new error once. Needs the lock.
+  rt::Status readConfig(const std::string &model);
   /// The pool models `model` is to be served as now: NAME for a rolling
   /// model in the folder, NAME/V for each version its policy selects; none
   /// when the folder has none of them.
   std::vector<std::string> wantedNames(const std::string &model) const;
+  /// Why pool model `name`, no longer wanted, is taken down. Needs the
+  /// lock.
+  std::string unwantedReason(const std::string &name) const;
   /// The pool models of `model` the server knows, by ascending version.
   /// Needs the lock.
   std::vector<std::string> knownNames(const std::string &model) const;
@@ -206,6 +217,14 @@ private:
   Statistics statistics_;
   std::mutex mutex_; ///< Guards models_; taken before the pool's lock.
   std::map<std::string, ServedModel> models_;
+  /// A model's config.pbtxt as last read (ModelConfig.h); guarded by
+  /// mutex_.
+  struct ReadConfig {
+    std::optional<FileStamp> stamp;      ///< Of the file read; none: no file.
+    rt::Status error;                    ///< Of that file.
+    std::optional<VersionPolicy> policy; ///< From the last good file.
+  };
+  std::map<std::string, ReadConfig> configs_;
   std::FILE *requestLog_ = nullptr;
   std::unique_ptr<rt::serving::RaplEnergy> energy_;
   std::thread poller_;
