@@ -4,7 +4,7 @@ as a Markdown table and an ASCII chart (the figures in
 docs/resource-manager.md).
 
 Usage: kiln-sim-sweep.py KILN_SIM CONFIG.json [--loads 0.5,0.6,...]
-       [--policies kiln,fifo,round-robin] [--set PATH=VALUE]...
+       [--policies kiln,fifo,round-robin,jsq,triton] [--set PATH=VALUE]...
 """
 import argparse
 import json
@@ -53,7 +53,8 @@ def main():
     # ASCII chart: one row per load, one bar per policy, 0..100%.
     print()
     print("SLO attainment (each # is 2.5%)")
-    marks = {"kiln": "K", "fifo": "F", "round-robin": "R"}
+    marks = {"kiln": "K", "fifo": "F", "round-robin": "R", "jsq": "J",
+             "triton": "T"}
     for load in loads:
         for i, policy in enumerate(policies):
             value = attainment[policy, load]

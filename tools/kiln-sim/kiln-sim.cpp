@@ -21,7 +21,8 @@ using namespace kiln::rt::serving;
 namespace {
 
 constexpr const char *kUsage =
-    "usage: kiln-sim CONFIG.json [--policy kiln|fifo|round-robin] [--load X]\n"
+    "usage: kiln-sim CONFIG.json [--policy kiln|fifo|round-robin|jsq|triton] "
+    "[--load X]\n"
     "                [--seed N] [--set PATH=VALUE]...\n"
     "\n"
     "Simulates several models sharing a pool of devices, in virtual time,\n"
@@ -91,7 +92,8 @@ int main(int argc, char **argv) {
   if (!policy.empty()) {
     std::optional<PolicyKind> kind = parsePolicyKind(policy);
     if (!kind)
-      return usageError("--policy must be kiln, fifo or round-robin");
+      return usageError(
+          "--policy must be kiln, fifo, round-robin, jsq or triton");
     config->pool.policy = *kind;
   }
   if (!load.empty()) {

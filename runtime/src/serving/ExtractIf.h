@@ -10,7 +10,9 @@
 #ifndef KILN_RUNTIME_SRC_SERVING_EXTRACTIF_H
 #define KILN_RUNTIME_SRC_SERVING_EXTRACTIF_H
 
+#include <algorithm>
 #include <deque>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -30,6 +32,17 @@ std::vector<T> extractIf(std::deque<T> &items, Select select) {
   }
   items = std::move(kept);
   return taken;
+}
+
+/// Removes the first element `select` picks from `items` and returns it.
+template <typename T, typename Select>
+std::optional<T> takeFirstIf(std::deque<T> &items, Select select) {
+  auto it = std::find_if(items.begin(), items.end(), select);
+  if (it == items.end())
+    return std::nullopt;
+  T item = std::move(*it);
+  items.erase(it);
+  return item;
 }
 
 } // namespace kiln::rt::serving

@@ -48,13 +48,7 @@ public:
   }
 
   std::optional<Request> cancel(RequestId id) override {
-    auto it = std::find_if(queue_.begin(), queue_.end(),
-                           [&](const Request &r) { return r.id == id; });
-    if (it == queue_.end())
-      return std::nullopt;
-    Request request = std::move(*it);
-    queue_.erase(it);
-    return request;
+    return takeFirstIf(queue_, [&](const Request &r) { return r.id == id; });
   }
 
   std::size_t queuedFor(int model) const override {

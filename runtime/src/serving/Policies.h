@@ -19,6 +19,10 @@ std::unique_ptr<SchedulingPolicy> makeFifoPolicy(const PoolOptions &options);
 std::unique_ptr<SchedulingPolicy>
 makeRoundRobinPolicy(const PoolOptions &options, int modelCount,
                      int deviceCount);
+std::unique_ptr<SchedulingPolicy>
+makeShortestQueuePolicy(const PoolOptions &options, int deviceCount);
+std::unique_ptr<SchedulingPolicy>
+makeTritonLikePolicy(const PoolOptions &options, int modelCount);
 
 } // namespace kiln::rt::serving
 

@@ -18,13 +18,18 @@ const char *policyKindName(PolicyKind kind) {
     return "fifo";
   case PolicyKind::kRoundRobin:
     return "round-robin";
+  case PolicyKind::kShortestQueue:
+    return "jsq";
+  case PolicyKind::kTritonLike:
+    return "triton";
   }
   return "unknown";
 }
 
 std::optional<PolicyKind> parsePolicyKind(const std::string &name) {
   for (PolicyKind kind :
-       {PolicyKind::kKiln, PolicyKind::kFifo, PolicyKind::kRoundRobin})
+       {PolicyKind::kKiln, PolicyKind::kFifo, PolicyKind::kRoundRobin,
+        PolicyKind::kShortestQueue, PolicyKind::kTritonLike})
     if (name == policyKindName(kind))
       return kind;
   return std::nullopt;
@@ -40,6 +45,10 @@ std::unique_ptr<SchedulingPolicy> makePolicy(PolicyKind kind,
     return makeFifoPolicy(options);
   case PolicyKind::kRoundRobin:
     return makeRoundRobinPolicy(options, modelCount, deviceCount);
+  case PolicyKind::kShortestQueue:
+    return makeShortestQueuePolicy(options, deviceCount);
+  case PolicyKind::kTritonLike:
+    return makeTritonLikePolicy(options, modelCount);
   }
   return nullptr;
 }

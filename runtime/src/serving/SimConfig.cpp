@@ -371,7 +371,8 @@ StatusOr<SimConfig> parseSimConfig(const std::string &text,
     config.pool.policy = *kind;
   else
     return ObjectReader::error(root.pathOf("policy"),
-                               "must be \"kiln\", \"fifo\" or \"round-robin\", "
+                               "must be \"kiln\", \"fifo\", \"round-robin\", "
+                               "\"jsq\" or \"triton\", "
                                "got \"" +
                                    policy + "\"");
 

@@ -90,7 +90,8 @@ TEST(DevicePoolTest, AModelAddedWhileServingIsQueuedAndServed) {
   // kiln-serve's repository API adds models to a running pool; every
   // policy must grow its per-model state.
   for (PolicyKind policy :
-       {PolicyKind::kKiln, PolicyKind::kFifo, PolicyKind::kRoundRobin}) {
+       {PolicyKind::kKiln, PolicyKind::kFifo, PolicyKind::kRoundRobin,
+        PolicyKind::kShortestQueue, PolicyKind::kTritonLike}) {
     PoolOptions options = kilnOptions();
     options.policy = policy;
     PoolHarness h(options);

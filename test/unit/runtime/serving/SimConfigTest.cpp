@@ -164,7 +164,8 @@ TEST(SimConfigTest, TopLevelAndNestedErrors) {
            "models": []})",
        "$.devices[0].reserve_mib: must be less than memory_mib"},
       {std::string(kMinimal).insert(1, "\"policy\": \"lifo\", "),
-       "$.policy: must be \"kiln\", \"fifo\" or \"round-robin\""},
+       "$.policy: must be \"kiln\", \"fifo\", \"round-robin\", \"jsq\" or "
+       "\"triton\""},
       {std::string(kMinimal).insert(1,
                                     "\"arrivals\": {\"process\": \"gamma\"}, "),
        "$.arrivals.cv: is required"},

@@ -5,9 +5,9 @@
 // DevicePool owns the mechanics (ledger, replicas, device state, exactly one
 // response per request); a policy owns the decisions: whether to admit a
 // request, which requests an idle device runs next, and (for adaptive
-// policies) how placement follows load. Kiln's policy and the FIFO and
-// round-robin baselines implement this one interface, so comparisons differ
-// in decisions only.
+// policies) how placement follows load. Kiln's policy and the baselines
+// (FIFO, round-robin, join-the-shortest-queue, Triton-like) implement this
+// one interface, so comparisons differ in decisions only.
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,9 +62,17 @@ public:
   virtual void onModelAdded(int modelCount) = 0;
 };
 
-enum class PolicyKind { kKiln, kFifo, kRoundRobin };
+/// Kiln's policy and four baselines: one global FIFO, per-device queues
+/// filled in turn, join-the-shortest-queue, and Triton's dynamic batcher.
+enum class PolicyKind {
+  kKiln,
+  kFifo,
+  kRoundRobin,
+  kShortestQueue,
+  kTritonLike
+};
 
-/// "kiln", "fifo", "round-robin".
+/// "kiln", "fifo", "round-robin", "jsq", "triton".
 const char *policyKindName(PolicyKind kind);
 std::optional<PolicyKind> parsePolicyKind(const std::string &name);
 
