@@ -62,6 +62,13 @@ std::vector<llvm::SmallVector<char, 0>> cutForCodegen(llvm::Module &module,
   if (!module.alias_empty() || !module.ifunc_empty() ||
       !module.getComdatSymbolTable().empty() || parts < 2)
     return {};
+  // A linkonce, weak or available_externally definition may be dropped
+  // by the -O3 of the one part it lives in while another part calls it:
+  // such a module is compiled whole.
+  for (const llvm::GlobalValue &global : module.global_values())
+    if (!global.isDeclaration() && !global.hasLocalLinkage() &&
+        !global.hasExternalLinkage() && !global.hasAppendingLinkage())
+      return {};
   // A local variable that can change is state: copies of it in several
   // parts would diverge. It becomes a hidden non-local one, kept once.
   for (llvm::GlobalVariable &variable : module.globals())

@@ -34,7 +34,8 @@ namespace kiln::compiler {
 /// that a thread reads into its own context. Functions are balanced by
 /// instruction count, largest first, so the assignment depends on the
 /// module alone. Empty when the module holds something the cut does not
-/// handle (aliases, ifuncs, comdats): compile it whole then.
+/// handle (aliases, ifuncs, comdats, linkonce, weak or
+/// available_externally definitions): compile it whole then.
 std::vector<llvm::SmallVector<char, 0>> cutForCodegen(llvm::Module &module,
                                                       unsigned parts);
 

@@ -175,4 +175,11 @@ TEST_F(CodegenPartsTest, OnePartOrAnAliasMeansNoCut) {
   EXPECT_TRUE(cutForCodegen(*module_, 4).empty());
 }
 
+TEST_F(CodegenPartsTest, ADiscardableDefinitionMeansNoCut) {
+  // Its part's -O3 could drop it while another part calls it.
+  module_->getFunction("kernel")->setLinkage(
+      llvm::GlobalValue::LinkOnceODRLinkage);
+  EXPECT_TRUE(cutForCodegen(*module_, 4).empty());
+}
+
 } // namespace
