@@ -176,6 +176,21 @@ std::vector<RawConstant> takeLargeConstants(ModuleOp module,
   return taken;
 }
 
+/// Where object file `name` goes in `folder`.
+std::string objectPath(llvm::StringRef folder, llvm::StringRef name) {
+  llvm::SmallString<128> path(folder);
+  llvm::sys::path::append(path, name);
+  return std::string(path);
+}
+
+/// LLVM's -O3 pipeline on `module`, its error as a status.
+rt::Status runO3(llvm::Module &module, llvm::TargetMachine &tm) {
+  if (llvm::Error error = optimizeKernels(module, tm))
+    return rt::internalError("LLVM optimisation failed: " +
+                             llvm::toString(std::move(error)));
+  return rt::Status::ok();
+}
+
 /// Writes each part (bitcode) as object file kernelsN.o in `folder`, on
 /// threads, after LLVM's -O3 pipeline when `optimize`; `paths` names them
 /// before any is written, for the clean-up.
@@ -190,14 +205,9 @@ rt::Status emitObjects(std::unique_ptr<llvm::Module> module,
                        const llvm::orc::JITTargetMachineBuilder &builder,
                        llvm::TargetMachine &tm, llvm::StringRef folder,
                        std::vector<std::string> &paths) {
-  auto pathOf = [&](llvm::StringRef name) {
-    llvm::SmallString<128> path(folder);
-    llvm::sys::path::append(path, name);
-    return std::string(path);
-  };
   if (definedFunctions(*module) < kMinFunctionsToSplit ||
       codegenThreads() < 2) {
-    paths = {pathOf("kernels.o")};
+    paths = {objectPath(folder, "kernels.o")};
     return emitObject(*module, tm, paths.front());
   }
   // Parts travel as bitcode: a context is not shared between threads.
@@ -216,13 +226,9 @@ rt::Status emitParts(llvm::ArrayRef<llvm::SmallVector<char, 0>> parts,
                      bool optimize,
                      const llvm::orc::JITTargetMachineBuilder &builder,
                      llvm::StringRef folder, std::vector<std::string> &paths) {
-  auto pathOf = [&](llvm::StringRef name) {
-    llvm::SmallString<128> path(folder);
-    llvm::sys::path::append(path, name);
-    return std::string(path);
-  };
   for (size_t index = 0; index < parts.size(); ++index)
-    paths.push_back(pathOf("kernels" + std::to_string(index) + ".o"));
+    paths.push_back(
+        objectPath(folder, "kernels" + std::to_string(index) + ".o"));
   std::vector<rt::Status> statuses(parts.size());
   auto emitPart = [&](size_t index) {
     llvm::LLVMContext context;
@@ -244,9 +250,8 @@ rt::Status emitParts(llvm::ArrayRef<llvm::SmallVector<char, 0>> parts,
       return;
     }
     if (optimize)
-      if (llvm::Error error = optimizeKernels(**part, **partTm)) {
-        statuses[index] = rt::internalError("LLVM optimisation failed: " +
-                                            llvm::toString(std::move(error)));
+      if (rt::Status status = runO3(**part, **partTm); !status.isOk()) {
+        statuses[index] = status;
         return;
       }
     statuses[index] = emitObject(**part, **partTm, paths[index]);
@@ -335,9 +340,7 @@ rt::StatusOr<rt::Artifact> buildCpuArtifact(ModuleOp loweredModule,
   }
   if (parts.empty()) {
     phase = parent.nest("LLVM optimisation");
-    if (llvm::Error error = optimizeKernels(*module, tm))
-      return rt::internalError("LLVM optimisation failed: " +
-                               llvm::toString(std::move(error)));
+    KILN_RETURN_IF_ERROR(runO3(*module, tm));
   } else {
     module.reset();
   }
