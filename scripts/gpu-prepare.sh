@@ -84,6 +84,8 @@ for w in ew_chain softmax_rows layernorm_rows; do
 done
 "$kilnc" compile "$root/bench/gpu/gemm_2048.mlir" --target "cuda:$arch" -o "$out/gemm_2048.kiln" >/dev/null
 echo "gemm gemm_2048 gemm_2048.kiln 2048 2048 2048" >>"$manifest"
+# NCCL's all-reduce over every GPU (recorded as skipped on a single GPU).
+echo "nccl allreduce_256MiB 256 20" >>"$manifest"
 
 # What a GPU session may carry: 64 MiB in all (build-gpu/ and gpu-check/).
 size_kib=$(du -sk "$out" "$root/build-gpu/bin" | awk '{s += $1} END {print s}')

@@ -7,7 +7,8 @@
 // (direct launches, replayed CUDA graphs and the step-by-step hooked path,
 // each compared), end-to-end latency with and without CUDA Graphs and with
 // fusion off, kernel bandwidth against a device-to-device copy, GEMM
-// throughput and results against cuBLASLt. Everything goes into one JSON
+// throughput and results against cuBLASLt, NCCL's all-reduce bus bandwidth
+// across the GPUs. Everything goes into one JSON
 // file that starts with the GPU, its driver and clocks. Runtime only: no
 // MLIR, no LLVM, no compiler on the GPU machine.
 //
@@ -16,6 +17,7 @@
 //   latency NAME FUSED.kiln UNFUSED.kiln INPUT=FILE.npy...
 //   bandwidth NAME ARTIFACT
 //   gemm NAME ARTIFACT M N K
+//   nccl NAME MIB ITERATIONS   (an all-reduce over every GPU; needs two)
 //
 // Exit codes: 0 every check passed; 1 a check failed; 2 bad manifest or
 // files; 3 the driver is too old for Kiln; 5 no GPU or driver (the JSON
@@ -30,6 +32,7 @@
 
 #include "kiln/runtime/Artifact.h"
 #include "kiln/runtime/CudaExecutable.h"
+#include "kiln/runtime/NcclCommunicator.h"
 #include "kiln/runtime/Npy.h"
 #include "kiln/runtime/NumericsCheck.h"
 
@@ -404,6 +407,54 @@ void gemm(Context &context, std::istringstream &line) {
             << (ok ? "" : " (differs from cuBLASLt)") << "\n";
 }
 
+/// GPUs the driver shows: the first ordinal it cannot open ends the count.
+int countGpus() {
+  int count = 0;
+  while (count < 64 && rt::describeCudaDevice(count).isOk())
+    ++count;
+  return count;
+}
+
+void ncclAllReduce(Context &context, std::istringstream &line) {
+  std::string name;
+  double mib = 0;
+  int iterations = 0;
+  line >> name >> mib >> iterations;
+  Record record;
+  record.add("kind", "nccl").add("name", name);
+  auto nccl = rt::ncclDescription();
+  int gpus = countGpus();
+  std::string skipped =
+      !nccl.isOk() ? "no NCCL: " + nccl.status().message()
+      : gpus < 2   ? "needs 2 or more GPUs, found " + std::to_string(gpus)
+                   : "";
+  if (nccl.isOk())
+    record.add("nccl", *nccl);
+  record.add("gpus", double(gpus));
+  if (!skipped.empty()) {
+    // Not a failure: one GPU cannot host two ranks of a communicator.
+    context.records.push_back(record.add("skipped", skipped).text());
+    std::cout << "nccl " << name << ": skipped (" << skipped << ")\n";
+    return;
+  }
+  std::vector<int> devices;
+  for (int d = 0; d < gpus; ++d)
+    devices.push_back(d);
+  size_t bytes = size_t(mib * (1 << 20)) / 4 * 4;
+  auto measured = rt::measureNcclAllReduce(devices, bytes, iterations);
+  if (!measured.isOk())
+    return fail(context, record, measured.status());
+  record.flag("ok", true)
+      .add("ranks", double(measured->ranks))
+      .add("bytes", double(measured->bytes))
+      .add("median_ms", measured->medianMs)
+      .add("algbw_GBps", measured->algorithmGBps)
+      .add("busbw_GBps", measured->busGBps);
+  context.records.push_back(record.text());
+  std::cout << "nccl " << name << ": " << measured->busGBps
+            << " GB/s bus bandwidth over " << measured->ranks << " GPUs\n";
+}
+
 Record deviceRecord(const rt::CudaDeviceInfo &info) {
   Record record;
   record.add("name", info.name)
@@ -493,6 +544,8 @@ int main(int argc, char **argv) {
       bandwidth(context, line);
     else if (kind == "gemm")
       gemm(context, line);
+    else if (kind == "nccl")
+      ncclAllReduce(context, line);
     else {
       std::cerr << "kiln-gpu-check: unknown manifest line '" << text << "'\n";
       return 2;

@@ -196,4 +196,52 @@ Status mismatch(const std::string &name, int rankA,
                          b.describe());
 }
 
+PendingCall startCall(const CollectiveFingerprint &fingerprint, int rank,
+                      int size, std::chrono::milliseconds timeout) {
+  return {fingerprint, callName(fingerprint, rank, size),
+          CommClock::now() + timeout};
+}
+
+CollectiveFingerprint pointToPointFingerprint(CollectiveOp op, size_t count,
+                                              DType dtype, int peer,
+                                              std::vector<uint64_t> &sent,
+                                              std::vector<uint64_t> &received) {
+  CollectiveFingerprint f;
+  f.op = op;
+  f.count = count;
+  f.dtype = dtype;
+  f.root = peer;
+  std::vector<uint64_t> &counters = op == CollectiveOp::kSend ? sent : received;
+  if (peer >= 0 && size_t(peer) < counters.size())
+    f.sequence = counters[size_t(peer)]++;
+  return f;
+}
+
+WireFingerprint toWire(const CollectiveFingerprint &f) {
+  return {{f.sequence, uint64_t(f.op), f.count, uint64_t(f.dtype), f.reduce,
+           uint64_t(int64_t(f.root))}};
+}
+
+CollectiveFingerprint fromWire(const WireFingerprint &w) {
+  CollectiveFingerprint f;
+  f.sequence = w.words[0];
+  f.op = CollectiveOp(w.words[1]);
+  f.count = w.words[2];
+  f.dtype = DType(w.words[3]);
+  f.reduce = uint32_t(w.words[4]);
+  f.root = int32_t(int64_t(w.words[5]));
+  return f;
+}
+
+Status sameOnEveryRank(const std::string &name,
+                       const std::vector<WireFingerprint> &all) {
+  CollectiveFingerprint first = fromWire(all[0]);
+  for (size_t r = 1; r < all.size(); ++r) {
+    CollectiveFingerprint other = fromWire(all[r]);
+    if (!sameCall(first, 0, other, int(r)))
+      return mismatch(name, 0, first, int(r), other);
+  }
+  return Status::ok();
+}
+
 } // namespace kiln::rt

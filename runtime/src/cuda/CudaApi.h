@@ -48,6 +48,7 @@ inline constexpr CUresult CUDA_ERROR_INVALID_PTX = 218;
 inline constexpr CUresult CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222;
 inline constexpr CUresult CUDA_ERROR_INVALID_IMAGE = 200;
 inline constexpr CUresult CUDA_ERROR_NOT_FOUND = 500;
+inline constexpr CUresult CUDA_ERROR_NOT_READY = 600;
 inline constexpr CUresult CUDA_ERROR_ILLEGAL_ADDRESS = 700;
 inline constexpr CUresult CUDA_ERROR_LAUNCH_TIMEOUT = 702;
 inline constexpr CUresult CUDA_ERROR_ASSERT = 710;
@@ -128,6 +129,7 @@ inline constexpr int kOldestSupportedDriver = 12000;
      CUstream stream, void **parameters, void **extra))                        \
   X(cuStreamCreate, (CUstream * stream, unsigned flags))                       \
   X(cuStreamSynchronize, (CUstream stream))                                    \
+  X(cuStreamQuery, (CUstream stream))                                          \
   X(cuStreamDestroy_v2, (CUstream stream))                                     \
   X(cuStreamBeginCapture_v2, (CUstream stream, CUstreamCaptureMode mode))      \
   X(cuStreamEndCapture, (CUstream stream, CUgraph * graph))                    \

@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <mutex>
 
 #ifndef KILN_FAKE_CUDA_VERSION
 #define KILN_FAKE_CUDA_VERSION 13000
@@ -53,6 +54,12 @@ namespace {
 FakeCudaState state;
 CUctx_st context;
 
+/// state.deviceCount, or $KILN_FAKE_CUDA_DEVICES for tools run by lit.
+int deviceCount() {
+  const char *devices = std::getenv("KILN_FAKE_CUDA_DEVICES");
+  return devices && *devices ? std::atoi(devices) : state.deviceCount;
+}
+
 /// Applies the failure injection to a call of `name`.
 CUresult enter(const char *name) {
   ++state.calls;
@@ -70,7 +77,12 @@ CUresult enter(const char *name) {
   return CUDA_SUCCESS;
 }
 
+// One call at a time: the NCCL tests drive the driver from a thread per
+// rank.
+std::recursive_mutex driverMutex;
+#define LOCKED std::lock_guard<std::recursive_mutex> lockedDriver(driverMutex)
 #define ENTER(name)                                                            \
+  LOCKED;                                                                      \
   if (CUresult injected = enter(name); injected != CUDA_SUCCESS)               \
   return injected
 
@@ -114,12 +126,12 @@ CUresult cuDriverGetVersion(int *version) {
 }
 CUresult cuDeviceGetCount(int *count) {
   ENTER("cuDeviceGetCount");
-  *count = state.deviceCount;
+  *count = deviceCount();
   return CUDA_SUCCESS;
 }
 CUresult cuDeviceGet(CUdevice *device, int ordinal) {
   ENTER("cuDeviceGet");
-  if (ordinal < 0 || ordinal >= state.deviceCount)
+  if (ordinal < 0 || ordinal >= deviceCount())
     return CUDA_ERROR_INVALID_DEVICE;
   *device = ordinal;
   return CUDA_SUCCESS;
@@ -176,6 +188,7 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext *out, CUdevice) {
   return CUDA_SUCCESS;
 }
 CUresult cuDevicePrimaryCtxRelease_v2(CUdevice) {
+  LOCKED;
   ++state.primaryReleases;
   return CUDA_SUCCESS;
 }
@@ -268,6 +281,7 @@ CUresult cuFuncSetAttribute(CUfunction function,
   return CUDA_SUCCESS;
 }
 CUresult cuModuleUnload(CUmodule module) {
+  LOCKED;
   delete module;
   --state.liveModules;
   return CUDA_SUCCESS;
@@ -288,6 +302,7 @@ CUresult cuMemAlloc_v2(CUdeviceptr *pointer, size_t bytes) {
   return CUDA_SUCCESS;
 }
 CUresult cuMemFree_v2(CUdeviceptr pointer) {
+  LOCKED;
   std::free(reinterpret_cast<void *>(pointer));
   --state.liveAllocations;
   return CUDA_SUCCESS;
@@ -348,7 +363,12 @@ CUresult cuStreamSynchronize(CUstream) {
   ENTER("cuStreamSynchronize");
   return CUDA_SUCCESS;
 }
+CUresult cuStreamQuery(CUstream stream) {
+  ENTER("cuStreamQuery");
+  return fakeNcclPendingOn(stream) > 0 ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
+}
 CUresult cuStreamDestroy_v2(CUstream stream) {
+  LOCKED;
   delete stream;
   --state.liveStreams;
   return CUDA_SUCCESS;
@@ -414,6 +434,7 @@ CUresult cuEventElapsedTime_v2(float *milliseconds, CUevent start,
 }
 #endif
 CUresult cuEventDestroy_v2(CUevent event) {
+  LOCKED;
   delete event;
   return CUDA_SUCCESS;
 }
@@ -425,10 +446,12 @@ CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr destination, CUdeviceptr source,
   return CUDA_SUCCESS;
 }
 CUresult cuGraphExecDestroy(CUgraphExec exec) {
+  LOCKED;
   delete exec;
   return CUDA_SUCCESS;
 }
 CUresult cuGraphDestroy(CUgraph graph) {
+  LOCKED;
   delete graph;
   --state.liveGraphs;
   return CUDA_SUCCESS;

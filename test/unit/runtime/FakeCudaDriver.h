@@ -42,7 +42,7 @@ struct FakeKernel {
 
 struct FakeCudaState {
   // The device and driver.
-  int deviceCount = 1;
+  int deviceCount = 1; ///< $KILN_FAKE_CUDA_DEVICES overrides it.
   int major = 9, minor = 0;
   /// What cuDriverGetVersion reports; 0: the version the fake was built
   /// as (13000, or 12040 for libkiln_fake_cuda_12_4.so).
@@ -103,5 +103,10 @@ extern "C" FakeCudaState *kilnFakeCudaState();
 /// does on a GPU).
 void fakeEnqueue(void *stream, const std::string &name,
                  std::function<void()> work);
+
+/// NCCL operations enqueued on `stream` that have not completed (the fake
+/// NCCL's, FakeNccl.cpp): cuStreamQuery reports the stream busy while
+/// there are any.
+int fakeNcclPendingOn(void *stream);
 
 #endif // KILN_TEST_UNIT_RUNTIME_FAKECUDADRIVER_H

@@ -76,7 +76,8 @@ struct CommunicatorOptions {
 
 /// A group of ranks. One thread at a time per communicator (each rank
 /// thread owns its own); every rank calls the same collectives in the same
-/// order. Buffers are host memory; counts are elements of `dtype`.
+/// order. Buffers are host memory (device memory for NCCL:
+/// NcclCommunicator.h); counts are elements of `dtype`.
 ///
 /// In place, as NCCL allows it: allReduce and broadcast with send == recv,
 /// allGather with send == recv + rank * countPerRank * size(dtype),
@@ -98,7 +99,7 @@ public:
   virtual int rank() const = 0;
   virtual int size() const = 0;
   virtual const CommunicatorOptions &options() const = 0;
-  /// "in-process" or "mpi".
+  /// "in-process", "mpi" or "nccl".
   virtual const char *backendName() const = 0;
 
   virtual Status allReduce(const void *send, void *recv, size_t count,

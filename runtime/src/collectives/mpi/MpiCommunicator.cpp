@@ -92,27 +92,6 @@ void narrow(const std::vector<float> &wide, void *data, DType dtype) {
   }
 }
 
-/// The fingerprint on the wire.
-struct WireFingerprint {
-  uint64_t words[6];
-};
-
-WireFingerprint toWire(const CollectiveFingerprint &f) {
-  return {{f.sequence, uint64_t(f.op), f.count, uint64_t(f.dtype), f.reduce,
-           uint64_t(int64_t(f.root))}};
-}
-
-CollectiveFingerprint fromWire(const WireFingerprint &w) {
-  CollectiveFingerprint f;
-  f.sequence = w.words[0];
-  f.op = CollectiveOp(w.words[1]);
-  f.count = w.words[2];
-  f.dtype = DType(w.words[3]);
-  f.reduce = uint32_t(w.words[4]);
-  f.root = int32_t(int64_t(w.words[5]));
-  return f;
-}
-
 } // namespace
 
 MpiSession::~MpiSession() {
@@ -181,15 +160,9 @@ Status MpiCommunicator::begin(Call &call, CollectiveOp op, size_t count,
                               DType dtype, uint32_t reduce, int root,
                               const void *send, const void *recv,
                               bool alwaysExchange) {
-  CollectiveFingerprint &f = call.fingerprint;
-  f.sequence = sequence_++;
-  f.op = op;
-  f.count = count;
-  f.dtype = dtype;
-  f.reduce = reduce;
-  f.root = root;
-  call.name = callName(f, rank_, size_);
-  call.deadline = CommClock::now() + options_.timeout;
+  call = startCall({sequence_++, op, count, dtype, reduce, root}, rank_, size_,
+                   options_.timeout);
+  const CollectiveFingerprint &f = call.fingerprint;
   if (!broken_.isOk())
     return Status(broken_.code(), call.name + ": " + broken_.message());
   KILN_RETURN_IF_ERROR(checkCall(f, send, recv, rank_, size_));
@@ -210,28 +183,17 @@ Status MpiCommunicator::begin(Call &call, CollectiveOp op, size_t count,
   if (code != MPI_SUCCESS)
     return failed(call, "MPI_Iallgather", code);
   KILN_RETURN_IF_ERROR(wait(call, &request, 1));
-  CollectiveFingerprint first = fromWire(all[0]);
-  for (int r = 1; r < size_; ++r) {
-    CollectiveFingerprint other = fromWire(all[size_t(r)]);
-    if (!sameCall(first, 0, other, r))
-      return mismatch(call.name, 0, first, r, other);
-  }
-  return Status::ok();
+  return sameOnEveryRank(call.name, all);
 }
 
 Status MpiCommunicator::beginPointToPoint(Call &call, CollectiveOp op,
                                           size_t count, DType dtype, int peer,
                                           const void *buffer) {
-  CollectiveFingerprint &f = call.fingerprint;
-  f.op = op;
-  f.count = count;
-  f.dtype = dtype;
-  f.root = peer;
+  call = startCall(
+      pointToPointFingerprint(op, count, dtype, peer, sent_, received_), rank_,
+      size_, options_.timeout);
+  const CollectiveFingerprint &f = call.fingerprint;
   bool sending = op == CollectiveOp::kSend;
-  if (peer >= 0 && peer < size_)
-    f.sequence = (sending ? sent_ : received_)[size_t(peer)]++;
-  call.name = callName(f, rank_, size_);
-  call.deadline = CommClock::now() + options_.timeout;
   if (!broken_.isOk())
     return Status(broken_.code(), call.name + ": " + broken_.message());
   KILN_RETURN_IF_ERROR(checkCall(f, sending ? buffer : nullptr,

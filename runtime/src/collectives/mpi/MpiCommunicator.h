@@ -60,11 +60,7 @@ public:
   void abort() override;
 
 private:
-  struct Call {
-    CollectiveFingerprint fingerprint;
-    std::string name;
-    CommClock::time_point deadline;
-  };
+  using Call = PendingCall;
   /// Numbers, checks and (with fingerprints) agrees on a group call.
   Status begin(Call &call, CollectiveOp op, size_t count, DType dtype,
                uint32_t reduce, int root, const void *send, const void *recv,

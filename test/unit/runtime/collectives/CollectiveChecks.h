@@ -23,6 +23,8 @@ namespace kiln::rt::test {
 /// Every dtype a collective moves, and those it reduces.
 const std::vector<DType> &allDTypes();
 const std::vector<DType> &reducibleDTypes();
+/// Those `comm`'s backend reduces (NCCL has no 16-bit integers).
+std::vector<DType> reducibleDTypes(const Communicator &comm);
 const std::vector<ReduceOp> &allReduceOps();
 
 /// Host values of a dtype, stored as that dtype's bytes.
