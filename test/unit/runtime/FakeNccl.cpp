@@ -166,6 +166,8 @@ void execute(const std::vector<Post> &posts) {
   const Post &first = posts.front();
   size_t ranks = posts.size(), element = typeSize(first.type);
   size_t bytes = first.count * element;
+  if (bytes == 0)
+    return; // Empty buffers may be null: nothing to move.
   std::vector<char> staged;
   switch (first.kind) {
   case Kind::kAllReduce:
@@ -245,8 +247,8 @@ void matchPointToPoint(Group &group, std::pair<int, int> pair) {
     Post send = sends.front(), recv = recvs.front();
     sends.pop_front();
     recvs.pop_front();
-    std::memcpy(recv.recv, send.send,
-                std::min(send.count, recv.count) * typeSize(send.type));
+    if (size_t bytes = std::min(send.count, recv.count) * typeSize(send.type))
+      std::memcpy(recv.recv, send.send, bytes);
     --pending[send.stream];
     --pending[recv.stream];
     ++state.completed;
