@@ -47,7 +47,7 @@ echo "sanitizers: malformed corpus clean under ASan/UBSan"
 # cases stay) and the unfused rerun of the CPU end-to-end cases (the same
 # kernels, one per op).
 cmake --build "$build" --target kiln-opt kiln-translate kilnc kiln-run kiln-sim kiln-serve \
-  kiln-gpu-check kiln-cuda-emulate kiln-doc KilnUnitTests graph-jit onnx-jit \
+  kiln-gpu-check kiln-cuda-emulate kiln-doc kiln-comm-bench KilnUnitTests graph-jit onnx-jit \
   DivToMul DivToMulWrongVersion
 heavy='frontend/onnx/conformance(-suites)?\.test|e2e/models/|e2e/cuda/|bench/|frontend/onnx/malformed/|e2e/precision/fashion-mnist\.test|tools/kiln-run/run\.test|e2e/sharding/models\.test|e2e/cpu/unfused\.test'
 # Reports abort, so that no test passes on the exit code of one (`not` or

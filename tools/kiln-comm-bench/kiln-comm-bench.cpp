@@ -2,18 +2,21 @@
 //
 // SPDX-License-Identifier: Apache-2.0
 //
-//   kiln-comm-bench [--backend in-process|mpi] [--ranks N] [--bytes B]
+//   kiln-comm-bench [--backend in-process|mpi|nccl] [--ranks N] [--bytes B]
 //                   [--iterations N] [--warmup N] [--fingerprints]
 //
 // in-process runs N rank threads; mpi runs under mpirun (one process per
 // rank; --ranks is ignored) with the plugin found as openMpiCommunicator()
-// finds it. Prints, from rank 0, the median time per f32 all-reduce and the
-// bus bandwidth (2 (n - 1) / n x bytes / time, as nccl-tests defines it).
+// finds it; nccl runs one rank thread per GPU 0..N-1 on device memory
+// (measureNcclAllReduce: one warm-up call). Prints, from rank 0, the median
+// time per f32 all-reduce and the bus bandwidth (2 (n - 1) / n x bytes / time,
+// as nccl-tests defines it).
 //
 //===----------------------------------------------------------------------===//
 
 #include "kiln/runtime/Communicator.h"
 #include "kiln/runtime/InProcessGroup.h"
+#include "kiln/runtime/NcclCommunicator.h"
 
 #include <algorithm>
 #include <chrono>
@@ -100,7 +103,7 @@ int main(int argc, char **argv) {
       options.fingerprints = true;
     else {
       std::fprintf(stderr,
-                   "usage: kiln-comm-bench [--backend in-process|mpi] "
+                   "usage: kiln-comm-bench [--backend in-process|mpi|nccl] "
                    "[--ranks N] [--bytes B] [--iterations N] [--warmup N] "
                    "[--fingerprints]\n");
       return 1;
@@ -118,6 +121,20 @@ int main(int argc, char **argv) {
       return fail(status);
     if ((*world)->rank() == 0)
       report(options, (*world)->size(), seconds, "mpi");
+    return 0;
+  }
+  if (options.backend == "nccl") {
+    std::vector<int> devices;
+    for (int d = 0; d < options.ranks; ++d)
+      devices.push_back(d);
+    auto measured =
+        measureNcclAllReduce(devices, options.bytes, options.iterations);
+    if (!measured.isOk())
+      return fail(measured.status());
+    std::printf("nccl: %d ranks, %zu bytes f32 all-reduce, %d iterations: "
+                "median %.3f ms, busBw %.2f GB/s\n",
+                measured->ranks, measured->bytes, options.iterations,
+                measured->medianMs, measured->busGBps);
     return 0;
   }
   if (options.backend != "in-process")
