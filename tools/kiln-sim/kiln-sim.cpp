@@ -12,6 +12,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,7 @@ namespace {
 constexpr const char *kUsage =
     "usage: kiln-sim CONFIG.json [--policy kiln|fifo|round-robin|jsq|triton] "
     "[--load X]\n"
-    "                [--seed N] [--set PATH=VALUE]...\n"
+    "                [--seed N] [--set PATH=VALUE]... [--write-arrivals FILE]\n"
     "\n"
     "Simulates several models sharing a pool of devices, in virtual time,\n"
     "and prints the report (SLO attainment, p50/p99 latency per model and\n"
@@ -31,10 +32,14 @@ constexpr const char *kUsage =
     "--policy, --load (fraction of batch-1 capacity) and --seed override\n"
     "the config; --set edits any config field first (e.g.\n"
     "--set pool.batching=false --set arrivals.cv=1). The config format is\n"
-    "in docs/resource-manager.md.\n"
+    "in docs/resource-manager.md. --write-arrivals also writes the run's\n"
+    "arrivals as a CSV trace (time_ms,model,priority), which\n"
+    "arrivals.process=trace replays exactly; a subset of its lines (e.g.\n"
+    "one priority) replays that traffic alone.\n"
     "\n"
     "Exit codes: 0 success, 1 usage error, 2 bad config (or trace, or\n"
-    "--set edit), 4 internal error.\n";
+    "--set edit, or an unwritable --write-arrivals file), 4 internal\n"
+    "error.\n";
 
 int usageError(const std::string &message) {
   std::fprintf(stderr, "kiln-sim: error: %s\n%s", message.c_str(), kUsage);
@@ -44,7 +49,7 @@ int usageError(const std::string &message) {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string configPath, policy, load, seed;
+  std::string configPath, policy, load, seed, arrivalsPath;
   std::vector<std::string> overrides;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -69,6 +74,9 @@ int main(int argc, char **argv) {
       if (!value(edit))
         return usageError("--set needs PATH=VALUE");
       overrides.push_back(edit);
+    } else if (arg == "--write-arrivals") {
+      if (!value(arrivalsPath))
+        return usageError("--write-arrivals needs a file");
     } else if (arg == "--seed") {
       if (!value(seed))
         return usageError("--seed needs a value");
@@ -111,6 +119,21 @@ int main(int argc, char **argv) {
     config->seed = value;
   }
 
+  if (!arrivalsPath.empty()) {
+    StatusOr<std::vector<Arrival>> arrivals = simulationArrivals(*config);
+    if (!arrivals.isOk()) {
+      std::fprintf(stderr, "kiln-sim: error: %s\n",
+                   arrivals.status().message().c_str());
+      return 2;
+    }
+    std::ofstream out(arrivalsPath, std::ios::binary);
+    out << arrivalTraceCsv(*arrivals);
+    if (!out.flush()) {
+      std::fprintf(stderr, "kiln-sim: error: cannot write '%s'\n",
+                   arrivalsPath.c_str());
+      return 2;
+    }
+  }
   StatusOr<SimulationResult> result = simulate(*config);
   if (!result.isOk()) {
     std::fprintf(stderr, "kiln-sim: error: %s\n",

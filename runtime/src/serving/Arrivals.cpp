@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <numeric>
@@ -231,6 +232,31 @@ StatusOr<std::vector<Arrival>> readArrivalTrace(const std::string &path) {
   std::stringstream text;
   text << file.rdbuf();
   return parseArrivalTrace(text.str(), path);
+}
+
+namespace {
+/// Microseconds as milliseconds with three decimals, exactly.
+std::string exactMillis(Micros micros) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%lld.%03lld", (long long)(micros / 1000),
+                (long long)(micros % 1000));
+  return text;
+}
+} // namespace
+
+std::string arrivalTraceCsv(const std::vector<Arrival> &arrivals) {
+  bool anySlo = std::any_of(arrivals.begin(), arrivals.end(),
+                            [](const Arrival &a) { return a.slo.has_value(); });
+  std::string csv =
+      anySlo ? "time_ms,model,priority,slo_ms\n" : "time_ms,model,priority\n";
+  for (const Arrival &arrival : arrivals) {
+    csv += exactMillis(arrival.time) + "," + arrival.model + "," +
+           std::to_string(arrival.priority);
+    if (arrival.slo)
+      csv += "," + exactMillis(*arrival.slo);
+    csv += "\n";
+  }
+  return csv;
 }
 
 } // namespace kiln::rt::serving

@@ -46,6 +46,44 @@ std::vector<double> modelRates(const SimConfig &config,
   return rates;
 }
 
+StatusOr<std::vector<Arrival>> simulationArrivals(const SimConfig &config) {
+  if (config.arrivals == ArrivalSource::kTrace)
+    return readArrivalTrace(config.tracePath);
+  std::vector<double> levelShares;
+  for (const PrioritySpec &level : config.priorities)
+    levelShares.push_back(level.share);
+  // One segment per load phase, each drawn with its own seed.
+  std::vector<LoadPhase> segments = {{0, {}}};
+  for (const SimModel &model : config.models)
+    segments[0].rateShares.push_back(model.rateShare);
+  for (const LoadPhase &phase : config.phases)
+    segments.push_back(phase);
+  std::vector<Arrival> arrivals;
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    Micros from = segments[i].start;
+    Micros to =
+        i + 1 < segments.size() ? segments[i + 1].start : config.duration;
+    std::vector<double> segmentRates =
+        modelRates(config, segments[i].rateShares);
+    std::vector<ArrivalStream> streams;
+    for (std::size_t m = 0; m < config.models.size(); ++m)
+      streams.push_back(
+          {config.models[m].spec.name, segmentRates[m], levelShares});
+    ArrivalOptions options;
+    options.process = config.arrivals == ArrivalSource::kGamma
+                          ? ArrivalProcess::kGamma
+                          : ArrivalProcess::kPoisson;
+    options.cv = config.cv;
+    options.seed = config.seed + 0x9E3779B9ULL * i;
+    options.duration = to - from;
+    for (Arrival &arrival : generateArrivals(streams, options)) {
+      arrival.time += from;
+      arrivals.push_back(std::move(arrival));
+    }
+  }
+  return arrivals;
+}
+
 namespace {
 
 /// Owns everything one run needs; lives on simulate()'s stack.
@@ -130,45 +168,10 @@ StatusOr<SimulationResult> Simulation::run() {
   if (config_.timelineInterval > 0)
     metrics_.enableTimeline(start, config_.timelineInterval);
 
-  std::vector<Arrival> arrivals;
-  if (config_.arrivals == ArrivalSource::kTrace) {
-    StatusOr<std::vector<Arrival>> trace = readArrivalTrace(config_.tracePath);
-    if (!trace.isOk())
-      return trace.status();
-    arrivals = std::move(*trace);
-  } else {
-    std::vector<double> levelShares;
-    for (const PrioritySpec &level : config_.priorities)
-      levelShares.push_back(level.share);
-    // One segment per load phase, each drawn with its own seed.
-    std::vector<LoadPhase> segments = {{0, {}}};
-    for (const SimModel &model : config_.models)
-      segments[0].rateShares.push_back(model.rateShare);
-    for (const LoadPhase &phase : config_.phases)
-      segments.push_back(phase);
-    for (std::size_t i = 0; i < segments.size(); ++i) {
-      Micros from = segments[i].start;
-      Micros to =
-          i + 1 < segments.size() ? segments[i + 1].start : config_.duration;
-      std::vector<double> segmentRates =
-          modelRates(config_, segments[i].rateShares);
-      std::vector<ArrivalStream> streams;
-      for (std::size_t m = 0; m < config_.models.size(); ++m)
-        streams.push_back(
-            {config_.models[m].spec.name, segmentRates[m], levelShares});
-      ArrivalOptions options;
-      options.process = config_.arrivals == ArrivalSource::kGamma
-                            ? ArrivalProcess::kGamma
-                            : ArrivalProcess::kPoisson;
-      options.cv = config_.cv;
-      options.seed = config_.seed + 0x9E3779B9ULL * i;
-      options.duration = to - from;
-      for (Arrival &arrival : generateArrivals(streams, options)) {
-        arrival.time += from;
-        arrivals.push_back(std::move(arrival));
-      }
-    }
-  }
+  StatusOr<std::vector<Arrival>> drawn = simulationArrivals(config_);
+  if (!drawn.isOk())
+    return drawn.status();
+  std::vector<Arrival> arrivals = std::move(*drawn);
   Micros lastArrival = arrivals.empty() ? 0 : arrivals.back().time;
   end_ = start + std::max(config_.duration, lastArrival);
 

@@ -142,4 +142,29 @@ TEST(ArrivalsTest, TraceErrorsNameTheLine) {
             StatusCode::kNotFound);
 }
 
+TEST(ArrivalsTest, WrittenTracesReadBackExactly) {
+  std::vector<ArrivalStream> streams = {{"a", 900.0, {1.0, 3.0}},
+                                        {"b", 300.0, {1.0}}};
+  ArrivalOptions options;
+  options.process = ArrivalProcess::kGamma;
+  options.cv = 4;
+  options.seed = 5;
+  options.duration = 2'000'000;
+  std::vector<Arrival> drawn = generateArrivals(streams, options);
+  ASSERT_GT(drawn.size(), 1000u);
+  drawn[3].slo = 12'345; // One with its own SLO: the column appears.
+  std::string csv = arrivalTraceCsv(drawn);
+  EXPECT_EQ(csv.rfind("time_ms,model,priority,slo_ms\n", 0), 0u);
+  auto back = parseArrivalTrace(csv, "written.csv");
+  ASSERT_TRUE(back.isOk()) << back.status().toString();
+  ASSERT_EQ(back->size(), drawn.size());
+  for (size_t i = 0; i < drawn.size(); ++i) {
+    EXPECT_EQ((*back)[i].time, drawn[i].time) << i;
+    EXPECT_EQ((*back)[i].model, drawn[i].model) << i;
+    EXPECT_EQ((*back)[i].priority, drawn[i].priority) << i;
+    EXPECT_EQ((*back)[i].slo, drawn[i].slo) << i;
+  }
+  EXPECT_EQ(arrivalTraceCsv({}), "time_ms,model,priority\n");
+}
+
 } // namespace

@@ -73,19 +73,41 @@ TEST(SimulatorTest, AcceptanceScenario) {
   EXPECT_LE(fifo.overall.sloAttainment, 0.90);
   EXPECT_LE(roundRobin.overall.sloAttainment, 0.90);
 
-  // High priority (level 0) against the same high-priority arrivals with
-  // no low-priority traffic at all: the low-priority 64% of the load may
-  // cost it at most 5%. (The target, p99 <= 2x the unloaded
-  // latency, is not met: bursts of CV 4 queue high-priority requests
-  // behind each other even alone; docs/resource-manager.md has figures.)
+  // High priority (level 0) against exactly its own arrivals replayed with
+  // no low-priority traffic at all (a trace of the run's level-0 lines):
+  // the low-priority 64% of the load adds to its p99, by at most 20%.
+  // (The target, p99 <= 2x the unloaded latency, is not met: the
+  // high-priority requests alone already reach about 2.2x, queueing behind
+  // each other; docs/resource-manager.md has figures.)
   const GroupReport &high = kiln.byPriority.at(0);
   ASSERT_EQ(high.priority, 0);
-  SimConfig alone = acceptanceConfig();
-  alone.priorities[1].share = 0;
-  alone.load = config.load * config.priorities[0].share /
-               (config.priorities[0].share + config.priorities[1].share);
-  Report isolated = run(alone).report;
-  EXPECT_LE(high.p99OverUnloaded, 1.05 * isolated.overall.p99OverUnloaded);
+  SimConfig kilnConfig = acceptanceConfig();
+  StatusOr<std::vector<Arrival>> arrivals = simulationArrivals(kilnConfig);
+  ASSERT_TRUE(arrivals.isOk()) << arrivals.status().toString();
+  std::vector<Arrival> highOnly;
+  for (const Arrival &arrival : *arrivals)
+    if (arrival.priority == 0)
+      highOnly.push_back(arrival);
+  ASSERT_EQ(highOnly.size(), high.arrivals);
+  auto replay = [&](const std::vector<Arrival> &trace, const char *name) {
+    std::string path = ::testing::TempDir() + "/" + name;
+    std::ofstream(path) << arrivalTraceCsv(trace);
+    SimConfig replayed = kilnConfig;
+    replayed.arrivals = ArrivalSource::kTrace;
+    replayed.tracePath = path;
+    Report report = run(replayed).report;
+    std::remove(path.c_str());
+    return report;
+  };
+  // The whole trace replays into the same run.
+  Report again = replay(*arrivals, "acceptance-all.csv");
+  EXPECT_EQ(again.overall.completed, kiln.overall.completed);
+  EXPECT_DOUBLE_EQ(again.overall.sloAttainment, kiln.overall.sloAttainment);
+  EXPECT_DOUBLE_EQ(again.byPriority.at(0).p99OverUnloaded,
+                   high.p99OverUnloaded);
+  Report isolated = replay(highOnly, "acceptance-high.csv");
+  EXPECT_LE(isolated.overall.p99OverUnloaded, high.p99OverUnloaded);
+  EXPECT_LE(high.p99OverUnloaded, 1.2 * isolated.overall.p99OverUnloaded);
   EXPECT_LT(high.p99OverUnloaded, fifo.byPriority.at(0).p99OverUnloaded / 10);
   EXPECT_GE(high.sloAttainment, 0.99);
 }

@@ -81,6 +81,10 @@ StatusOr<std::vector<Arrival>> parseArrivalTrace(const std::string &csv,
 /// Reads and parses a trace file.
 StatusOr<std::vector<Arrival>> readArrivalTrace(const std::string &path);
 
+/// `arrivals` as a trace parseArrivalTrace reads back exactly: a header,
+/// then `time_ms,model,priority[,slo_ms]` with times to the microsecond.
+std::string arrivalTraceCsv(const std::vector<Arrival> &arrivals);
+
 } // namespace kiln::rt::serving
 
 #endif // KILN_RUNTIME_SERVING_ARRIVALS_H

@@ -102,6 +102,10 @@ struct SimulationResult {
   std::vector<Response> kept;
 };
 
+/// The arrivals a run of `config` replays (its trace) or draws (seeded),
+/// in time order, times from the start of serving.
+StatusOr<std::vector<Arrival>> simulationArrivals(const SimConfig &config);
+
 /// Places the models, replays or draws the arrivals, runs to completion.
 StatusOr<SimulationResult> simulate(const SimConfig &config);
 
