@@ -255,6 +255,18 @@ void matchPointToPoint(Group &group, std::pair<int, int> pair) {
   }
 }
 
+/// Removes `rank`'s posts from `posts`; their streams drain.
+template <typename Posts> void dropPostsOf(int rank, Posts &posts) {
+  posts.erase(std::remove_if(posts.begin(), posts.end(),
+                             [&](const Post &p) {
+                               if (p.rank != rank)
+                                 return false;
+                               --pending[p.stream];
+                               return true;
+                             }),
+              posts.end());
+}
+
 } // namespace
 
 int fakeNcclPendingOn(void *stream) {
@@ -325,24 +337,10 @@ ncclResult_t ncclCommAbort(ncclComm_t comm) {
   // waiting, as on GPUs, until their own deadline or abort.
   Group &group = *comm->group;
   for (auto &[sequence, posts] : group.collectives)
-    posts.erase(std::remove_if(posts.begin(), posts.end(),
-                               [&](const Post &p) {
-                                 if (p.rank != comm->rank)
-                                   return false;
-                                 --pending[p.stream];
-                                 return true;
-                               }),
-                posts.end());
+    dropPostsOf(comm->rank, posts);
   for (auto *queues : {&group.sends, &group.recvs})
     for (auto &[pair, queue] : *queues)
-      queue.erase(std::remove_if(queue.begin(), queue.end(),
-                                 [&](const Post &p) {
-                                   if (p.rank != comm->rank)
-                                     return false;
-                                   --pending[p.stream];
-                                   return true;
-                                 }),
-                  queue.end());
+      dropPostsOf(comm->rank, queue);
   delete comm;
   return ncclSuccess;
 }

@@ -126,6 +126,14 @@ void NcclCommunicator::breakWith(Status why) {
   broken_ = std::move(why);
 }
 
+Status NcclCommunicator::usable(const Call &call) {
+  if (abortFlag_->raised && broken_.isOk())
+    breakWith(aborted("a rank of the group aborted it"));
+  if (broken_.isOk())
+    return Status::ok();
+  return Status(broken_.code(), call.name + ": " + broken_.message());
+}
+
 Status NcclCommunicator::enqueued(const Call &call, ncclResult_t result,
                                   const char *function) {
   if (result == ncclSuccess || result == ncclInProgress)
@@ -147,10 +155,8 @@ Status NcclCommunicator::driverCall(const Call &call, CUresult result,
 Status NcclCommunicator::wait(const Call &call) {
   auto spinUntil = CommClock::now() + std::chrono::milliseconds(2);
   for (;;) {
-    if (abortFlag_->raised) {
-      breakWith(aborted("a rank of the group aborted it"));
-      return aborted(call.name + ": a rank of the group aborted it");
-    }
+    if (abortFlag_->raised)
+      return usable(call);
     CUresult query = device_->driver().cuStreamQuery(stream_);
     if (query != CUDA_ERROR_NOT_READY && query != CUDA_SUCCESS)
       return driverCall(call, query, "cuStreamQuery");
@@ -246,10 +252,7 @@ Status NcclCommunicator::begin(Call &call, CollectiveOp op, size_t count,
   call = startCall({sequence_++, op, count, dtype, reduce, root}, rank_, size_,
                    options_.timeout);
   const CollectiveFingerprint &f = call.fingerprint;
-  if (abortFlag_->raised && broken_.isOk())
-    breakWith(aborted("a rank of the group aborted it"));
-  if (!broken_.isOk())
-    return Status(broken_.code(), call.name + ": " + broken_.message());
+  KILN_RETURN_IF_ERROR(usable(call));
   KILN_RETURN_IF_ERROR(checkCall(f, send, recv, rank_, size_));
   KILN_RETURN_IF_ERROR(device_->makeCurrent());
   if (!options_.checkFingerprints && !alwaysExchange)
@@ -265,10 +268,7 @@ Status NcclCommunicator::beginPointToPoint(Call &call, CollectiveOp op,
       size_, options_.timeout);
   const CollectiveFingerprint &f = call.fingerprint;
   bool sending = op == CollectiveOp::kSend;
-  if (abortFlag_->raised && broken_.isOk())
-    breakWith(aborted("a rank of the group aborted it"));
-  if (!broken_.isOk())
-    return Status(broken_.code(), call.name + ": " + broken_.message());
+  KILN_RETURN_IF_ERROR(usable(call));
   KILN_RETURN_IF_ERROR(checkCall(f, sending ? buffer : nullptr,
                                  sending ? nullptr : buffer, rank_, size_));
   KILN_RETURN_IF_ERROR(device_->makeCurrent());

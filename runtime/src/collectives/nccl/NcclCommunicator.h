@@ -82,6 +82,9 @@ private:
   /// Polls the stream until the enqueued work is done, checking NCCL's
   /// asynchronous error, the abort flag and the deadline.
   Status wait(const Call &call);
+  /// OK while the communicator works, else what broke it, for `call` (an
+  /// abort of the group breaks it now).
+  Status usable(const Call &call);
   /// An NCCL call's result: OK, or the communicator broken by it.
   Status enqueued(const Call &call, nccl::ncclResult_t result,
                   const char *function);
