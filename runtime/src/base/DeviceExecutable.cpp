@@ -46,6 +46,7 @@ loadExecutable(Artifact artifact, const std::string &name,
   if (artifact.program.devices.size() == 1 &&
       artifact.program.devices[0].kind == DeviceProgram::Kind::kCuda) {
     CudaLoadOptions cudaOptions;
+    cudaOptions.device = options.device;
     cudaOptions.gemm = options.gemm;
     cudaOptions.gemmTimingCache = options.gemmTimingCache;
     auto cuda = CudaExecutable::load(std::move(artifact), name, cudaOptions);

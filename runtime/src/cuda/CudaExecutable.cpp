@@ -13,6 +13,11 @@
 // run captures them into a graph, later runs replay it), copy outputs out,
 // wait. Host buffers are the caller's; only copies touch them.
 //
+// A rank of a sharded model also has collective steps: the stream drains
+// before each and the run's collectives hook (a communicator on device
+// memory: NCCL) exchanges the step's device buffers, so such programs run
+// step by step and are never captured.
+//
 //===----------------------------------------------------------------------===//
 
 #include "kiln/runtime/CudaExecutable.h"
@@ -63,6 +68,8 @@ struct Launch {
   std::vector<void *> parameters;  ///< &values[i], as cuLaunchKernel wants.
   /// Set when cuBLASLt runs this step instead of the kernel.
   const BlasLtGemm *gemm = nullptr;
+  /// A collective step: the run's collectives hook runs it, not a kernel.
+  bool collective = false;
 };
 
 /// Two events around some stream work; the elapsed device time.
@@ -112,6 +119,7 @@ struct CudaExecutable::State {
   std::vector<CUmodule> modules;
   std::vector<std::string> choices;
   std::vector<Launch> launches;
+  bool hasCollectives = false;
   CUstream stream = nullptr;
   CUdeviceptr memory = 0;
   uint64_t memoryBytes = 0;
@@ -171,6 +179,11 @@ struct CudaExecutable::State {
   StatusOr<GemmTiming> timeGemm(Launch &launch, const BlasLtGemm &gemm);
   Status launchOne(Launch &launch);
   Status launchAll();
+  /// Runs collective step `s` through `hook` once the stream has drained,
+  /// on the device buffers.
+  Status runCollective(size_t s, CollectivesHook &hook);
+  /// Every step in order; collectives through `hook`.
+  Status runSteps(CollectivesHook &hook);
   Status capture();
   /// capture(), but a failure that left the device usable turns graphs
   /// off with a warning instead of failing the run.
@@ -178,8 +191,8 @@ struct CudaExecutable::State {
   Status copyInputs(const std::vector<TensorRef> &hostInputs);
   Status copyOutputsAndWait(const std::vector<TensorRef> &hostOutputs);
   Status runHooked(const std::vector<TensorRef> &hostInputs,
-                   const std::vector<TensorRef> &hostOutputs,
-                   StepHooks &hooks);
+                   const std::vector<TensorRef> &hostOutputs, StepHooks &hooks,
+                   CollectivesHook *collectives);
   uint8_t *mirrored(CUdeviceptr address) {
     return mirror.data() + (address - memory);
   }
@@ -210,7 +223,8 @@ CudaExecutable::State::loadModules(const std::vector<CudaModule> &images) {
   const DeviceProgram &code = program.devices[0];
   std::vector<std::string> kernels;
   for (const Step &step : code.steps)
-    if (std::find(kernels.begin(), kernels.end(), step.kernel) == kernels.end())
+    if (step.kind == Step::Kind::kLaunchKernel &&
+        std::find(kernels.begin(), kernels.end(), step.kernel) == kernels.end())
       kernels.push_back(step.kernel);
   StatusOr<std::vector<std::vector<size_t>>> ranked =
       rankCudaModules(images, kernels, device->sm());
@@ -275,6 +289,11 @@ CudaExecutable::State::loadModules(const std::vector<CudaModule> &images) {
   }
   for (const Step &step : code.steps) {
     Launch launch;
+    if (step.kind == Step::Kind::kCollective) {
+      launch.collective = true;
+      launches.push_back(std::move(launch));
+      continue;
+    }
     launch.function = functions[step.kernel];
     KILN_RETURN_IF_ERROR(checkLaunchLimits(step, launch.function));
     std::copy(step.grid, step.grid + 3, launch.grid);
@@ -424,6 +443,38 @@ Status CudaExecutable::State::launchOne(Launch &launch) {
 Status CudaExecutable::State::launchAll() {
   for (Launch &launch : launches)
     KILN_RETURN_IF_ERROR(launchOne(launch));
+  return Status::ok();
+}
+
+Status CudaExecutable::State::runCollective(size_t s, CollectivesHook &hook) {
+  const Step &step = program.devices[0].steps[s];
+  // The communicator works on its own stream: what this step reads must
+  // be written first.
+  KILN_RETURN_IF_ERROR(
+      check(api().cuStreamSynchronize(stream), "cuStreamSynchronize"));
+  std::vector<uint8_t *> inputViews, outputViews;
+  for (CUdeviceptr input : inputs)
+    inputViews.push_back(reinterpret_cast<uint8_t *>(input));
+  for (CUdeviceptr output : outputs)
+    outputViews.push_back(reinterpret_cast<uint8_t *>(output));
+  RunBuffers buffers;
+  buffers.inputs = &inputViews;
+  buffers.outputs = &outputViews;
+  buffers.arena = reinterpret_cast<uint8_t *>(arena);
+  buffers.constants = reinterpret_cast<const uint8_t *>(constants);
+  StepEvent event;
+  event.index = uint32_t(s);
+  event.step = &step;
+  event.buffers = &buffers;
+  KILN_RETURN_IF_ERROR(hook.run(event).withContext(name));
+  ++counters.collectiveSteps;
+  return Status::ok();
+}
+
+Status CudaExecutable::State::runSteps(CollectivesHook &hook) {
+  for (size_t s = 0; s < launches.size(); ++s)
+    KILN_RETURN_IF_ERROR(launches[s].collective ? runCollective(s, hook)
+                                                : launchOne(launches[s]));
   return Status::ok();
 }
 
@@ -579,14 +630,18 @@ CudaExecutable::load(Artifact artifact, const std::string &name,
       artifact.program.devices[0].kind != DeviceProgram::Kind::kCuda)
     return unimplemented(name + ": the CUDA runtime runs single-device CUDA "
                                 "programs");
-  // Launches only, in order on one stream (which satisfies every `after`);
-  // copies, fills and collectives of format 2 need a newer runtime.
+  // Launches and collectives, in order on one stream (which satisfies
+  // every `after`); copies and fills of format 2 need a newer runtime.
   const std::vector<Step> &steps = artifact.program.devices[0].steps;
-  for (size_t s = 0; s < steps.size(); ++s)
-    if (steps[s].kind != Step::Kind::kLaunchKernel)
+  bool hasCollectives = false;
+  for (size_t s = 0; s < steps.size(); ++s) {
+    hasCollectives |= steps[s].kind == Step::Kind::kCollective;
+    if (steps[s].kind != Step::Kind::kLaunchKernel &&
+        steps[s].kind != Step::Kind::kCollective)
       return unimplemented(name + ": step #" + std::to_string(s) +
-                           " is not a kernel launch; this runtime runs CUDA "
-                           "programs of launches only");
+                           " is neither a kernel launch nor a collective; "
+                           "this runtime runs CUDA programs of those only");
+  }
   StatusOr<std::shared_ptr<CudaDevice>> device =
       CudaDevice::open(options.device);
   if (!device.isOk())
@@ -595,7 +650,10 @@ CudaExecutable::load(Artifact artifact, const std::string &name,
   state->name = name;
   state->program = std::move(artifact.program);
   state->options = options;
-  state->graphs = options.graphs && !graphsDisabledByEnvironment();
+  state->hasCollectives = hasCollectives;
+  // A graph cannot hold a collective that waits on another stream.
+  state->graphs =
+      options.graphs && !hasCollectives && !graphsDisabledByEnvironment();
   state->device = std::move(*device);
   KILN_RETURN_IF_ERROR(state->device->makeCurrent().withContext(name));
   KILN_RETURN_IF_ERROR(state->loadModules(artifact.cudaModules));
@@ -678,9 +736,11 @@ Status CudaExecutable::State::copyOutputsAndWait(
   return Status::ok();
 }
 
-Status CudaExecutable::State::runHooked(
-    const std::vector<TensorRef> &hostInputs,
-    const std::vector<TensorRef> &hostOutputs, StepHooks &hooks) {
+Status
+CudaExecutable::State::runHooked(const std::vector<TensorRef> &hostInputs,
+                                 const std::vector<TensorRef> &hostOutputs,
+                                 StepHooks &hooks,
+                                 CollectivesHook *collectives) {
   const CudaDriver &d = api();
   if (mirror.size() != memoryBytes)
     mirror.assign(size_t(memoryBytes), 0);
@@ -724,7 +784,10 @@ Status CudaExecutable::State::runHooked(
              ")";
     };
     KILN_RETURN_IF_ERROR(timer.start(stream).withContext(where()));
-    KILN_RETURN_IF_ERROR(launchOne(launch).withContext(where()));
+    if (launch.collective)
+      KILN_RETURN_IF_ERROR(runCollective(s, *collectives));
+    else
+      KILN_RETURN_IF_ERROR(launchOne(launch).withContext(where()));
     // Waits for the step: its faults are reported as its own.
     StatusOr<double> ms = timer.stop(stream);
     if (!ms.isOk())
@@ -759,18 +822,23 @@ Status CudaExecutable::run(const std::vector<TensorRef> &inputs,
 Status CudaExecutable::run(const std::vector<TensorRef> &inputs,
                            const std::vector<TensorRef> &outputs,
                            const RunOptions &options) {
-  if (options.collectives)
-    return unimplemented(description() +
-                         ": CUDA programs have no collective steps to run");
   State &s = *state_;
+  if (s.hasCollectives && !options.collectives)
+    return Status(StatusCode::kFailedPrecondition,
+                  s.name + ": the program has collective steps (one rank of "
+                           "a sharded model): run it with a collectives hook, "
+                           "or every rank through MultiRankExecutable");
   KILN_RETURN_IF_ERROR(
       checkBindings(inputs, s.program.inputs, outputs, s.program.outputs));
   KILN_RETURN_IF_ERROR(s.device->makeCurrent());
   if (options.hooks)
-    return s.runHooked(inputs, outputs, *options.hooks);
+    return s.runHooked(inputs, outputs, *options.hooks, options.collectives);
   const CudaDriver &api = s.api();
   KILN_RETURN_IF_ERROR(s.copyInputs(inputs));
-  if (s.graph) {
+  if (s.hasCollectives) {
+    KILN_RETURN_IF_ERROR(s.runSteps(*options.collectives));
+    ++s.counters.directRuns;
+  } else if (s.graph) {
     KILN_RETURN_IF_ERROR(
         s.check(api.cuGraphLaunch(s.graph, s.stream), "cuGraphLaunch"));
     ++s.counters.graphLaunches;
@@ -810,6 +878,10 @@ StatusOr<double> CudaExecutable::timeLaunches(int iterations, bool graph) {
   State &s = *state_;
   if (iterations < 1)
     return invalidArgument("timeLaunches needs at least one iteration");
+  if (s.hasCollectives)
+    return Status(StatusCode::kFailedPrecondition,
+                  s.name + ": timeLaunches times programs without collective "
+                           "steps (a rank's steps wait for its peers)");
   KILN_RETURN_IF_ERROR(s.device->makeCurrent());
   const CudaDriver &api = s.api();
   if (graph && !s.graph && !s.launches.empty() &&

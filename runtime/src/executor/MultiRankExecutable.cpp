@@ -10,6 +10,7 @@
 #include "PipelineStage.h"
 
 #include "kiln/runtime/InProcessGroup.h"
+#include "kiln/runtime/NcclCommunicator.h"
 
 #include <chrono>
 #include <cstring>
@@ -28,6 +29,29 @@ double pipelineBubble(const std::vector<PipelineTiming> &timings) {
 
 namespace {
 
+/// The device every rank's program runs on: all CPU or all CUDA, one
+/// device each.
+StatusOr<DeviceProgram::Kind> rankDevice(const RankedArtifact &artifact,
+                                         const std::string &name) {
+  DeviceProgram::Kind kind = DeviceProgram::Kind::kCpu;
+  for (size_t rank = 0; rank < artifact.ranks.size(); ++rank) {
+    const Program &program = artifact.ranks[rank].program;
+    if (program.devices.size() != 1)
+      return unimplemented(name + ": rank " + std::to_string(rank) + " has " +
+                           std::to_string(program.devices.size()) +
+                           " device programs; a rank runs on one device");
+    if (rank == 0)
+      kind = program.devices[0].kind;
+    else if (program.devices[0].kind != kind)
+      return invalidArgument(name + ": rank " + std::to_string(rank) +
+                             " runs on another kind of device than rank 0");
+  }
+  if (kind == DeviceProgram::Kind::kCuda && artifact.isPipeline())
+    return unimplemented(name + ": pipeline stages run on CPU ranks only for "
+                                "now (their transfers go through host memory)");
+  return kind;
+}
+
 /// `program` with the model's interface in place of its own.
 Program withInterface(const Program &program, const ModelInterface &model) {
   Program interface = program;
@@ -44,13 +68,23 @@ MultiRankExecutable::load(RankedArtifact artifact, const std::string &name,
   size_t ranks = artifact.ranks.size(), replicas = artifact.replicas;
   if (ranks == 0)
     return invalidArgument(name + ": no ranks to load");
+  StatusOr<DeviceProgram::Kind> device = rankDevice(artifact, name);
+  if (!device.isOk())
+    return device.status();
   auto executable = std::make_unique<MultiRankExecutable>();
+  executable->cuda_ = *device == DeviceProgram::Kind::kCuda;
   // Each replica is its own group of `ranks` ranks (no collective crosses
-  // replicas: inference needs none).
+  // replicas: inference needs none). CUDA ranks: world rank w on GPU w,
+  // exchanging device buffers through NCCL.
   for (size_t replica = 0; replica < replicas; ++replica) {
-    auto group = InProcessGroup::create(int(ranks), options.communicator);
+    std::vector<int> gpus;
+    for (size_t rank = 0; rank < ranks; ++rank)
+      gpus.push_back(int(replica * ranks + rank));
+    auto group = executable->cuda_
+                     ? openNcclGroup(gpus, options.communicator)
+                     : InProcessGroup::create(int(ranks), options.communicator);
     if (!group.isOk())
-      return group.status();
+      return group.status().withContext(name);
     for (auto &communicator : *group)
       executable->communicators_.push_back(std::move(communicator));
   }
@@ -67,11 +101,6 @@ MultiRankExecutable::load(RankedArtifact artifact, const std::string &name,
   load.threads = options.threadsPerRank;
   for (size_t rank = 0; rank < ranks; ++rank) {
     const Program &program = artifact.ranks[rank].program;
-    if (program.devices.size() != 1 ||
-        program.devices[0].kind != DeviceProgram::Kind::kCpu)
-      return unimplemented(name + ": rank " + std::to_string(rank) +
-                           " is not one CPU program; ranks run on CPUs only "
-                           "for now");
     for (const Step &step : program.devices[0].steps)
       if (step.kind == Step::Kind::kCollective && step.ranks != ranks)
         return invalidArgument(name + ": rank " + std::to_string(rank) +
@@ -86,6 +115,7 @@ MultiRankExecutable::load(RankedArtifact artifact, const std::string &name,
       // The last replica takes the decoded program; the others copy it.
       Artifact part = replica + 1 == replicas ? std::move(artifact.ranks[rank])
                                               : artifact.ranks[rank];
+      load.device = int(world);
       auto loaded =
           loadExecutable(std::move(part),
                          name + " (rank " + std::to_string(world) + ")", load);
@@ -183,7 +213,9 @@ Status MultiRankExecutable::run(const std::vector<HostTensor> &inputs,
 }
 
 std::string MultiRankExecutable::description() const {
-  std::string text = std::to_string(ranks()) + " CPU ranks in-process";
+  std::string text = std::to_string(ranks()) +
+                     (cuda_ ? " CUDA ranks in-process (GPU r for rank r)"
+                            : " CPU ranks in-process");
   if (replicas_ > 1)
     text += " (" + std::to_string(replicas_) + " data-parallel replicas of " +
             std::to_string(ranksPerReplica_) + ")";

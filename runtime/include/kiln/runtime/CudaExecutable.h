@@ -45,6 +45,8 @@ struct CudaRunCounters {
   uint64_t cubinFallbacks = 0;
   /// Steps that run through cuBLASLt instead of their kernel.
   uint64_t blasLtSteps = 0;
+  /// Collective steps run (by the run's collectives hook).
+  uint64_t collectiveSteps = 0;
   /// GEMM calls whose paths kAuto timed on the device (not from the cache).
   uint64_t gemmTimings = 0;
 };
@@ -98,7 +100,11 @@ public:
   /// is timed with CUDA events and waited for, and what it wrote is copied
   /// to a host mirror of the device memory, which the hooks' RunBuffers
   /// point into. For profiling and numerics checks, not for speed.
-  /// Collectives hooks are refused (CUDA programs have none).
+  /// A program with collective steps (a rank of a sharded model) needs
+  /// `options.collectives`: the stream drains before each such step and
+  /// the hook exchanges its buffers, whose RunBuffers hold *device*
+  /// addresses (a communicator on device memory: NCCL). Such programs run
+  /// step by step, never from a graph (kFailedPrecondition without a hook).
   Status run(const std::vector<TensorRef> &inputs,
              const std::vector<TensorRef> &outputs,
              const RunOptions &options) override;

@@ -42,6 +42,7 @@ struct ExecutableOptions {
   /// With 1 steps run in order on the calling thread.
   unsigned threads = 0;
   /// CUDA programs: see CudaLoadOptions.
+  int device = 0; ///< CUDA device ordinal.
   GemmPath gemm = GemmPath::kGenerated;
   std::string gemmTimingCache;
 };

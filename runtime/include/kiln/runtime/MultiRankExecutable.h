@@ -3,7 +3,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Runs the ranks of a ranked artifact (RankedArtifact.h) in one process:
-// one thread per rank, an in-process communicator between them. Every rank
+// one thread per rank, an in-process communicator between CPU ranks, NCCL
+// between CUDA ranks (rank r on GPU r; openNcclGroup). Every rank
 // takes the same inputs; rank 0's outputs are the model's. One rank per
 // process under mpirun is RankExecutable below.
 //
@@ -45,7 +46,8 @@ struct MultiRankOptions {
   CollectivesWrapper wrapCollectives;
 };
 
-/// A DeviceExecutable whose device is N CPU ranks: whatever runs a loaded
+/// A DeviceExecutable whose device is N CPU ranks or N GPUs (kUnavailable
+/// without NCCL or enough GPUs): whatever runs a loaded
 /// artifact (kiln-run, the C++ API) runs a sharded one the same way.
 class MultiRankExecutable : public DeviceExecutable {
 public:
@@ -59,7 +61,7 @@ public:
     return pipeline_ || replicas_ > 1 ? interface_
                                       : executables_.front()->program();
   }
-  /// "N CPU ranks in-process".
+  /// "N CPU ranks in-process", or "N CUDA ranks ..." .
   std::string description() const override;
   size_t ranks() const { return executables_.size(); }
 
@@ -88,6 +90,7 @@ public:
 
 private:
   bool pipeline_ = false;
+  bool cuda_ = false; ///< Rank r runs on GPU r, collectives through NCCL.
   uint32_t microBatches_ = 1;
   /// Rank r of replica d is executables_[d * ranksPerReplica_ + r].
   uint32_t replicas_ = 1;

@@ -52,7 +52,9 @@ public:
   virtual void afterStep(const StepEvent &event) {}
 };
 
-/// Runs collective steps (a communicator between ranks). Thread-safe.
+/// Runs collective steps (a communicator between ranks). Thread-safe. On
+/// CUDA the event's buffers are device addresses: the hook's communicator
+/// must work on device memory (NCCL).
 class CollectivesHook {
 public:
   virtual ~CollectivesHook();

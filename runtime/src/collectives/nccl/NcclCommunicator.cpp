@@ -106,14 +106,17 @@ NcclCommunicator::create(const NcclLibrary &nccl,
 }
 
 NcclCommunicator::~NcclCommunicator() {
-  if (device_->makeCurrent().isOk()) {
-    if (comm_)
-      (abortFlag_->raised ? nccl_.ncclCommAbort : nccl_.ncclCommDestroy)(comm_);
-    if (scratch_)
-      device_->driver().cuMemFree_v2(scratch_);
-    if (stream_)
-      device_->driver().cuStreamDestroy_v2(stream_);
-  }
+  // makeCurrent binds the context even on a device poisoned by a fault (a
+  // rank's kernel, say): the communicator is still freed, by an abort,
+  // which does not wait for work on the dead context.
+  bool healthy = device_->makeCurrent().isOk();
+  if (comm_)
+    (abortFlag_->raised || !healthy ? nccl_.ncclCommAbort
+                                    : nccl_.ncclCommDestroy)(comm_);
+  if (scratch_)
+    device_->driver().cuMemFree_v2(scratch_);
+  if (stream_)
+    device_->driver().cuStreamDestroy_v2(stream_);
 }
 
 void NcclCommunicator::breakWith(Status why) {

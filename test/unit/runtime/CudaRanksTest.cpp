@@ -1,0 +1,196 @@
+//===- CudaRanksTest.cpp - Sharded CUDA programs on the fake driver -------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// CUDA ranks of a sharded model: collective steps between kernel launches,
+// run by MultiRankExecutable with NCCL between GPUs. The fake driver runs
+// the sample's kernels on host memory and its fake NCCL exchanges that
+// memory, so the numbers are checked end to end without a GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaRuntimeFixture.h"
+#include "FakeNccl.h"
+
+#include "kiln/runtime/MultiRankExecutable.h"
+#include "kiln/runtime/NcclCommunicator.h"
+
+#include <chrono>
+
+namespace kiln::rt::test {
+namespace {
+
+FakeNcclState &fakeNccl() {
+  void *library = dlopen(KILN_FAKE_CUDA_DRIVER, RTLD_NOW | RTLD_LOCAL);
+  EXPECT_NE(library, nullptr) << dlerror();
+  auto get = reinterpret_cast<FakeNcclState *(*)()>(
+      dlsym(library, "kilnFakeNcclState"));
+  return *get();
+}
+
+/// The sample (y = x * c + 1) with an all-reduce of x * c over `ranks`
+/// ranks between its two launches: y = ranks * x * c + 1 when every rank
+/// takes the same x.
+Artifact rankArtifact(uint32_t ranks) {
+  Artifact artifact = cudaSampleArtifact();
+  std::vector<Step> &steps = artifact.program.devices[0].steps;
+  Step reduce;
+  reduce.kind = Step::Kind::kCollective;
+  reduce.collective = Step::CollectiveKind::kAllReduce;
+  reduce.reduction = 1; // sum
+  reduce.ranks = ranks;
+  reduce.element = DType::kF32;
+  reduce.args = {
+      {KernelArg::Base::kArena, 0, 512, 16, KernelArg::Access::kRead},
+      {KernelArg::Base::kArena, 0, 0, 16, KernelArg::Access::kWrite}};
+  reduce.after = {0};
+  // add_one reads the reduced sum.
+  steps[1].args[0].offset = 0;
+  steps[1].after = {1};
+  steps.insert(steps.begin() + 1, reduce);
+  return artifact;
+}
+
+RankedArtifact ranked(uint32_t ranks, uint32_t replicas = 1) {
+  RankedArtifact artifact;
+  artifact.strategy = "tensor";
+  artifact.replicas = replicas;
+  for (uint32_t r = 0; r < ranks; ++r)
+    artifact.ranks.push_back(rankArtifact(ranks));
+  return artifact;
+}
+
+class CudaRanksTest : public CudaRuntimeTest {
+protected:
+  void SetUp() override {
+    CudaRuntimeTest::SetUp();
+    setenv("KILN_NCCL_LIBRARY", KILN_FAKE_CUDA_DRIVER, 1);
+    fake().deviceCount = 4;
+    fakeNccl().reset();
+  }
+  void TearDown() override {
+    EXPECT_EQ(fakeNccl().liveComms, 0) << "a communicator was not freed";
+    unsetenv("KILN_NCCL_LIBRARY");
+    CudaRuntimeTest::TearDown();
+  }
+};
+
+TEST_F(CudaRanksTest, TwoGpusAllReduceBetweenLaunches) {
+  auto executable = MultiRankExecutable::load(ranked(2), "tp.kiln");
+  ASSERT_TRUE(executable.isOk()) << executable.status().toString();
+  EXPECT_EQ((*executable)->description(),
+            "2 CUDA ranks in-process (GPU r for rank r)");
+  std::vector<HostTensor> outputs;
+  for (int run = 0; run < 3; ++run) {
+    ASSERT_TRUE((*executable)->run({tensor({1, 2, 3, 4})}, outputs).isOk());
+    // 2 * x * c + 1 with c = {2, 3, 4, 5}.
+    EXPECT_EQ(values(outputs[0]), (std::vector<float>{5, 13, 25, 41}));
+  }
+  // Two launches per rank and run, never from a graph (the collective
+  // waits on NCCL's stream).
+  EXPECT_EQ(fake().launches.size(), 2u * 2 * 3);
+  EXPECT_EQ(fake().graphLaunches, 0);
+  const CollectiveCounters::Kind &reduced =
+      (*executable)->counters(0).of(Step::CollectiveKind::kAllReduce);
+  EXPECT_EQ(reduced.calls, 3u);
+  EXPECT_EQ(reduced.bytes, 3u * 16);
+}
+
+TEST_F(CudaRanksTest, FourGpusAsTwoReplicasOfTwoRanks) {
+  auto executable = MultiRankExecutable::load(ranked(2, 2), "dp.kiln");
+  ASSERT_TRUE(executable.isOk()) << executable.status().toString();
+  // Each replica takes half the batch: the sample's batch is its whole
+  // first dimension, so a replica's program sees 4 of the 8 floats.
+  std::vector<HostTensor> outputs;
+  ASSERT_TRUE(
+      (*executable)->run({tensor({1, 2, 3, 4, 0, 1, 0, 1})}, outputs).isOk());
+  EXPECT_EQ(values(outputs[0]),
+            (std::vector<float>{5, 13, 25, 41, 1, 7, 1, 11}));
+}
+
+TEST_F(CudaRanksTest, ARankAloneNeedsACollectivesHook) {
+  auto executable =
+      CudaExecutable::load(rankArtifact(2), "rank.kiln", CudaLoadOptions());
+  ASSERT_TRUE(executable.isOk()) << executable.status().toString();
+  std::vector<HostTensor> outputs;
+  Status status = (*executable)->run({tensor({1, 2, 3, 4})}, outputs);
+  EXPECT_EQ(status.code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(status.message().find("collective steps"), std::string::npos)
+      << status.message();
+  EXPECT_EQ((*executable)->timeLaunches(1, false).status().code(),
+            StatusCode::kFailedPrecondition);
+}
+
+TEST_F(CudaRanksTest, TooFewGpusIsUnavailable) {
+  fake().deviceCount = 1;
+  auto executable = MultiRankExecutable::load(ranked(2), "tp.kiln");
+  ASSERT_FALSE(executable.isOk());
+  EXPECT_NE(executable.status().message().find("tp.kiln"), std::string::npos)
+      << executable.status().toString();
+}
+
+TEST_F(CudaRanksTest, MixedDevicesAreRefused) {
+  RankedArtifact artifact = ranked(2);
+  artifact.ranks[1].program.devices[0].kind = DeviceProgram::Kind::kCpu;
+  auto executable = MultiRankExecutable::load(artifact, "mixed.kiln");
+  ASSERT_FALSE(executable.isOk());
+  EXPECT_EQ(executable.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(executable.status().message().find("rank 1 runs on another kind"),
+            std::string::npos)
+      << executable.status().toString();
+}
+
+TEST_F(CudaRanksTest, PipelinesOnGpusAreNotYetSupported) {
+  RankedArtifact artifact = ranked(2);
+  artifact.strategy = "pipeline";
+  auto executable = MultiRankExecutable::load(artifact, "pp.kiln");
+  ASSERT_FALSE(executable.isOk());
+  EXPECT_EQ(executable.status().code(), StatusCode::kUnimplemented);
+}
+
+TEST_F(CudaRanksTest, APeerThatFailsAbortsTheOthers) {
+  // Rank 1's first launch fails: rank 0 must not wait in the all-reduce.
+  MultiRankOptions options;
+  options.communicator.timeout = std::chrono::milliseconds(5000);
+  auto executable = MultiRankExecutable::load(ranked(2), "tp.kiln", options);
+  ASSERT_TRUE(executable.isOk()) << executable.status().toString();
+  fake().failCall = "cuLaunchKernel";
+  fake().failResult = 700; // CUDA_ERROR_ILLEGAL_ADDRESS
+  fake().failSkip = 1;
+  std::vector<HostTensor> outputs;
+  auto start = std::chrono::steady_clock::now();
+  Status status = (*executable)->run({tensor({1, 2, 3, 4})}, outputs);
+  EXPECT_FALSE(status.isOk());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(4));
+  EXPECT_NE(status.code(), StatusCode::kAborted) << status.toString();
+}
+
+TEST_F(CudaRanksTest, StepHooksSeeTheReducedValues) {
+  auto executable =
+      CudaExecutable::load(rankArtifact(1), "rank.kiln", CudaLoadOptions());
+  ASSERT_TRUE(executable.isOk()) << executable.status().toString();
+  auto group = openNcclGroup({0});
+  ASSERT_TRUE(group.isOk()) << group.status().toString();
+  CommunicatorCollectives collectives(*group->front());
+  struct Recorder : StepHooks {
+    std::vector<float> reduced;
+    void afterStep(const StepEvent &event) override {
+      if (event.step->kind != Step::Kind::kCollective)
+        return;
+      const float *sum = reinterpret_cast<const float *>(event.buffers->arena);
+      reduced.assign(sum, sum + 4);
+    }
+  } recorder;
+  RunOptions options;
+  options.hooks = &recorder;
+  options.collectives = &collectives;
+  std::vector<HostTensor> outputs;
+  ASSERT_TRUE(
+      (*executable)->run({tensor({1, 2, 3, 4})}, outputs, options).isOk());
+  EXPECT_EQ(recorder.reduced, (std::vector<float>{2, 6, 12, 20}));
+  EXPECT_EQ(values(outputs[0]), (std::vector<float>{3, 7, 13, 21}));
+  EXPECT_EQ((*executable)->counters().collectiveSteps, 1u);
+}
+
+} // namespace
+} // namespace kiln::rt::test
