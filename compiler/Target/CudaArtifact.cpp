@@ -173,19 +173,22 @@ rt::StatusOr<rt::Artifact> buildCudaArtifact(const cuda::CudaProgram &program,
     stats->programs = unsigned(jobs.size());
 
   // The schedule of the exec level (addCudaSchedule, run by generateCuda).
-  if (program.schedule.steps.size() != program.kernels.size())
-    return rt::internalError("the CUDA program has no schedule for its " +
-                             std::to_string(program.kernels.size()) +
-                             " kernels");
+  if (program.schedule.steps.size() !=
+      program.kernels.size() + program.collectives.size())
+    return rt::internalError(
+        "the CUDA program has no schedule for its " +
+        std::to_string(program.kernels.size()) + " kernels and " +
+        std::to_string(program.collectives.size()) + " collectives");
   rt::DeviceProgram device = program.schedule;
   device.kind = rt::DeviceProgram::Kind::kCuda;
   device.arenaBytes = signature.arenaBytes;
   artifact.program.devices.push_back(std::move(device));
   artifact.constants = program.constants;
-  // Step i launches kernel i with its parameters as arguments.
+  // Kernel k's launch, with its parameters as arguments, is the k-th
+  // launch step.
   for (size_t k = 0; k < program.kernels.size(); ++k)
     if (std::optional<rt::GemmCall> call = program.kernels[k].gemm) {
-      call->step = uint32_t(k);
+      call->step = uint32_t(program.stepOfKernel(k));
       if (std::optional<std::string> why =
               rt::checkGemmCall(*call, artifact.program))
         return rt::internalError("kernel " + program.kernels[k].name +

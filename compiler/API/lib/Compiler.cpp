@@ -496,6 +496,16 @@ static Status writeBytes(const std::string &path, llvm::StringRef bytes) {
   return Status::ok();
 }
 
+namespace {
+/// The shared object or the CUDA modules.
+uint64_t kernelBytesOf(const rt::Artifact &artifact) {
+  uint64_t bytes = artifact.cpuKernels.size();
+  for (const rt::CudaModule &module : artifact.cudaModules)
+    bytes += module.image.size();
+  return bytes;
+}
+} // namespace
+
 Status Compiler::compileToArtifact(const ModelSource &source,
                                    const std::string &path,
                                    ArtifactReport *report) {
@@ -506,9 +516,7 @@ Status Compiler::compileToArtifact(const ModelSource &source,
       // Where to write is the caller's choice: a usage error.
       return Status(StatusCode::kFailedPrecondition, status.message());
     if (report) {
-      report->kernelBytes = artifact.cpuKernels.size();
-      for (const rt::CudaModule &module : artifact.cudaModules)
-        report->kernelBytes += module.image.size();
+      report->kernelBytes = kernelBytesOf(artifact);
     }
     return Status::ok();
   };
@@ -567,9 +575,15 @@ Status Compiler::compileRankedArtifact(const ModelSource &source,
     compiler::PipelineOptions pipeline =
         impl_->pipeline(impl_->options, timer.root());
     pipeline.rank = int64_t(rank);
-    if (DriverError error = compiler::compileToArtifact(
-            *module, impl_->options.entry, artifacts[rank],
-            impl_->options.targetCpu, pipeline))
+    DriverError error =
+        compiler::CudaTarget::isCuda(impl_->options.target)
+            ? compiler::compileToCudaArtifact(*module, impl_->options.entry,
+                                              impl_->options.target,
+                                              artifacts[rank], pipeline)
+            : compiler::compileToArtifact(*module, impl_->options.entry,
+                                          artifacts[rank],
+                                          impl_->options.targetCpu, pipeline);
+    if (error)
       statuses[rank] = session.fail(error);
   };
   size_t workers = impl_->options.timeReport
@@ -597,7 +611,7 @@ Status Compiler::compileRankedArtifact(const ModelSource &source,
   ranked.replicas = uint32_t(impl_->parallel.replicas);
   for (rt::Artifact &artifact : artifacts) {
     if (report)
-      report->kernelBytes += artifact.cpuKernels.size();
+      report->kernelBytes += kernelBytesOf(artifact);
     ranked.ranks.push_back(std::move(artifact));
   }
   if (Status status = rt::writeRankedArtifactFile(path, ranked);

@@ -116,10 +116,13 @@ StatusOr<ParallelPlan> planParallelism(CompileOptions &options) {
       (options.devices < 2 || plan.strategy == "pipeline"))
     return invalid("--shard lays values out over the ranks of tensor or data "
                    "parallelism (--devices 2 or more)");
-  if (options.devices > 1 && options.target != "cpu")
+  // CUDA ranks exchange device memory through NCCL; a pipeline's
+  // transfers go through host memory, so its stages run on CPUs.
+  if (options.devices > 1 && options.target != "cpu" &&
+      plan.strategy == "pipeline")
     return Status(StatusCode::kUnimplemented,
-                  "sharded models (devices > 1) run on CPU ranks only for "
-                  "now; CUDA ranks need the NCCL backend");
+                  "pipeline stages run on CPU ranks only for now; CUDA ranks "
+                  "take --parallel tensor, sequence or data");
   return plan;
 }
 

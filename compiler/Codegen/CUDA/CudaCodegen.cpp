@@ -6,13 +6,14 @@
 
 #include "compiler/Codegen/CUDA/CudaCodegen.h"
 
-#include "compiler/MemoryPlanning/Passes.h"
 #include "compiler/Codegen/CUDA/KernelContract.h"
 #include "compiler/Codegen/CUDA/ScalarCode.h"
 #include "compiler/Conversion/GraphToLinalg/Passes.h"
 #include "compiler/Fusion/Passes.h"
+#include "compiler/MemoryPlanning/Passes.h"
 #include "compiler/Scheduling/Passes.h"
 #include "compiler/Scheduling/StepDebugInfo.h"
+#include "dialects/Exec/IR/ExecOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -204,6 +205,60 @@ FailureOr<CudaProgram> emitCudaProgram(ModuleOp module) {
   return emitCudaProgram(entry, interface->inputs, interface->results);
 }
 
+size_t CudaProgram::stepOfKernel(size_t kernel) const {
+  size_t before = 0;
+  for (const EmittedCollective &collective : collectives)
+    before += collective.afterKernels <= kernel ? 1 : 0;
+  return kernel + before;
+}
+
+namespace {
+/// The bytes `memref` covers, which must be contiguous (a collective moves
+/// one range).
+FailureOr<BufferRoot> contiguousRange(Operation *op, Value memref,
+                                      BufferResolver &buffers) {
+  FailureOr<BufferAccess> access = buffers.resolve(memref);
+  if (failed(access))
+    return failure();
+  int64_t expected = 1, elements = 1;
+  for (int64_t i = int64_t(access->shape.size()) - 1; i >= 0; --i) {
+    if (access->shape[i] != 1 && access->strides[i] != expected)
+      return op->emitError("CUDA code generation: a collective's buffer must "
+                           "be contiguous");
+    expected *= access->shape[i];
+    elements *= access->shape[i];
+  }
+  uint64_t elementBytes = (access->elementType.getIntOrFloatBitWidth() + 7) / 8;
+  BufferRoot range = access->root;
+  range.byteOffset += uint64_t(access->offset) * elementBytes;
+  range.bytes = uint64_t(elements) * elementBytes;
+  return range;
+}
+
+FailureOr<EmittedCollective>
+emitCollective(Operation *op, BufferResolver &buffers, size_t afterKernels) {
+  auto communicate = cast<exec::CommunicateOp>(op);
+  FailureOr<BufferRoot> send =
+      contiguousRange(op, communicate.getInput(), buffers);
+  FailureOr<BufferRoot> recv =
+      contiguousRange(op, communicate.getInit(), buffers);
+  if (failed(send) || failed(recv))
+    return failure();
+  if (send->base == rt::KernelArg::Base::kConstants ||
+      recv->base == rt::KernelArg::Base::kConstants)
+    return op->emitError("CUDA code generation: a collective on constants "
+                         "(fold it before code generation)");
+  EmittedCollective collective;
+  collective.op = op;
+  collective.send = *send;
+  collective.recv = *recv;
+  collective.element =
+      cast<ShapedType>(communicate.getInput().getType()).getElementType();
+  collective.afterKernels = afterKernels;
+  return collective;
+}
+} // namespace
+
 FailureOr<CudaProgram> emitCudaProgram(func::FuncOp entry, unsigned numInputs,
                                        unsigned numOutputs, unsigned oldestSm) {
   FailureOr<SmallVector<PreparedKernel>> kernels = readPreparedKernels(entry);
@@ -213,6 +268,14 @@ FailureOr<CudaProgram> emitCudaProgram(func::FuncOp entry, unsigned numInputs,
   ConstantPool constants;
   BufferResolver buffers(entry, numInputs, numOutputs, constants);
   for (const PreparedKernel &prepared : *kernels) {
+    if (prepared.collective) {
+      FailureOr<EmittedCollective> collective =
+          emitCollective(prepared.collective, buffers, program.kernels.size());
+      if (failed(collective))
+        return failure();
+      program.collectives.push_back(*collective);
+      continue;
+    }
     KernelRequest request;
     request.name = "kiln_k" + std::to_string(program.kernels.size());
     request.provenance = provenanceOf(prepared.body, prepared.bodyStep);

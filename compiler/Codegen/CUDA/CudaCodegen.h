@@ -27,8 +27,19 @@ class OpPassManager;
 namespace kiln::compiler::cuda {
 
 /// Every kernel of a model, the constants they read and the launches.
+/// A collective step between launches (a rank of a sharded model): the
+/// runtime's communicator (NCCL) exchanges `send` into `recv`.
+struct EmittedCollective {
+  mlir::Operation *op = nullptr; ///< The exec.communicate, until scheduled.
+  BufferRoot send, recv;         ///< Exactly the bytes exchanged.
+  mlir::Type element;
+  size_t afterKernels = 0; ///< Runs after kernels [0, afterKernels).
+};
+
 struct CudaProgram {
   std::vector<EmittedKernel> kernels;
+  /// In program order (ascending afterKernels).
+  std::vector<EmittedCollective> collectives;
   std::vector<uint8_t> constants;
   bool usesHalf = false;
   /// The launches as the artifact stores them: the exec.program that
@@ -38,6 +49,9 @@ struct CudaProgram {
   /// One translation unit holding `kernels` (all of them by default).
   std::string source(llvm::ArrayRef<EmittedKernel> kernels) const;
   std::string source() const { return source(kernels); }
+  /// The schedule step that launches kernel `kernel` (collectives before
+  /// it shift it).
+  size_t stepOfKernel(size_t kernel) const;
   /// One comment line per kernel with its launch, e.g.
   /// `// launch kiln_k0 grid 1 1 1 block 256 1 1 shared 0 args arena:0+64:128
   /// input:0+0:32` (base:index+byte offset:bytes): what --emit=cuda appends so

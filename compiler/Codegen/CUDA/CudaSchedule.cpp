@@ -26,7 +26,29 @@ LogicalResult addCudaSchedule(ModuleOp module, func::FuncOp entry,
   Location loc = entry.getLoc();
   OpBuilder b(entry);
   SmallVector<DispatchSpec> dispatches;
-  for (const EmittedKernel &kernel : program.kernels) {
+  auto binding = [&](const BufferRoot &root, Access access) {
+    return BindingAttr::get(context, BufferBase(uint32_t(root.base)),
+                            root.index, root.byteOffset, root.bytes, access);
+  };
+  // Collectives run between launches, in program order.
+  size_t nextCollective = 0;
+  auto addCollectivesBefore = [&](size_t kernel) {
+    for (; nextCollective < program.collectives.size() &&
+           program.collectives[nextCollective].afterKernels <= kernel;
+         ++nextCollective) {
+      const EmittedCollective &emitted = program.collectives[nextCollective];
+      auto communicate = cast<CommunicateOp>(emitted.op);
+      DispatchSpec spec{communicate.getLoc(), ""};
+      spec.bindings = {binding(emitted.send, Access::read),
+                       binding(emitted.recv, Access::write)};
+      spec.collective =
+          CollectiveSpec{communicate.getKind(), communicate.getReduction(),
+                         int32_t(communicate.getRanks()), emitted.element};
+      dispatches.push_back(std::move(spec));
+    }
+  };
+  for (auto [index, kernel] : llvm::enumerate(program.kernels)) {
+    addCollectivesBefore(index);
     KernelOp::create(b, loc, kernel.name, b.getStrArrayAttr({}));
     DispatchSpec spec{kernel.sourceLoc ? Location(kernel.sourceLoc) : loc,
                       kernel.name};
@@ -49,6 +71,7 @@ LogicalResult addCudaSchedule(ModuleOp module, func::FuncOp entry,
     spec.flops = kernel.flops;
     dispatches.push_back(std::move(spec));
   }
+  addCollectivesBefore(program.kernels.size());
   auto schedule =
       ProgramOp::create(b, loc, entry.getName(), Device::cuda,
                         int32_t(numInputs), int32_t(numOutputs),

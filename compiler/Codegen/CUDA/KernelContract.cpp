@@ -8,6 +8,7 @@
 
 #include "compiler/Codegen/CUDA/ScalarCode.h"
 #include "compiler/Fusion/KernelFormation.h"
+#include "dialects/Exec/IR/ExecOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -90,6 +91,9 @@ FailureOr<SmallVector<PreparedKernel>> readPreparedKernels(func::FuncOp entry) {
   // Collect the numbered runs, reporting every violation before failing.
   SmallVector<SmallVector<Numbered>> runs;
   SmallVector<int64_t> numbers;
+  // Runs that are a collective instead of a kernel (their run is empty).
+  llvm::DenseMap<size_t, Operation *> collectives;
+  constexpr int64_t kCollectiveRun = -1;
   llvm::DenseSet<int64_t> finished;
   bool ok = true;
   unsigned step = 0;
@@ -97,6 +101,14 @@ FailureOr<SmallVector<PreparedKernel>> readPreparedKernels(func::FuncOp entry) {
     unsigned current = step++;
     if (isBookkeeping(op))
       continue;
+    if (isa<exec::CommunicateOp>(op)) {
+      if (!numbers.empty())
+        finished.insert(numbers.back());
+      collectives[runs.size()] = &op;
+      numbers.push_back(kCollectiveRun);
+      runs.emplace_back();
+      continue;
+    }
     auto generic = dyn_cast<linalg::GenericOp>(op);
     if (!generic) {
       op.emitError("CUDA code generation does not support '")
@@ -133,7 +145,13 @@ FailureOr<SmallVector<PreparedKernel>> readPreparedKernels(func::FuncOp entry) {
     runs.push_back({{generic, current}});
   }
   SmallVector<PreparedKernel> kernels;
-  for (auto [run, number] : llvm::zip(runs, numbers)) {
+  for (auto [index, run, number] : llvm::enumerate(runs, numbers)) {
+    if (Operation *collective = collectives.lookup(index)) {
+      PreparedKernel step;
+      step.collective = collective;
+      kernels.push_back(step);
+      continue;
+    }
     FailureOr<PreparedKernel> kernel = readKernel(run, number);
     if (failed(kernel))
       ok = false;

@@ -29,8 +29,11 @@ class Pass;
 namespace kiln::compiler::cuda {
 
 /// One kernel: an optional fill that becomes the initial value, the loop
-/// nest, and an optional epilogue applied as the nest stores.
+/// nest, and an optional epilogue applied as the nest stores. Or, between
+/// kernels, a collective (exec.communicate on planned buffers: a rank of a
+/// sharded model), which the runtime runs and nothing prints.
 struct PreparedKernel {
+  mlir::Operation *collective = nullptr;
   /// The fill's constant as CUDA source, when the kernel starts with one.
   std::optional<std::string> initValue;
   bool initIsZero = false;
