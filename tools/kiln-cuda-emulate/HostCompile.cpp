@@ -157,8 +157,9 @@ std::string HostLibrary::load(const std::string &dir) {
     return "kiln_emu_init or kiln_emu_enter is missing";
   char *begin = nullptr, *end = nullptr;
   init(&hooks(), &begin, &end);
-  attach(Library{enter, reinterpret_cast<uint8_t *>(begin),
-                 reinterpret_cast<uint8_t *>(end)});
+  runnerView = Library{enter, reinterpret_cast<uint8_t *>(begin),
+                       reinterpret_cast<uint8_t *>(end)};
+  attach(runnerView);
   return "";
 }
 

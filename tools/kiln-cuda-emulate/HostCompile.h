@@ -74,8 +74,12 @@ bool needsThreads(llvm::StringRef source);
 /// A loaded kernels.so, attached to the runner.
 struct HostLibrary {
   void *handle = nullptr;
-  /// Empty on success, else why.
+  Library runnerView{};
+  /// Empty on success, else why. Attaches it.
   std::string load(const std::string &dir);
+  /// Makes it the library the runner launches from again (after another
+  /// was loaded: one per rank of a sharded model).
+  void attachAgain() const { attach(runnerView); }
   /// The entry point of `kernel`, or null.
   KernelEntry entry(const std::string &kernel) const;
 };

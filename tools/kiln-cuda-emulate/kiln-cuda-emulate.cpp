@@ -10,19 +10,20 @@
 // test/e2e/lib/check_e2e.py can check the CUDA emitter's numerics on
 // machines without a GPU (docs/cuda-emulator.md). Meant for small test
 // models: a block's threads are fibers and blocks run one at a time.
+// With `--devices N --parallel S` it runs every rank of the sharded model
+// in lockstep, their collectives between them (EmulatedProgram.h).
 // `kiln-cuda-emulate launch FILE.cu --kernel K ...` runs one hand-written
 // kernel, for tests of the emulator's own checks.
 //
 //===----------------------------------------------------------------------===//
 
-#include "BlockRunner.h"
-#include "DeviceMemory.h"
+#include "EmulatedProgram.h"
 #include "HostCompile.h"
 #include "LaunchCommand.h"
-#include "LaunchLimits.h"
-#include "Schedules.h"
 
 #include "compiler/Driver/Driver.h"
+#include "kiln/runtime/CommunicatorCollectives.h"
+#include "kiln/runtime/InProcessGroup.h"
 #include "kiln/runtime/ModelIO.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -35,11 +36,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
+#include <thread>
 
 using namespace kiln;
 using compiler::DriverError;
 using compiler::ErrorKind;
-using emu::DeviceBuffer;
 namespace cl = llvm::cl;
 
 namespace {
@@ -114,6 +116,15 @@ cl::list<uint64_t>
                 cl::desc("A float buffer of N elements holding 0, 1, 2, ... "
                          "(one per kernel argument, in order)"),
                 cl::value_desc("N"), cl::sub(launchCommand));
+cl::opt<unsigned> devices(
+    "devices",
+    cl::desc("Ranks of a sharded model, each its own program, run in "
+             "lockstep with their collectives between them (default 1)"),
+    cl::init(1), cl::sub(runCommand));
+cl::opt<std::string> parallel(
+    "parallel",
+    cl::desc("How --devices shards the model: tensor, sequence or data"),
+    cl::init("tensor"), cl::sub(runCommand));
 cl::opt<bool> poison("poison",
                      cl::desc("Fill outputs and the arena with 0xff bytes "
                               "first, as uninitialised device memory"),
@@ -123,7 +134,8 @@ constexpr const char *kOverview =
     "Kiln CUDA emulator (tests only): runs the generated CUDA C++ on the "
     "CPU\n\n"
     "  kiln-cuda-emulate run MODEL [--entry FN] --input NAME=FILE.npy ... "
-    "[--output-dir DIR]\n\n"
+    "[--output-dir DIR]\n      [--devices N --parallel tensor|sequence|data]"
+    "\n\n"
     "  kiln-cuda-emulate launch FILE.cu --kernel NAME [--grid X,Y,Z] "
     "[--block X,Y,Z]\n      --buffer N ...\n\n"
     "Exit codes as kilnc: 0 success, 1 usage error, 2 invalid model or "
@@ -159,147 +171,134 @@ emu::EmulationOptions emulationOptions() {
   return options;
 }
 
+/// Runs every rank's steps in lockstep: each rank's launches up to its
+/// next collective, then that collective on every rank at once (an
+/// in-process communicator, on threads), as the runtime's CUDA ranks do
+/// with NCCL.
+std::optional<emu::Failure>
+runInLockstep(std::vector<std::unique_ptr<emu::EmulatedProgram>> &ranks) {
+  size_t count = ranks.size();
+  std::vector<std::unique_ptr<rt::Communicator>> communicators;
+  std::vector<std::unique_ptr<rt::CommunicatorCollectives>> hooks;
+  if (count > 1) {
+    auto group = rt::InProcessGroup::create(int(count));
+    if (!group.isOk())
+      return emu::Failure{int(ErrorKind::kInternal), group.status().message()};
+    communicators = std::move(*group);
+    for (auto &communicator : communicators)
+      hooks.push_back(
+          std::make_unique<rt::CommunicatorCollectives>(*communicator));
+  }
+  std::vector<size_t> next(count, 0);
+  for (;;) {
+    size_t finished = 0;
+    for (size_t r = 0; r < count; ++r) {
+      const std::vector<rt::Step> &steps = ranks[r]->steps();
+      for (; next[r] < steps.size() &&
+             steps[next[r]].kind == rt::Step::Kind::kLaunchKernel;
+           ++next[r])
+        if (std::optional<emu::Failure> failure = ranks[r]->launch(next[r]))
+          return failure;
+      finished += next[r] == steps.size() ? 1 : 0;
+    }
+    if (finished == count)
+      return std::nullopt;
+    if (finished != 0 || hooks.empty())
+      return emu::Failure{int(ErrorKind::kInternal),
+                          "the ranks' programs do not have the same "
+                          "collectives"};
+    std::vector<rt::Status> statuses(count);
+    auto collective = [&](size_t r) {
+      rt::StepEvent event;
+      event.index = uint32_t(next[r]);
+      event.step = &ranks[r]->steps()[next[r]];
+      event.buffers = &ranks[r]->buffers();
+      statuses[r] = hooks[r]->run(event);
+      // A rank that fails must not leave the others waiting.
+      if (!statuses[r].isOk())
+        communicators[r]->abort();
+    };
+    std::vector<std::thread> threads;
+    for (size_t r = 1; r < count; ++r)
+      threads.emplace_back(collective, r);
+    collective(0);
+    for (std::thread &thread : threads)
+      thread.join();
+    for (size_t r = 0; r < count; ++r) {
+      if (!statuses[r].isOk())
+        return emu::Failure{int(ErrorKind::kInternal),
+                            "rank " + std::to_string(r) + ": " +
+                                statuses[r].message()};
+      ++next[r];
+    }
+  }
+}
+
 int runModel() {
   auto context = compiler::createContext();
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler sourceHandler(sourceMgr, context.get(),
                                                  llvm::errs());
   compiler::ModelDiagnosticPrinter modelHandler(*context, llvm::errs());
+  if (devices < 1 || devices > 64)
+    return fail(int(ErrorKind::kUsage), "--devices must be from 1 to 64");
+  if (parallel != "tensor" && parallel != "sequence" && parallel != "data")
+    return fail(int(ErrorKind::kUsage),
+                "--parallel must be tensor, sequence or data (pipeline "
+                "stages run on CPU ranks only)");
 
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  if (DriverError error = compiler::loadModel(*context, modelPath, module))
-    return fail(error);
-  compiler::cuda::CudaProgram program;
-  compiler::EntrySignature signature;
-  compiler::PipelineOptions options;
-  options.fusion = fusion == Fusion::All;
-  if (DriverError error = compiler::generateCuda(*module, entryName, program,
-                                                 signature, nullptr, options))
-    return fail(int(error.kind), error.message.empty()
-                                     ? "CUDA code generation failed"
-                                     : error.message);
-
-  // Inputs, checked against the signature exactly as kilnc does.
-  std::vector<rt::InputFile> files;
-  for (const std::string &spec : inputFiles) {
-    rt::StatusOr<rt::InputFile> file = rt::parseInputSpec(spec);
-    if (!file.isOk())
-      return fail(int(ErrorKind::kUsage), file.status().message());
-    files.push_back(*file);
-  }
-  rt::StatusOr<std::vector<rt::HostTensor>> inputs =
-      rt::loadInputs(files, signature.inputs, /*synthesizeMissing=*/false);
-  if (!inputs.isOk())
-    return fail(int(ErrorKind::kInvalidInput), inputs.status().message());
-
-  // Device memory.
-  std::vector<DeviceBuffer> deviceInputs, deviceOutputs;
-  for (const rt::HostTensor &tensor : *inputs) {
-    deviceInputs.emplace_back("input " + std::to_string(deviceInputs.size()),
-                              tensor.data.size(), false);
-    if (!tensor.data.empty())
-      std::memcpy(deviceInputs.back().data.get(), tensor.data.data(),
-                  tensor.data.size());
-  }
-  std::vector<rt::HostTensor> outputs(signature.outputs.size());
-  for (auto [spec, tensor] : llvm::zip(signature.outputs, outputs)) {
-    tensor.dtype = spec.dtype;
-    tensor.shape = spec.shape;
-    tensor.data.resize(size_t(tensor.numElements()) *
-                       rt::dtypeSize(spec.dtype));
-    deviceOutputs.emplace_back("output " + std::to_string(deviceOutputs.size()),
-                               tensor.data.size(), poison);
-  }
-  DeviceBuffer arena("the arena", signature.arenaBytes, poison);
-  DeviceBuffer constants("the constants", program.constants.size(), false);
-  if (!program.constants.empty())
-    std::memcpy(constants.data.get(), program.constants.data(),
-                program.constants.size());
-
-  // Compile and load the kernels.
   emu::EmulationOptions emulation = emulationOptions();
-  emu::TempDir dir;
-  if (std::string error = dir.create(); !error.empty())
-    return fail(int(ErrorKind::kInternal), error);
-  if (emulation.keepTemps)
-    dir.keep();
-  std::vector<emu::KernelDecl> decls;
-  for (const compiler::cuda::EmittedKernel &kernel : program.kernels)
-    decls.push_back({kernel.name, kernel.params.size()});
-  std::string source = program.source();
-  if (std::string error = emu::compileHost(
-          dir.path(), emu::hostSource(source, decls), emulation.hostCompiler);
-      !error.empty())
-    return fail(int(ErrorKind::kInternal), error);
-  emu::HostLibrary library;
-  if (std::string error = library.load(dir.path()); !error.empty())
-    return fail(int(ErrorKind::kInternal), error);
-  llvm::StringMap<unsigned> bounds = emu::readLaunchBounds(source);
-
-  for (const compiler::cuda::EmittedKernel &kernel : program.kernels) {
-    emu::KernelEntry entry = library.entry(kernel.name);
-    if (!entry)
-      return fail(int(ErrorKind::kInternal), kernel.name + " is missing");
-    std::vector<void *> args;
-    std::vector<DeviceBuffer *> touched;
-    for (const compiler::cuda::BufferRoot &root : kernel.params) {
-      DeviceBuffer *buffer = nullptr;
-      switch (root.base) {
-      case rt::KernelArg::Base::kInput:
-        if (root.index < deviceInputs.size())
-          buffer = &deviceInputs[root.index];
-        break;
-      case rt::KernelArg::Base::kOutput:
-        if (root.index < deviceOutputs.size())
-          buffer = &deviceOutputs[root.index];
-        break;
-      case rt::KernelArg::Base::kArena:
-        buffer = &arena;
-        break;
-      case rt::KernelArg::Base::kConstants:
-        buffer = &constants;
-        break;
+  std::vector<std::unique_ptr<emu::EmulatedProgram>> ranks(devices);
+  compiler::EntrySignature model;
+  std::vector<rt::HostTensor> inputs;
+  for (unsigned rank = 0; rank < devices; ++rank) {
+    // Each rank lowers its own copy of the model, as kilnc compile does.
+    mlir::OwningOpRef<mlir::ModuleOp> module;
+    if (DriverError error = compiler::loadModel(*context, modelPath, module))
+      return fail(error);
+    compiler::cuda::CudaProgram program;
+    compiler::EntrySignature signature;
+    compiler::PipelineOptions options;
+    options.fusion = fusion == Fusion::All;
+    options.ranks = devices;
+    options.rank = rank;
+    options.parallel = parallel;
+    if (DriverError error = compiler::generateCuda(*module, entryName, program,
+                                                   signature, nullptr, options))
+      return fail(int(error.kind), error.message.empty()
+                                       ? "CUDA code generation failed"
+                                       : error.message);
+    if (rank == 0) {
+      // Inputs, checked against the signature exactly as kilnc does.
+      std::vector<rt::InputFile> files;
+      for (const std::string &spec : inputFiles) {
+        rt::StatusOr<rt::InputFile> file = rt::parseInputSpec(spec);
+        if (!file.isOk())
+          return fail(int(ErrorKind::kUsage), file.status().message());
+        files.push_back(*file);
       }
-      // A launch that reaches past its buffer is an emitter bug; say so
-      // rather than corrupt memory.
-      if (!buffer || root.byteOffset + root.bytes > buffer->bytes)
-        return fail(int(ErrorKind::kInternal),
-                    kernel.name + ": argument " + std::to_string(args.size()) +
-                        " (" + std::to_string(root.byteOffset) + "+" +
-                        std::to_string(root.bytes) +
-                        " bytes) is outside its buffer");
-      args.push_back(buffer->data.get() + root.byteOffset);
-      if (!llvm::is_contained(touched, buffer))
-        touched.push_back(buffer);
+      rt::StatusOr<std::vector<rt::HostTensor>> loaded =
+          rt::loadInputs(files, signature.inputs, /*synthesizeMissing=*/false);
+      if (!loaded.isOk())
+        return fail(int(ErrorKind::kInvalidInput), loaded.status().message());
+      inputs = std::move(*loaded);
+      model = signature;
     }
-    if (std::string error =
-            emu::checkLaunch(kernel.name, kernel.grid, kernel.block, bounds);
-        !error.empty())
-      return fail(emu::kKernelDefectExit, error);
-    emu::Launch launch{&kernel.name,
-                       entry,
-                       args.data(),
-                       {},
-                       {},
-                       emulation.allThreaded ||
-                           emu::needsThreads(kernel.source),
-                       emulation.seed,
-                       emulation.checkShared};
-    std::copy(kernel.grid, kernel.grid + 3, launch.grid);
-    std::copy(kernel.block, kernel.block + 3, launch.block);
-    if (std::string error =
-            emu::launchUnderSchedules(launch, touched, emulation.schedules);
-        !error.empty())
-      return fail(emu::kKernelDefectExit, error);
+    std::string name =
+        devices > 1 ? "rank " + std::to_string(rank) + ": " : std::string();
+    if (std::optional<emu::Failure> failure = emu::EmulatedProgram::create(
+            std::move(program), signature.outputs, signature.arenaBytes, inputs,
+            emulation, poison, name, ranks[rank]))
+      return fail(failure->code, failure->message);
   }
+  if (std::optional<emu::Failure> failure = runInLockstep(ranks))
+    return fail(failure->code, failure->message);
 
-  for (auto [tensor, buffer] : llvm::zip(outputs, deviceOutputs))
-    if (!tensor.data.empty())
-      std::memcpy(tensor.data.data(), buffer.data.get(), tensor.data.size());
-  llvm::outs() << rt::summarizeOutputs(signature.outputs, outputs);
+  // Rank 0's outputs are the model's (every rank has the whole interface).
+  std::vector<rt::HostTensor> outputs = ranks.front()->outputs();
+  llvm::outs() << rt::summarizeOutputs(model.outputs, outputs);
   if (!outputDir.empty())
-    if (rt::Status status =
-            rt::writeOutputs(outputDir, signature.outputs, outputs);
+    if (rt::Status status = rt::writeOutputs(outputDir, model.outputs, outputs);
         !status.isOk())
       return fail(int(ErrorKind::kUsage), status.message());
   return 0;
