@@ -13,6 +13,7 @@
 #include "kiln/runtime/NcclCommunicator.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 
@@ -247,17 +248,34 @@ Status MultiRankExecutable::run(const std::vector<TensorRef> &inputs,
   return Status::ok();
 }
 
-StatusOr<std::unique_ptr<RankExecutable>>
-RankExecutable::load(RankedArtifact artifact, const std::string &name,
-                     std::unique_ptr<Communicator> communicator,
-                     unsigned threads,
-                     const CollectivesWrapper &wrapCollectives) {
+int localCudaDevice(int worldRank) {
+  for (const char *variable :
+       {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"})
+    if (const char *value = std::getenv(variable)) {
+      char *end = nullptr;
+      long local = std::strtol(value, &end, 10);
+      if (end != value && *end == '\0' && local >= 0 && local < (1 << 20))
+        return int(local);
+    }
+  return worldRank;
+}
+
+StatusOr<std::unique_ptr<RankExecutable>> RankExecutable::load(
+    RankedArtifact artifact, const std::string &name,
+    std::unique_ptr<Communicator> communicator, unsigned threads,
+    const CollectivesWrapper &wrapCollectives, int cudaDevice) {
   int worldRank = communicator->rank();
   size_t ranks = artifact.ranks.size();
   if (size_t(communicator->size()) != artifact.worldSize())
     return invalidArgument(
         name + " has " + std::to_string(artifact.worldSize()) +
         " ranks; launched with " + std::to_string(communicator->size()));
+  StatusOr<DeviceProgram::Kind> device = rankDevice(artifact, name);
+  if (!device.isOk())
+    return device.status();
+  bool cuda = *device == DeviceProgram::Kind::kCuda;
+  if (cuda && cudaDevice < 0)
+    cudaDevice = localCudaDevice(worldRank);
   auto executable = std::make_unique<RankExecutable>();
   executable->pipeline_ = artifact.isPipeline();
   executable->microBatches_ = artifact.microBatches;
@@ -274,8 +292,18 @@ RankExecutable::load(RankedArtifact artifact, const std::string &name,
       return group.status();
     executable->group_ = std::move(*group);
   }
+  if (cuda) {
+    // Every rank of the group joins, even one that cannot: it reports
+    // why to the others instead of leaving them waiting.
+    auto nccl = openNcclCommunicator(executable->group(), cudaDevice);
+    if (!nccl.isOk())
+      return nccl.status().withContext(name + " (rank " +
+                                       std::to_string(worldRank) + ")");
+    executable->nccl_ = std::move(*nccl);
+  }
   ExecutableOptions options;
   options.threads = threads;
+  options.device = cuda ? cudaDevice : 0;
   ModelInterface model = modelInterface(artifact);
   auto loaded = loadExecutable(
       std::move(artifact.ranks[rank]),
@@ -285,8 +313,8 @@ RankExecutable::load(RankedArtifact artifact, const std::string &name,
   if (executable->pipeline_ || executable->replicas_ > 1)
     executable->interface_ = withInterface((*loaded)->program(), model);
   executable->executable_ = std::move(*loaded);
-  executable->hook_ =
-      std::make_unique<CommunicatorCollectives>(executable->group());
+  executable->hook_ = std::make_unique<CommunicatorCollectives>(
+      executable->nccl_ ? *executable->nccl_ : executable->group());
   if (wrapCollectives)
     executable->wrapped_ =
         wrapCollectives(size_t(worldRank), *executable->hook_);
@@ -323,8 +351,11 @@ Status RankExecutable::run(const std::vector<HostTensor> &inputs,
   }
   if (status.isOk() && replicas_ > 1)
     status = gatherReplicas(outputs);
-  if (!status.isOk())
+  if (!status.isOk()) {
+    if (nccl_)
+      nccl_->abort();
     world_->abort();
+  }
   return status;
 }
 

@@ -12,10 +12,12 @@
 #include "CudaRuntimeFixture.h"
 #include "FakeNccl.h"
 
+#include "kiln/runtime/InProcessGroup.h"
 #include "kiln/runtime/MultiRankExecutable.h"
 #include "kiln/runtime/NcclCommunicator.h"
 
 #include <chrono>
+#include <thread>
 
 namespace kiln::rt::test {
 namespace {
@@ -106,6 +108,65 @@ TEST_F(CudaRanksTest, FourGpusAsTwoReplicasOfTwoRanks) {
       (*executable)->run({tensor({1, 2, 3, 4, 0, 1, 0, 1})}, outputs).isOk());
   EXPECT_EQ(values(outputs[0]),
             (std::vector<float>{5, 13, 25, 41, 1, 7, 1, 11}));
+}
+
+TEST_F(CudaRanksTest, OneRankPerProcessBootstrapsNcclOverItsCommunicator) {
+  // As under mpirun, on threads: each rank loads its own executable on
+  // its bootstrap communicator (an in-process one standing in for MPI).
+  auto world = InProcessGroup::create(2);
+  ASSERT_TRUE(world.isOk()) << world.status().toString();
+  std::vector<std::vector<float>> results(2);
+  std::vector<Status> statuses(2);
+  auto rank = [&](int r) {
+    auto executable =
+        RankExecutable::load(ranked(2), "tp.kiln", std::move((*world)[r]), 1,
+                             nullptr, /*cudaDevice=*/r);
+    if (!executable.isOk()) {
+      statuses[r] = executable.status();
+      return;
+    }
+    std::vector<HostTensor> outputs;
+    statuses[r] = (*executable)->run({tensor({1, 2, 3, 4})}, outputs);
+    if (statuses[r].isOk())
+      results[r] = values(outputs[0]);
+  };
+  std::thread other(rank, 1);
+  rank(0);
+  other.join();
+  for (int r = 0; r < 2; ++r) {
+    ASSERT_TRUE(statuses[r].isOk()) << statuses[r].toString();
+    EXPECT_EQ(results[r], (std::vector<float>{5, 13, 25, 41}));
+  }
+}
+
+TEST_F(CudaRanksTest, ARankWithoutItsGpuFailsEveryRankInsteadOfHanging) {
+  fake().deviceCount = 1;
+  auto world = InProcessGroup::create(2);
+  ASSERT_TRUE(world.isOk()) << world.status().toString();
+  std::vector<Status> statuses(2);
+  auto rank = [&](int r) {
+    statuses[r] = RankExecutable::load(ranked(2), "tp.kiln",
+                                       std::move((*world)[r]), 1, nullptr, r)
+                      .status();
+  };
+  std::thread other(rank, 1);
+  rank(0);
+  other.join();
+  EXPECT_FALSE(statuses[0].isOk());
+  EXPECT_FALSE(statuses[1].isOk());
+  EXPECT_NE(statuses[1].message().find("tp.kiln (rank 1)"), std::string::npos)
+      << statuses[1].toString();
+}
+
+TEST_F(CudaRanksTest, LocalRankFromTheLauncherPicksTheGpu) {
+  unsetenv("MPI_LOCALRANKID");
+  unsetenv("SLURM_LOCALID");
+  setenv("OMPI_COMM_WORLD_LOCAL_RANK", "3", 1);
+  EXPECT_EQ(localCudaDevice(7), 3);
+  setenv("OMPI_COMM_WORLD_LOCAL_RANK", "x", 1);
+  EXPECT_EQ(localCudaDevice(7), 7);
+  unsetenv("OMPI_COMM_WORLD_LOCAL_RANK");
+  EXPECT_EQ(localCudaDevice(5), 5);
 }
 
 TEST_F(CudaRanksTest, ARankAloneNeedsACollectivesHook) {

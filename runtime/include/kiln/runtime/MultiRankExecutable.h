@@ -106,14 +106,22 @@ private:
   bool broken_ = false;
 };
 
+/// The CUDA device of this process's rank when the launcher says which of
+/// its host's ranks it is (OMPI_COMM_WORLD_LOCAL_RANK, MPI_LOCALRANKID or
+/// SLURM_LOCALID); else `worldRank`.
+int localCudaDevice(int worldRank);
+
 /// One rank of a ranked artifact on a communicator made elsewhere (MPI:
-/// one process per rank).
+/// one process per rank). A CUDA rank runs on `cudaDevice` (-1:
+/// localCudaDevice) and its collectives go through an NCCL communicator
+/// bootstrapped over `communicator` (its replica's group).
 class RankExecutable {
 public:
   static StatusOr<std::unique_ptr<RankExecutable>>
   load(RankedArtifact artifact, const std::string &name,
        std::unique_ptr<Communicator> communicator, unsigned threads = 1,
-       const CollectivesWrapper &wrapCollectives = nullptr);
+       const CollectivesWrapper &wrapCollectives = nullptr,
+       int cudaDevice = -1);
 
   /// This rank's program; for a pipeline or replicas, with the model's
   /// interface.
@@ -145,6 +153,8 @@ private:
   PipelineTiming timing_;
   std::unique_ptr<DeviceExecutable> executable_;
   std::unique_ptr<Communicator> world_, group_;
+  /// CUDA ranks: NCCL over group(), which the collectives go through.
+  std::unique_ptr<Communicator> nccl_;
   std::unique_ptr<CommunicatorCollectives> hook_;
   std::unique_ptr<CollectivesHook> wrapped_;
 };
