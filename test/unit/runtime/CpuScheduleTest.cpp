@@ -243,6 +243,50 @@ TEST(CpuScheduleTest, HandsCollectivesToTheHook) {
   EXPECT_EQ(hook.calls.load(), 2);
 }
 
+// A rank's collective waits for its peers on one thread while the others
+// run the steps that do not depend on it: communication overlaps compute
+// wherever the schedule allows.
+TEST(CpuScheduleTest, OverlapsACollectiveWithIndependentSteps) {
+  Step collective;
+  collective.kind = Step::Kind::kCollective;
+  collective.ranks = 2;
+  collective.args = {
+      {KernelArg::Base::kArena, 0, 0, 8, KernelArg::Access::kRead},
+      {KernelArg::Base::kArena, 0, 8, 8, KernelArg::Access::kWrite}};
+  DeviceProgram program;
+  // meet0 binds nothing the collective touches: no dependency.
+  program.steps = {collective, dispatch("meet0", 1),
+                   dispatch("writeA", kItems)};
+  auto schedule = CpuSchedule::create(program, kernels(), "test");
+  ASSERT_TRUE(schedule.isOk());
+  State state;
+  // Stands in for peers that answer only once meet0 has started.
+  struct WaitsForCompute : CollectivesHook {
+    State *state = nullptr;
+    std::atomic<bool> overlapped{false};
+    Status run(const StepEvent &) override {
+      auto deadline =
+          std::chrono::steady_clock::now() + std::chrono::seconds(5);
+      while (!state->started[0] && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::yield();
+      overlapped = state->started[0].load();
+      state->started[1] = true; // Lets meet0 finish.
+      return Status::ok();
+    }
+  } hook;
+  hook.state = &state;
+  RunOptions options;
+  options.collectives = &hook;
+  ThreadPool pool(2);
+  uint8_t arena[16] = {};
+  RunBuffers buffers;
+  buffers.arena = arena;
+  void *arguments[] = {&state};
+  ASSERT_TRUE(schedule->run(&pool, arguments, buffers, options).isOk());
+  EXPECT_TRUE(hook.overlapped.load());
+  EXPECT_TRUE(state.sawOther[0].load());
+}
+
 // A failed step ends the run: later steps (here a second collective and a
 // kernel) do not run, on one thread and on two. A rank whose collective
 // failed must not go on to collectives its peers will not join.
