@@ -366,28 +366,36 @@ DriverError lowerTo(ModuleOp module, Stage stage,
   }
   // One rank's program of a sharded model: before fusion, so that fusion
   // groups form around the collectives and over local shapes.
-  if (options.ranks > 1)
-    if (DriverError error =
-            runPipeline(module, options.timing, ErrorKind::kUnsupported,
-                        "sharding", [&](OpPassManager &pm) {
-                          if (options.parallel == "pipeline") {
-                            PipelineStagesPassOptions stages;
-                            stages.stages = options.ranks;
-                            stages.stage = options.rank;
-                            stages.microBatches = options.microBatches;
-                            pm.addPass(createPipelineStagesPass(stages));
-                          } else {
-                            ShardGraphPassOptions shard;
-                            shard.ranks = options.ranks;
-                            shard.rank = options.rank;
-                            shard.strategy = options.parallel;
-                            pm.addPass(createShardGraphPass(shard));
-                          }
-                          // Slices of weights fold into each rank's own
-                          // constants.
-                          pm.addPass(createCanonicalizerPass());
-                          pm.addPass(createCSEPass());
-                        }))
+  if (options.ranks > 1 || options.stages > 1)
+    if (DriverError error = runPipeline(
+            module, options.timing, ErrorKind::kUnsupported, "sharding",
+            [&](OpPassManager &pm) {
+              auto cutStage = [&](int64_t stages, int64_t stage) {
+                PipelineStagesPassOptions cut;
+                cut.stages = stages;
+                cut.stage = stage;
+                cut.microBatches = options.microBatches;
+                pm.addPass(createPipelineStagesPass(cut));
+              };
+              // Pipeline x tensor: the stage, then its split.
+              if (options.stages > 1) {
+                cutStage(options.stages, options.stage);
+                pm.addPass(createCanonicalizerPass());
+              }
+              if (options.ranks > 1 && options.parallel == "pipeline") {
+                cutStage(options.ranks, options.rank);
+              } else if (options.ranks > 1) {
+                ShardGraphPassOptions shard;
+                shard.ranks = options.ranks;
+                shard.rank = options.rank;
+                shard.strategy = options.parallel;
+                pm.addPass(createShardGraphPass(shard));
+              }
+              // Slices of weights fold into each rank's own
+              // constants.
+              pm.addPass(createCanonicalizerPass());
+              pm.addPass(createCSEPass());
+            }))
       return error;
   // Weight-only quantization after sharding: each rank quantizes its own
   // slices of the weights (groups run along each slice's rows), and the
@@ -410,7 +418,8 @@ DriverError lowerTo(ModuleOp module, Stage stage,
                         }))
       return error;
   }
-  if ((options.ranks > 1 || options.dataReplicas > 1) && options.onPartitioned)
+  if ((options.ranks > 1 || options.dataReplicas > 1 || options.stages > 1) &&
+      options.onPartitioned)
     options.onPartitioned(module);
   if (DriverError error = runPoint(PipelinePoint::kBeforeFusion))
     return error;

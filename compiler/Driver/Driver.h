@@ -165,6 +165,11 @@ struct PipelineOptions {
   /// slices of the batch (kiln-split-batch) before `parallel` splits it
   /// over `ranks`.
   int64_t dataReplicas = 1;
+  /// The pipeline axis of a pipeline x tensor mesh: the program is stage
+  /// `stage` of `stages` (kiln-pipeline, on `microBatches`), then split
+  /// over `ranks` by `parallel` ("tensor").
+  int64_t stages = 1;
+  int64_t stage = 0;
   /// int8 matmuls and gemms run as int8 x int8 -> i32 contractions (the
   /// CPU's integer kernels); off, they stay fp32 on quantize/dequantize
   /// (CUDA, which has no integer contractions yet).

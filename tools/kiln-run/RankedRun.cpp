@@ -140,7 +140,7 @@ bool launchedByMpi() {
 }
 
 int runRanked(RankedArtifact artifact, const RankedRunOptions &options) {
-  size_t ranks = artifact.worldSize(), stages = artifact.ranks.size();
+  size_t ranks = artifact.worldSize(), stages = artifact.stages();
   bool pipelined = artifact.isPipeline();
   uint32_t microBatches = artifact.microBatches;
   CommunicatorOptions communicator;

@@ -79,16 +79,19 @@ rt::StatusOr<std::string> planStatsJson(const rt::Artifact &artifact) {
 /// arithmetic: with t_s a stage's time per micro-batch, the run takes
 /// sum(t) + (M - 1) max(t) and stage s is busy M t_s of it.
 std::string pipelineStatsJson(const rt::RankedArtifact &ranked) {
-  size_t stages = ranked.ranks.size();
+  // Pipeline x tensor: stage s is ranks [s * width, (s + 1) * width),
+  // which run at once; tensor rank 0 stands for its stage.
+  size_t stages = ranked.stages(), width = ranked.stageRanks;
   double sum = 0, slowest = 0;
   std::string sends;
   for (size_t s = 0; s < stages; ++s) {
-    double flops = double(programFlops(ranked.ranks[s].program));
+    const rt::Artifact &stage = ranked.ranks[s * width];
+    double flops = double(programFlops(stage.program));
     sum += flops;
     slowest = std::max(slowest, flops);
     uint64_t bytes = 0;
     if (s + 1 < stages)
-      for (const rt::TensorSpec &spec : ranked.ranks[s].program.outputs)
+      for (const rt::TensorSpec &spec : stage.program.outputs)
         bytes += rt::tensorBytes(spec);
     sends += (s ? ", " : "") + std::to_string(bytes);
   }
@@ -99,8 +102,8 @@ std::string pipelineStatsJson(const rt::RankedArtifact &ranked) {
   std::snprintf(figures, sizeof(figures),
                 "\"predicted_bubble\": %.4f, \"gpipe_bubble\": %.4f", bubble,
                 (stages - 1.0) / (m + stages - 1.0));
-  return "  \"pipeline\": {\"micro_batches\": " +
-         std::to_string(ranked.microBatches) +
+  return "  \"pipeline\": {\"stages\": " + std::to_string(stages) +
+         ", \"micro_batches\": " + std::to_string(ranked.microBatches) +
          ", \"send_bytes_per_micro_batch\": [" + sends + "], " + figures +
          "},\n";
 }

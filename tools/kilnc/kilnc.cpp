@@ -1139,6 +1139,9 @@ int inspectModel() {
     llvm::outs() << "sharded artifact " << modelPath << ": "
                  << ranked->ranks.size() << " ranks, " << ranked->strategy
                  << " parallelism";
+    if (ranked->stageRanks > 1)
+      llvm::outs() << ", " << ranked->stages() << " stages of "
+                   << ranked->stageRanks << " tensor ranks";
     if (ranked->isPipeline())
       llvm::outs() << " over " << ranked->microBatches << " micro-batches";
     if (ranked->replicas > 1)

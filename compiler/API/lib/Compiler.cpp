@@ -311,6 +311,7 @@ Compiler::Impl::pipeline(const CompileOptions &options,
                                      options.shard,
                                      /*onPartitioned=*/nullptr,
                                      parallel.replicas};
+  pipeline.stages = parallel.stages;
   pipeline.maxAccuracyDrop = options.maxAccuracyDrop;
   pipeline.validationData = options.validationData;
   pipeline.validationLabels = options.validationLabels;
@@ -559,7 +560,9 @@ Status Compiler::compileRankedArtifact(const ModelSource &source,
                                        const std::string &path,
                                        ArtifactReport *report) {
   CompileTimer timer(impl_->options.timeReport);
-  size_t ranks = size_t(impl_->parallel.ranks);
+  // Pipeline x tensor: program p * ranks + t is stage p's tensor rank t.
+  size_t stageRanks = size_t(impl_->parallel.ranks);
+  size_t ranks = stageRanks * size_t(impl_->parallel.stages);
   std::vector<rt::Artifact> artifacts(ranks);
   std::vector<Status> statuses(ranks);
   // Each rank lowers its own copy of the model (its shapes and weights
@@ -574,7 +577,8 @@ Status Compiler::compileRankedArtifact(const ModelSource &source,
     }
     compiler::PipelineOptions pipeline =
         impl_->pipeline(impl_->options, timer.root());
-    pipeline.rank = int64_t(rank);
+    pipeline.rank = int64_t(rank % stageRanks);
+    pipeline.stage = int64_t(rank / stageRanks);
     DriverError error =
         compiler::CudaTarget::isCuda(impl_->options.target)
             ? compiler::compileToCudaArtifact(*module, impl_->options.entry,
@@ -609,6 +613,8 @@ Status Compiler::compileRankedArtifact(const ModelSource &source,
   ranked.strategy = impl_->options.parallel;
   ranked.microBatches = uint32_t(impl_->options.microBatches);
   ranked.replicas = uint32_t(impl_->parallel.replicas);
+  if (impl_->parallel.stages > 1)
+    ranked.stageRanks = uint32_t(stageRanks);
   for (rt::Artifact &artifact : artifacts) {
     if (report)
       report->kernelBytes += kernelBytesOf(artifact);

@@ -55,14 +55,17 @@ StatusOr<ParallelPlan> planParallelism(CompileOptions &options) {
     return strategy == "tensor" || strategy == "sequence" ||
            strategy == "pipeline";
   };
-  bool known = strategies.size() == 1
-                   ? inner(strategies[0]) || strategies[0] == "data"
-                   : strategies.size() == 2 && strategies[0] == "data" &&
-                         inner(strategies[1]);
+  bool known =
+      strategies.size() == 1
+          ? inner(strategies[0]) || strategies[0] == "data"
+          : strategies.size() == 2 &&
+                ((strategies[0] == "data" && inner(strategies[1])) ||
+                 (strategies[0] == "pipeline" && strategies[1] == "tensor"));
   if (!known)
     return invalid("unknown parallelism '" + options.parallel +
                    "' (tensor, sequence, data or pipeline, or a 2-D mesh: "
-                   "data,tensor, data,sequence or data,pipeline)");
+                   "data,tensor, data,sequence, data,pipeline or "
+                   "pipeline,tensor)");
   ParallelPlan plan;
   plan.strategy = strategies.back();
   if (!options.mesh.empty()) {
@@ -86,12 +89,14 @@ StatusOr<ParallelPlan> planParallelism(CompileOptions &options) {
                      std::to_string(options.devices));
     options.devices = product;
     if (strategies.size() == 2) {
-      plan.replicas = mesh->at("data");
+      (strategies[0] == "data" ? plan.replicas : plan.stages) =
+          mesh->at(strategies[0]);
       plan.ranks = mesh->at(plan.strategy);
     }
   } else if (strategies.size() == 2) {
     return invalid("--parallel " + options.parallel +
-                   " is a 2-D mesh: give its sizes, --mesh data=D," +
+                   " is a 2-D mesh: give its sizes, --mesh " + strategies[0] +
+                   "=" + (strategies[0] == "data" ? "D" : "P") + "," +
                    plan.strategy + "=N");
   }
   if (options.devices < 1 || options.devices > int(rt::kMaxRanks))
@@ -103,8 +108,9 @@ StatusOr<ParallelPlan> planParallelism(CompileOptions &options) {
       options.microBatches > int(rt::kMaxMicroBatches))
     return invalid("micro-batches must be from 1 to " +
                    std::to_string(rt::kMaxMicroBatches));
-  if (options.microBatches > 1 &&
-      (plan.strategy != "pipeline" || plan.ranks < 2))
+  bool pipelined =
+      (plan.strategy == "pipeline" && plan.ranks > 1) || plan.stages > 1;
+  if (options.microBatches > 1 && !pipelined)
     return invalid("micro-batches are for pipeline parallelism (--parallel "
                    "pipeline over 2 or more devices)");
   for (const std::string &text : options.shard) {
@@ -113,13 +119,13 @@ StatusOr<ParallelPlan> planParallelism(CompileOptions &options) {
       return invalid(why);
   }
   if (!options.shard.empty() &&
-      (options.devices < 2 || plan.strategy == "pipeline"))
+      (options.devices < 2 || plan.strategy == "pipeline" || plan.stages > 1))
     return invalid("--shard lays values out over the ranks of tensor or data "
                    "parallelism (--devices 2 or more)");
   // CUDA ranks exchange device memory through NCCL; a pipeline's
   // transfers go through host memory, so its stages run on CPUs.
   if (options.devices > 1 && options.target != "cpu" &&
-      plan.strategy == "pipeline")
+      (plan.strategy == "pipeline" || plan.stages > 1))
     return Status(StatusCode::kUnimplemented,
                   "pipeline stages run on CPU ranks only for now; CUDA ranks "
                   "take --parallel tensor, sequence or data");

@@ -22,6 +22,9 @@ struct ParallelPlan {
   /// Data-parallel replicas of the ranks' programs (the data axis of a
   /// 2-D mesh; 1 otherwise).
   int replicas = 1;
+  /// Pipeline stages, each split over `ranks` (the pipeline axis of a
+  /// pipeline x tensor mesh; 1 otherwise).
+  int stages = 1;
   /// Programs per replica, and how they split the model.
   int ranks = 1;
   std::string strategy = "tensor";

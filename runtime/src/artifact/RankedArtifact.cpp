@@ -16,8 +16,9 @@ namespace kiln::rt {
 namespace {
 
 constexpr char kMagic[8] = {'K', 'I', 'L', 'N', 'R', 'A', 'N', 'K'};
-/// Version 1 for what older runtimes can read; 2 for pipelines.
-constexpr uint32_t kVersion = 1, kPipelineVersion = 2;
+/// Version 1 for what older runtimes can read; 2 for pipelines; 3 for
+/// pipelines of tensor-parallel stages.
+constexpr uint32_t kVersion = 1, kPipelineVersion = 2, kStageRanksVersion = 3;
 
 bool sameSpecs(const std::vector<TensorSpec> &a,
                const std::vector<TensorSpec> &b) {
@@ -42,16 +43,28 @@ std::string describe(const TensorSpec &spec) {
 /// outputs have a first dimension to slice into micro-batches.
 Status checkPipeline(const RankedArtifact &artifact, const std::string &name) {
   const std::vector<TensorSpec> &model = artifact.ranks.front().program.inputs;
-  for (size_t rank = 1; rank < artifact.ranks.size(); ++rank) {
+  size_t width = artifact.stageRanks;
+  // The tensor ranks of a stage share its interface.
+  for (size_t rank = 0; rank < artifact.ranks.size(); ++rank) {
+    const Program &first = artifact.ranks[rank / width * width].program;
+    const Program &program = artifact.ranks[rank].program;
+    if (!sameSpecs(first.inputs, program.inputs) ||
+        !sameSpecs(first.outputs, program.outputs))
+      return dataLoss(name + " (rank " + std::to_string(rank) +
+                      "): its inputs or outputs differ from those of stage " +
+                      std::to_string(rank / width) + "'s tensor rank 0");
+  }
+  for (size_t stage = 1; stage < artifact.stages(); ++stage) {
+    size_t rank = stage * width;
     const std::vector<TensorSpec> &inputs = artifact.ranks[rank].program.inputs;
     const std::vector<TensorSpec> &sent =
-        artifact.ranks[rank - 1].program.outputs;
-    std::string part = name + " (stage " + std::to_string(rank) + ")";
+        artifact.ranks[rank - width].program.outputs;
+    std::string part = name + " (stage " + std::to_string(stage) + ")";
     if (inputs.size() != model.size() + sent.size())
       return dataLoss(part + " takes " + std::to_string(inputs.size()) +
                       " inputs; the model's " + std::to_string(model.size()) +
                       " and the " + std::to_string(sent.size()) + " stage " +
-                      std::to_string(rank - 1) + " sends make " +
+                      std::to_string(stage - 1) + " sends make " +
                       std::to_string(model.size() + sent.size()));
     for (size_t i = 0; i < inputs.size(); ++i) {
       const TensorSpec &want =
@@ -86,6 +99,12 @@ bool needsVersion2(const RankedArtifact &artifact) {
          artifact.strategy.rfind("data,", 0) == 0;
 }
 
+uint32_t versionOf(const RankedArtifact &artifact) {
+  if (artifact.strategy == "pipeline,tensor")
+    return kStageRanksVersion;
+  return needsVersion2(artifact) ? kPipelineVersion : kVersion;
+}
+
 } // namespace
 
 ModelInterface replicaInterface(const RankedArtifact &artifact) {
@@ -102,9 +121,12 @@ ModelInterface modelInterface(const RankedArtifact &artifact) {
   if (artifact.ranks.empty())
     return interface;
   interface.inputs = artifact.ranks.front().program.inputs;
-  interface.outputs = artifact.isPipeline()
-                          ? artifact.ranks.back().program.outputs
-                          : artifact.ranks.front().program.outputs;
+  // A pipeline's outputs are its last stage's (tensor rank 0's).
+  interface.outputs =
+      artifact.isPipeline()
+          ? artifact.ranks[artifact.ranks.size() - artifact.stageRanks]
+                .program.outputs
+          : artifact.ranks.front().program.outputs;
   int64_t slices = int64_t(artifact.replicas) *
                    (artifact.isPipeline() ? artifact.microBatches : 1);
   for (auto *specs : {&interface.inputs, &interface.outputs})
@@ -121,14 +143,16 @@ bool isRankedArtifact(const uint8_t *bytes, size_t size) {
 std::vector<uint8_t> encodeRankedArtifact(const RankedArtifact &artifact) {
   ByteWriter w;
   w.raw(kMagic, sizeof(kMagic));
-  bool extended = needsVersion2(artifact);
-  w.u32(extended ? kPipelineVersion : kVersion);
+  uint32_t version = versionOf(artifact);
+  w.u32(version);
   w.u32(uint32_t(artifact.ranks.size()));
   w.string(artifact.strategy);
-  if (extended) {
+  if (version >= kPipelineVersion) {
     w.u32(artifact.microBatches);
     w.u32(artifact.replicas);
   }
+  if (version >= kStageRanksVersion)
+    w.u32(artifact.stageRanks);
   for (const Artifact &rank : artifact.ranks) {
     std::vector<uint8_t> bytes = encodeArtifact(rank);
     w.u64(bytes.size());
@@ -153,24 +177,32 @@ StatusOr<RankedArtifact> decodeRankedArtifact(const uint8_t *bytes, size_t size,
                            "is corrupt or truncated)");
   ByteReader r(bytes + sizeof(kMagic), size - sizeof(kMagic) - 4);
   uint32_t version = r.u32();
-  if (r.ok() && version != kVersion && version != kPipelineVersion)
+  if (r.ok() && (version < kVersion || version > kStageRanksVersion))
     return unimplemented(name + ": ranked artifact version " +
                          std::to_string(version) + ", this runtime reads " +
-                         std::to_string(kVersion) + " and " +
-                         std::to_string(kPipelineVersion));
+                         std::to_string(kVersion) + " to " +
+                         std::to_string(kStageRanksVersion));
   uint32_t ranks = r.u32();
   RankedArtifact artifact;
   artifact.strategy = r.string(64);
-  if (version == kPipelineVersion) {
+  if (version >= kPipelineVersion) {
     artifact.microBatches = r.u32();
     artifact.replicas = r.u32();
   }
+  if (version >= kStageRanksVersion)
+    artifact.stageRanks = r.u32();
   if (!r.ok())
     return dataLoss(name + ": truncated ranked artifact header");
-  if ((version == kPipelineVersion) != needsVersion2(artifact))
+  if (version != versionOf(artifact))
     return dataLoss(name + ": a version " + std::to_string(version) +
                     " ranked artifact with strategy '" + artifact.strategy +
                     "'");
+  if (artifact.stageRanks < 1 || ranks % artifact.stageRanks != 0 ||
+      (artifact.stageRanks > 1 && artifact.replicas != 1))
+    return dataLoss(name + ": " + std::to_string(artifact.stageRanks) +
+                    " ranks per stage of " + std::to_string(ranks) +
+                    " ranks and " + std::to_string(artifact.replicas) +
+                    " replicas");
   if (artifact.microBatches < 1 || artifact.microBatches > kMaxMicroBatches)
     return dataLoss(name + ": " + std::to_string(artifact.microBatches) +
                     " micro-batches (expected 1 to " +

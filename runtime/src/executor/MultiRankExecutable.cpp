@@ -53,6 +53,46 @@ StatusOr<DeviceProgram::Kind> rankDevice(const RankedArtifact &artifact,
   return kind;
 }
 
+/// Pipeline x tensor: the in-process communicators of `stages` stages of
+/// `width` tensor ranks, in world order (rank p * width + t): each rank's
+/// stage group (its stage's tensor ranks) and column group (tensor rank t
+/// of every stage, which the pipeline's transfers go through).
+Status createMeshGroups(size_t stages, size_t width,
+                        const CommunicatorOptions &options,
+                        std::vector<std::unique_ptr<Communicator>> &columns,
+                        std::vector<std::unique_ptr<Communicator>> &rows) {
+  columns.resize(stages * width);
+  rows.resize(stages * width);
+  for (size_t stage = 0; stage < stages; ++stage) {
+    auto group = InProcessGroup::create(int(width), options);
+    if (!group.isOk())
+      return group.status();
+    for (size_t t = 0; t < width; ++t)
+      rows[stage * width + t] = std::move((*group)[t]);
+  }
+  for (size_t t = 0; t < width; ++t) {
+    auto group = InProcessGroup::create(int(stages), options);
+    if (!group.isOk())
+      return group.status();
+    for (size_t stage = 0; stage < stages; ++stage)
+      columns[stage * width + t] = std::move((*group)[stage]);
+  }
+  return Status::ok();
+}
+
+/// The collectives of a pipeline x tensor rank: transfers (send, recv)
+/// over its column, the rest over its stage's tensor ranks (group 1).
+void addStageGroup(CommunicatorCollectives &hook, Communicator &stage) {
+  (void)hook.addGroup(1, stage);
+  hook.setGroupChooser([](const StepEvent &event) {
+    Step::CollectiveKind kind = event.step->collective;
+    return kind == Step::CollectiveKind::kSend ||
+                   kind == Step::CollectiveKind::kRecv
+               ? 0u
+               : 1u;
+  });
+}
+
 /// `program` with the model's interface in place of its own.
 Program withInterface(const Program &program, const ModelInterface &model) {
   Program interface = program;
@@ -74,10 +114,15 @@ MultiRankExecutable::load(RankedArtifact artifact, const std::string &name,
     return device.status();
   auto executable = std::make_unique<MultiRankExecutable>();
   executable->cuda_ = *device == DeviceProgram::Kind::kCuda;
+  size_t width = artifact.stageRanks;
+  if (width > 1)
+    KILN_RETURN_IF_ERROR(createMeshGroups(
+        ranks / width, width, options.communicator, executable->communicators_,
+        executable->stageCommunicators_));
   // Each replica is its own group of `ranks` ranks (no collective crosses
   // replicas: inference needs none). CUDA ranks: world rank w on GPU w,
   // exchanging device buffers through NCCL.
-  for (size_t replica = 0; replica < replicas; ++replica) {
+  for (size_t replica = 0; width == 1 && replica < replicas; ++replica) {
     std::vector<int> gpus;
     for (size_t rank = 0; rank < ranks; ++rank)
       gpus.push_back(int(replica * ranks + rank));
@@ -93,6 +138,7 @@ MultiRankExecutable::load(RankedArtifact artifact, const std::string &name,
   executable->microBatches_ = artifact.microBatches;
   executable->replicas_ = artifact.replicas;
   executable->ranksPerReplica_ = ranks;
+  executable->stageRanks_ = width;
   executable->model_ = modelInterface(artifact);
   executable->replicaModel_ = replicaInterface(artifact);
   if (executable->pipeline_ || replicas > 1)
@@ -100,14 +146,16 @@ MultiRankExecutable::load(RankedArtifact artifact, const std::string &name,
         withInterface(artifact.ranks.front().program, executable->model_);
   ExecutableOptions load;
   load.threads = options.threadsPerRank;
+  // A program's collectives span its stage's tensor ranks, or all ranks.
+  size_t group = width > 1 ? width : ranks;
   for (size_t rank = 0; rank < ranks; ++rank) {
     const Program &program = artifact.ranks[rank].program;
     for (const Step &step : program.devices[0].steps)
-      if (step.kind == Step::Kind::kCollective && step.ranks != ranks)
+      if (step.kind == Step::Kind::kCollective && step.ranks != group)
         return invalidArgument(name + ": rank " + std::to_string(rank) +
                                " has a collective over " +
                                std::to_string(step.ranks) + " ranks in a " +
-                               std::to_string(ranks) + "-rank artifact");
+                               std::to_string(group) + "-rank group");
   }
   executable->executables_.resize(replicas * ranks);
   for (size_t replica = 0; replica < replicas; ++replica)
@@ -127,6 +175,9 @@ MultiRankExecutable::load(RankedArtifact artifact, const std::string &name,
   for (size_t world = 0; world < replicas * ranks; ++world) {
     executable->hooks_.push_back(std::make_unique<CommunicatorCollectives>(
         *executable->communicators_[world]));
+    if (width > 1)
+      addStageGroup(*executable->hooks_.back(),
+                    *executable->stageCommunicators_[world]);
     executable->wrapped_.push_back(
         options.wrapCollectives
             ? options.wrapCollectives(world, *executable->hooks_.back())
@@ -164,12 +215,9 @@ Status MultiRankExecutable::run(const std::vector<HostTensor> &inputs,
     CollectivesHook *collectives =
         wrapped_[global] ? wrapped_[global].get() : hooks_[global].get();
     if (pipeline_) {
-      PipelineStageContext context{executables_[global].get(),
-                                   collectives,
-                                   rank,
-                                   ranks,
-                                   microBatches_,
-                                   &replicaModel_};
+      PipelineStageContext context{
+          executables_[global].get(), collectives,   rank / stageRanks_,
+          ranks / stageRanks_,        microBatches_, &replicaModel_};
       statuses[global] =
           runPipelineStage(context, in, rankOutputs[global], timings_[global]);
       timings_[global].wallSeconds =
@@ -183,8 +231,11 @@ Status MultiRankExecutable::run(const std::vector<HostTensor> &inputs,
           executables_[global]->run(in, rankOutputs[global], options);
     }
     // Peers blocked in a collective with this rank must not wait for it.
-    if (!statuses[global].isOk())
+    if (!statuses[global].isOk()) {
       communicators_[global]->abort();
+      if (!stageCommunicators_.empty())
+        stageCommunicators_[global]->abort();
+    }
   };
   std::vector<std::thread> threads;
   for (size_t global = 1; global < world; ++global)
@@ -292,6 +343,21 @@ StatusOr<std::unique_ptr<RankExecutable>> RankExecutable::load(
       return group.status();
     executable->group_ = std::move(*group);
   }
+  // Pipeline x tensor: the transfers go through the column of tensor rank
+  // t (one rank per stage), the stage's collectives through its row.
+  size_t width = artifact.stageRanks;
+  executable->stageRanks_ = width;
+  if (width > 1) {
+    int stage = worldRank / int(width), t = worldRank % int(width);
+    auto row = executable->world_->split(stage, t);
+    if (!row.isOk())
+      return row.status();
+    auto column = executable->world_->split(t, stage);
+    if (!column.isOk())
+      return column.status();
+    executable->stageGroup_ = std::move(*row);
+    executable->group_ = std::move(*column);
+  }
   if (cuda) {
     // Every rank of the group joins, even one that cannot: it reports
     // why to the others instead of leaving them waiting.
@@ -315,6 +381,8 @@ StatusOr<std::unique_ptr<RankExecutable>> RankExecutable::load(
   executable->executable_ = std::move(*loaded);
   executable->hook_ = std::make_unique<CommunicatorCollectives>(
       executable->nccl_ ? *executable->nccl_ : executable->group());
+  if (executable->stageGroup_)
+    addStageGroup(*executable->hook_, *executable->stageGroup_);
   if (wrapCollectives)
     executable->wrapped_ =
         wrapCollectives(size_t(worldRank), *executable->hook_);
@@ -338,7 +406,7 @@ Status RankExecutable::run(const std::vector<HostTensor> &inputs,
     timing_ = PipelineTiming();
     auto start = std::chrono::steady_clock::now();
     PipelineStageContext context{executable_.get(),      collectives,
-                                 size_t(group().rank()), ranks_,
+                                 size_t(group().rank()), ranks_ / stageRanks_,
                                  microBatches_,          &model_};
     status = runPipelineStage(context, in, outputs, timing_);
     timing_.wallSeconds =
@@ -354,6 +422,10 @@ Status RankExecutable::run(const std::vector<HostTensor> &inputs,
   if (!status.isOk()) {
     if (nccl_)
       nccl_->abort();
+    if (stageGroup_)
+      stageGroup_->abort();
+    if (group_)
+      group_->abort();
     world_->abort();
   }
   return status;

@@ -109,8 +109,12 @@ Status runPipelineStage(const PipelineStageContext &context,
                          at + ", receiving '" + program.inputs[i].name + "'"));
     }
     auto start = std::chrono::steady_clock::now();
+    // A tensor-parallel stage's collectives go through the same hook (its
+    // stage group); a plain stage has none.
+    RunOptions options;
+    options.collectives = context.transfers;
     KILN_RETURN_IF_ERROR(
-        context.stage->run(stageInputs, stageOutputs)
+        context.stage->run(stageInputs, stageOutputs, options)
             .withContext("stage " + std::to_string(rank) + ", " + at));
     timing.busySeconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)

@@ -22,7 +22,9 @@ namespace kiln::rt {
 
 struct PipelineStageContext {
   DeviceExecutable *stage = nullptr;
+  /// Sends, receives and (pipeline x tensor) the stage's own collectives.
   CollectivesHook *transfers = nullptr;
+  /// The stage and the number of stages.
   size_t rank = 0, ranks = 1;
   uint32_t microBatches = 1;
   /// The model's interface (whole batch).

@@ -149,7 +149,7 @@ TEST(RankedArtifactTest, RejectsTrailingBytes) {
 
 TEST(RankedArtifactTest, RejectsANewerVersion) {
   std::vector<uint8_t> bytes = encodeRankedArtifact(twoRanks());
-  bytes[8] = 3;
+  bytes[8] = 4;
   reseal(bytes);
   StatusOr<RankedArtifact> decoded = decode(bytes);
   ASSERT_FALSE(decoded.isOk());
@@ -171,6 +171,64 @@ TEST(RankedArtifactTest, PipelineRoundTripsWithItsMicroBatches) {
   EXPECT_EQ(model.outputs[0].shape, (std::vector<int64_t>{6, 4}));
   // Tensor and data parallelism stay version 1, for older runtimes.
   EXPECT_EQ(encodeRankedArtifact(twoRanks())[8], 1);
+}
+
+/// Two stages of two tensor ranks each (pipeline x tensor).
+RankedArtifact twoByTwo() {
+  RankedArtifact ranked = twoStages();
+  ranked.strategy = "pipeline,tensor";
+  ranked.stageRanks = 2;
+  ranked.ranks = {ranked.ranks[0], ranked.ranks[0], ranked.ranks[1],
+                  ranked.ranks[1]};
+  return ranked;
+}
+
+TEST(RankedArtifactTest, PipelineOfTensorStagesRoundTrips) {
+  std::vector<uint8_t> bytes = encodeRankedArtifact(twoByTwo());
+  EXPECT_EQ(bytes[8], 3) << "pipeline x tensor is version 3";
+  StatusOr<RankedArtifact> decoded = decode(bytes);
+  ASSERT_TRUE(decoded.isOk()) << decoded.status().message();
+  EXPECT_TRUE(decoded->isPipeline());
+  EXPECT_EQ(decoded->stageRanks, 2u);
+  EXPECT_EQ(decoded->stages(), 2u);
+  EXPECT_EQ(decoded->worldSize(), 4u);
+  ModelInterface model = modelInterface(*decoded);
+  ASSERT_EQ(model.outputs.size(), 1u);
+  EXPECT_EQ(model.outputs[0].name, "y");
+  EXPECT_EQ(model.outputs[0].shape, (std::vector<int64_t>{6, 4}));
+  for (size_t size = 0; size < bytes.size(); ++size)
+    EXPECT_FALSE(decodeRankedArtifact(bytes.data(), size, "m.kiln").isOk())
+        << size;
+}
+
+TEST(RankedArtifactTest, RejectsTensorRanksOfAStageThatDiffer) {
+  RankedArtifact ranked = twoByTwo();
+  ranked.ranks[3].program.outputs[0].shape = {2, 5};
+  StatusOr<RankedArtifact> decoded = decode(encodeRankedArtifact(ranked));
+  ASSERT_FALSE(decoded.isOk());
+  EXPECT_EQ(decoded.status().code(), StatusCode::kDataLoss);
+  EXPECT_NE(decoded.status().message().find(
+                "m.kiln (rank 3): its inputs or outputs differ from those of "
+                "stage 1's tensor rank 0"),
+            std::string::npos)
+      << decoded.status().message();
+  // Stage 1's tensor rank 1 still chains from stage 0's tensor rank 1.
+  ranked = twoByTwo();
+  ranked.ranks[1].program.outputs[0].shape = {2, 15};
+  EXPECT_FALSE(decode(encodeRankedArtifact(ranked)).isOk());
+}
+
+TEST(RankedArtifactTest, RejectsStageRanksThatDoNotDivideTheRanks) {
+  for (uint32_t width : {0u, 3u}) {
+    RankedArtifact ranked = twoByTwo();
+    ranked.stageRanks = width;
+    StatusOr<RankedArtifact> decoded = decode(encodeRankedArtifact(ranked));
+    ASSERT_FALSE(decoded.isOk()) << width;
+    EXPECT_EQ(decoded.status().code(), StatusCode::kDataLoss);
+    EXPECT_NE(decoded.status().message().find("ranks per stage of 4 ranks"),
+              std::string::npos)
+        << decoded.status().message();
+  }
 }
 
 TEST(RankedArtifactTest, EveryPipelineTruncationIsAnError) {

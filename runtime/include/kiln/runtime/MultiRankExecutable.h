@@ -95,11 +95,17 @@ private:
   /// Rank r of replica d is executables_[d * ranksPerReplica_ + r].
   uint32_t replicas_ = 1;
   size_t ranksPerReplica_ = 1;
+  /// Pipeline x tensor: tensor ranks per stage (1 otherwise).
+  size_t stageRanks_ = 1;
   ModelInterface model_, replicaModel_;
   Program interface_;
   std::vector<PipelineTiming> timings_;
   std::vector<std::unique_ptr<DeviceExecutable>> executables_;
+  /// Per world rank: its group (pipeline x tensor: its column, which
+  /// carries the transfers) and, for pipeline x tensor, its stage's tensor
+  /// ranks.
   std::vector<std::unique_ptr<Communicator>> communicators_;
+  std::vector<std::unique_ptr<Communicator>> stageCommunicators_;
   std::vector<std::unique_ptr<CommunicatorCollectives>> hooks_;
   /// What each rank's run calls: hooks_[r] or its wrapper.
   std::vector<std::unique_ptr<CollectivesHook>> wrapped_;
@@ -140,7 +146,8 @@ public:
   bool isPipeline() const { return pipeline_; }
 
 private:
-  /// This rank's replica's communicator (the world without replicas).
+  /// This rank's replica's communicator (the world without replicas); for
+  /// pipeline x tensor, its column (tensor rank t of every stage).
   Communicator &group() const { return group_ ? *group_ : *world_; }
   Status gatherReplicas(std::vector<HostTensor> &outputs);
 
@@ -148,11 +155,14 @@ private:
   uint32_t microBatches_ = 1;
   uint32_t replicas_ = 1;
   size_t ranks_ = 1;     ///< Per replica.
+  size_t stageRanks_ = 1; ///< Pipeline x tensor: tensor ranks per stage.
   ModelInterface model_; ///< One replica's.
   Program interface_;
   PipelineTiming timing_;
   std::unique_ptr<DeviceExecutable> executable_;
   std::unique_ptr<Communicator> world_, group_;
+  /// Pipeline x tensor: this rank's stage's tensor ranks.
+  std::unique_ptr<Communicator> stageGroup_;
   /// CUDA ranks: NCCL over group(), which the collectives go through.
   std::unique_ptr<Communicator> nccl_;
   std::unique_ptr<CommunicatorCollectives> hook_;

@@ -9,6 +9,7 @@
 //
 //   "KILNRANK" | u32 version | u32 ranks | string strategy
 //   | (version 2: u32 micro-batches | u32 replicas)
+//   | (version 3: u32 micro-batches | u32 replicas | u32 stage ranks)
 //   | ranks x (u64 size | artifact bytes) | u32 CRC-32 of all before it
 //
 // Version 1 holds tensor- and data-parallel artifacts, whose ranks share
@@ -18,7 +19,11 @@
 // returns the model's outputs, one micro-batch of them); and data-parallel
 // replicas of either kind (a 2-D mesh, data x tensor or data x pipeline):
 // the `ranks` programs run `replicas` times, each replica on its slice of
-// the batch, split and stacked again by the runtime.
+// the batch, split and stacked again by the runtime. Version 3 adds
+// pipelines whose stages are tensor-parallel (pipeline x tensor): rank
+// p * stageRanks + t is stage p's tensor rank t; the stage's tensor ranks
+// share its interface, and tensor rank t of each stage sends to tensor
+// rank t of the next.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,9 +50,16 @@ struct RankedArtifact {
   /// model's whole interface. Pipeline: stage r's (see above).
   std::vector<Artifact> ranks;
 
+  /// Pipeline x tensor: the tensor ranks of each stage (ranks[p *
+  /// stageRanks + t] is stage p's rank t); 1 otherwise.
+  uint32_t stageRanks = 1;
+
   bool isPipeline() const {
-    return strategy == "pipeline" || strategy == "data,pipeline";
+    return strategy == "pipeline" || strategy == "data,pipeline" ||
+           strategy == "pipeline,tensor";
   }
+  /// Pipeline stages (1 without a pipeline).
+  size_t stages() const { return isPipeline() ? ranks.size() / stageRanks : 1; }
   /// Processes or threads a run takes: replicas x ranks.
   size_t worldSize() const { return size_t(replicas) * ranks.size(); }
 };
