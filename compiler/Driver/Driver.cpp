@@ -460,17 +460,27 @@ DriverError lowerTo(ModuleOp module, Stage stage,
 }
 
 namespace {
-/// Lowers `module` to the LLVM dialect and describes its entry point. The
-/// signature must be read at the graph level (afterwards only raw buffers
-/// remain), the arena size after lowering.
-DriverError lowerAndDescribe(ModuleOp module, const std::string &entry,
-                             EntrySignature &signature,
-                             llvm::function_ref<DriverError()> lower) {
+/// Lowers `module` through `lower` (given `options` that watch for the
+/// partitioned graph) and describes its entry point. The signature must be
+/// read at the graph level (afterwards only raw buffers remain): a
+/// pipeline stage's once it is cut. The arena size is read after lowering.
+DriverError lowerAndDescribe(
+    ModuleOp module, const std::string &entry, EntrySignature &signature,
+    const PipelineOptions &options,
+    llvm::function_ref<DriverError(const PipelineOptions &)> lower) {
   FailureOr<EntrySignature> graphSignature = getEntrySignature(module, entry);
   if (failed(graphSignature))
     return {ErrorKind::kInvalidInput, "the model has no usable entry point"};
-  if (DriverError error = lower())
+  PipelineOptions partitioning = options;
+  partitioning.onPartitioned = [&](ModuleOp partitioned) {
+    graphSignature = getEntrySignature(partitioned, entry);
+    if (options.onPartitioned)
+      options.onPartitioned(partitioned);
+  };
+  if (DriverError error = lower(partitioning))
     return error;
+  if (failed(graphSignature))
+    return {ErrorKind::kInternal, "partitioning lost the entry point"};
   FailureOr<uint64_t> arena = readArenaBytes(module);
   if (failed(arena))
     return {ErrorKind::kInternal, "lowering lost the arena size"};
@@ -483,21 +493,12 @@ DriverError lowerAndDescribe(ModuleOp module, const std::string &entry,
 DriverError lowerForCpu(ModuleOp module, const std::string &entry,
                         EntrySignature &signature, rt::DeviceProgram &program,
                         const PipelineOptions &options) {
-  // A pipeline stage's interface is the stage's, known once it is cut.
-  PipelineOptions partitioning = options;
-  FailureOr<EntrySignature> rankSignature = failure();
-  partitioning.onPartitioned = [&](ModuleOp partitioned) {
-    rankSignature = getEntrySignature(partitioned, entry);
-  };
-  if (DriverError error = lowerAndDescribe(module, entry, signature, [&] {
-        return lowerTo(module, Stage::kLLVM, partitioning);
-      }))
+  if (DriverError error =
+          lowerAndDescribe(module, entry, signature, options,
+                           [&](const PipelineOptions &partitioning) {
+                             return lowerTo(module, Stage::kLLVM, partitioning);
+                           }))
     return error;
-  if (succeeded(rankSignature)) {
-    uint64_t arenaBytes = signature.arenaBytes;
-    signature = std::move(*rankSignature);
-    signature.arenaBytes = arenaBytes;
-  }
   FailureOr<rt::DeviceProgram> extracted =
       extractProgram(module, signature.function);
   if (failed(extracted))
@@ -567,9 +568,10 @@ DriverError generateCuda(ModuleOp module, const std::string &entry,
                          cuda::CudaProgram &program,
                          EntrySignature &signature, rt::MemoryPlan *plan,
                          const PipelineOptions &options, unsigned oldestSm) {
-  if (DriverError error =
-          lowerAndDescribe(module, entry, signature, [&]() -> DriverError {
-            PipelineOptions cuda = options;
+  if (DriverError error = lowerAndDescribe(
+          module, entry, signature, options,
+          [&](const PipelineOptions &partitioning) -> DriverError {
+            PipelineOptions cuda = partitioning;
             cuda.integerContractions = false;
             cuda.splitFullReductions = false;
             if (DriverError error = lowerTo(module, Stage::kKiln, cuda))

@@ -244,8 +244,8 @@ int runModel() {
     return fail(int(ErrorKind::kUsage), "--devices must be from 1 to 64");
   if (parallel != "tensor" && parallel != "sequence" && parallel != "data")
     return fail(int(ErrorKind::kUsage),
-                "--parallel must be tensor, sequence or data (pipeline "
-                "stages run on CPU ranks only)");
+                "--parallel must be tensor, sequence or data (the "
+                "emulator does not run pipeline stages)");
 
   emu::EmulationOptions emulation = emulationOptions();
   std::vector<std::unique_ptr<emu::EmulatedProgram>> ranks(devices);

@@ -122,13 +122,6 @@ StatusOr<ParallelPlan> planParallelism(CompileOptions &options) {
       (options.devices < 2 || plan.strategy == "pipeline" || plan.stages > 1))
     return invalid("--shard lays values out over the ranks of tensor or data "
                    "parallelism (--devices 2 or more)");
-  // CUDA ranks exchange device memory through NCCL; a pipeline's
-  // transfers go through host memory, so its stages run on CPUs.
-  if (options.devices > 1 && options.target != "cpu" &&
-      (plan.strategy == "pipeline" || plan.stages > 1))
-    return Status(StatusCode::kUnimplemented,
-                  "pipeline stages run on CPU ranks only for now; CUDA ranks "
-                  "take --parallel tensor, sequence or data");
   return plan;
 }
 

@@ -47,24 +47,26 @@ StatusOr<DeviceProgram::Kind> rankDevice(const RankedArtifact &artifact,
       return invalidArgument(name + ": rank " + std::to_string(rank) +
                              " runs on another kind of device than rank 0");
   }
-  if (kind == DeviceProgram::Kind::kCuda && artifact.isPipeline())
-    return unimplemented(name + ": pipeline stages run on CPU ranks only for "
-                                "now (their transfers go through host memory)");
   return kind;
 }
 
-/// Pipeline x tensor: the in-process communicators of `stages` stages of
-/// `width` tensor ranks, in world order (rank p * width + t): each rank's
-/// stage group (its stage's tensor ranks) and column group (tensor rank t
-/// of every stage, which the pipeline's transfers go through).
-Status createMeshGroups(size_t stages, size_t width,
+/// Pipeline x tensor: the communicators of `stages` stages of `width`
+/// tensor ranks, in world order (rank p * width + t): each rank's stage
+/// group (its stage's tensor ranks; NCCL between the GPUs of CUDA ranks)
+/// and column group (tensor rank t of every stage, which the pipeline's
+/// transfers of host tensors go through: in-process).
+Status createMeshGroups(size_t stages, size_t width, bool cuda,
                         const CommunicatorOptions &options,
                         std::vector<std::unique_ptr<Communicator>> &columns,
                         std::vector<std::unique_ptr<Communicator>> &rows) {
   columns.resize(stages * width);
   rows.resize(stages * width);
   for (size_t stage = 0; stage < stages; ++stage) {
-    auto group = InProcessGroup::create(int(width), options);
+    std::vector<int> gpus;
+    for (size_t t = 0; t < width; ++t)
+      gpus.push_back(int(stage * width + t));
+    auto group = cuda ? openNcclGroup(gpus, options)
+                      : InProcessGroup::create(int(width), options);
     if (!group.isOk())
       return group.status();
     for (size_t t = 0; t < width; ++t)
@@ -116,17 +118,20 @@ MultiRankExecutable::load(RankedArtifact artifact, const std::string &name,
   executable->cuda_ = *device == DeviceProgram::Kind::kCuda;
   size_t width = artifact.stageRanks;
   if (width > 1)
-    KILN_RETURN_IF_ERROR(createMeshGroups(
-        ranks / width, width, options.communicator, executable->communicators_,
-        executable->stageCommunicators_));
+    KILN_RETURN_IF_ERROR(
+        createMeshGroups(ranks / width, width, executable->cuda_,
+                         options.communicator, executable->communicators_,
+                         executable->stageCommunicators_)
+            .withContext(name));
   // Each replica is its own group of `ranks` ranks (no collective crosses
   // replicas: inference needs none). CUDA ranks: world rank w on GPU w,
-  // exchanging device buffers through NCCL.
+  // exchanging device buffers through NCCL; a pipeline's stages exchange
+  // host tensors (in-process).
   for (size_t replica = 0; width == 1 && replica < replicas; ++replica) {
     std::vector<int> gpus;
     for (size_t rank = 0; rank < ranks; ++rank)
       gpus.push_back(int(replica * ranks + rank));
-    auto group = executable->cuda_
+    auto group = executable->cuda_ && !artifact.isPipeline()
                      ? openNcclGroup(gpus, options.communicator)
                      : InProcessGroup::create(int(ranks), options.communicator);
     if (!group.isOk())
@@ -358,10 +363,14 @@ StatusOr<std::unique_ptr<RankExecutable>> RankExecutable::load(
     executable->stageGroup_ = std::move(*row);
     executable->group_ = std::move(*column);
   }
-  if (cuda) {
+  // CUDA programs with collectives (not a plain pipeline's stages).
+  if (cuda && (!executable->pipeline_ || executable->stageGroup_)) {
     // Every rank of the group joins, even one that cannot: it reports
     // why to the others instead of leaving them waiting.
-    auto nccl = openNcclCommunicator(executable->group(), cudaDevice);
+    auto nccl =
+        openNcclCommunicator(executable->stageGroup_ ? *executable->stageGroup_
+                                                     : executable->group(),
+                             cudaDevice);
     if (!nccl.isOk())
       return nccl.status().withContext(name + " (rank " +
                                        std::to_string(worldRank) + ")");
@@ -379,10 +388,15 @@ StatusOr<std::unique_ptr<RankExecutable>> RankExecutable::load(
   if (executable->pipeline_ || executable->replicas_ > 1)
     executable->interface_ = withInterface((*loaded)->program(), model);
   executable->executable_ = std::move(*loaded);
+  // A pipeline's transfers move host tensors over the column (MPI); a
+  // CUDA stage's own collectives go through NCCL.
   executable->hook_ = std::make_unique<CommunicatorCollectives>(
-      executable->nccl_ ? *executable->nccl_ : executable->group());
+      executable->nccl_ && !executable->stageGroup_ ? *executable->nccl_
+                                                    : executable->group());
   if (executable->stageGroup_)
-    addStageGroup(*executable->hook_, *executable->stageGroup_);
+    addStageGroup(*executable->hook_, executable->nccl_
+                                          ? *executable->nccl_
+                                          : *executable->stageGroup_);
   if (wrapCollectives)
     executable->wrapped_ =
         wrapCollectives(size_t(worldRank), *executable->hook_);

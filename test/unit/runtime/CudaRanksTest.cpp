@@ -62,6 +62,60 @@ RankedArtifact ranked(uint32_t ranks, uint32_t replicas = 1) {
   return artifact;
 }
 
+/// Stage 0 of a CUDA pipeline: `rankArtifact(ranks)` (or the sample alone
+/// for one rank) sending its result on.
+Artifact firstStage(uint32_t ranks) {
+  Artifact stage = ranks > 1 ? rankArtifact(ranks) : cudaSampleArtifact();
+  stage.program.outputs[0].name = "pipeline.c0.0";
+  return stage;
+}
+
+/// Stage 1: takes the model's x and stage 0's value s, returns s + 1, or
+/// with `ranks` > 1 the all-reduce of s + 1 over them, plus 1.
+Artifact secondStage(uint32_t ranks) {
+  Artifact stage = cudaSampleArtifact();
+  stage.program.inputs.push_back({"pipeline.c0.0", DType::kF32, {4}});
+  Step plusOne;
+  plusOne.kind = Step::Kind::kLaunchKernel;
+  plusOne.kernel = "add_one";
+  plusOne.args = {
+      {KernelArg::Base::kInput, 1, 0, 16, KernelArg::Access::kRead},
+      {KernelArg::Base::kOutput, 0, 0, 16, KernelArg::Access::kWrite}};
+  std::vector<Step> steps = {plusOne};
+  if (ranks > 1) {
+    steps[0].args[1] = {KernelArg::Base::kArena, 0, 512, 16,
+                        KernelArg::Access::kWrite};
+    Step reduce;
+    reduce.kind = Step::Kind::kCollective;
+    reduce.collective = Step::CollectiveKind::kAllReduce;
+    reduce.reduction = 1;
+    reduce.ranks = ranks;
+    reduce.args = {
+        {KernelArg::Base::kArena, 0, 512, 16, KernelArg::Access::kRead},
+        {KernelArg::Base::kArena, 0, 0, 16, KernelArg::Access::kWrite}};
+    reduce.after = {0};
+    Step last = plusOne;
+    last.args[0] = {KernelArg::Base::kArena, 0, 0, 16,
+                    KernelArg::Access::kRead};
+    last.after = {1};
+    steps.push_back(reduce);
+    steps.push_back(last);
+  }
+  stage.program.devices[0].steps = steps;
+  return stage;
+}
+
+RankedArtifact pipeline(uint32_t stageRanks) {
+  RankedArtifact artifact;
+  artifact.strategy = stageRanks > 1 ? "pipeline,tensor" : "pipeline";
+  artifact.stageRanks = stageRanks;
+  for (uint32_t t = 0; t < stageRanks; ++t)
+    artifact.ranks.push_back(firstStage(stageRanks));
+  for (uint32_t t = 0; t < stageRanks; ++t)
+    artifact.ranks.push_back(secondStage(stageRanks));
+  return artifact;
+}
+
 class CudaRanksTest : public CudaRuntimeTest {
 protected:
   void SetUp() override {
@@ -169,6 +223,30 @@ TEST_F(CudaRanksTest, LocalRankFromTheLauncherPicksTheGpu) {
   EXPECT_EQ(localCudaDevice(5), 5);
 }
 
+TEST_F(CudaRanksTest, PipelineStagesOnGpusPassHostTensors) {
+  auto executable = MultiRankExecutable::load(pipeline(1), "pp.kiln");
+  ASSERT_TRUE(executable.isOk()) << executable.status().toString();
+  std::vector<HostTensor> outputs;
+  ASSERT_TRUE((*executable)->run({tensor({1, 2, 3, 4})}, outputs).isOk());
+  // (x * c + 1) + 1.
+  EXPECT_EQ(values(outputs[0]), (std::vector<float>{4, 8, 14, 22}));
+}
+
+TEST_F(CudaRanksTest, TensorParallelStagesOnFourGpus) {
+  auto executable = MultiRankExecutable::load(pipeline(2), "pt.kiln");
+  ASSERT_TRUE(executable.isOk()) << executable.status().toString();
+  std::vector<HostTensor> outputs;
+  for (int run = 0; run < 2; ++run) {
+    Status status = (*executable)->run({tensor({1, 2, 3, 4})}, outputs);
+    ASSERT_TRUE(status.isOk()) << status.toString();
+    // Stage 0: s = 2 x c + 1 on both ranks; stage 1: 2 (s + 1) + 1.
+    EXPECT_EQ(values(outputs[0]), (std::vector<float>{13, 29, 53, 85}));
+  }
+  const CollectiveCounters &counters = (*executable)->counters(0);
+  EXPECT_EQ(counters.of(Step::CollectiveKind::kAllReduce).calls, 2u);
+  EXPECT_EQ(counters.of(Step::CollectiveKind::kSend).calls, 2u);
+}
+
 TEST_F(CudaRanksTest, ARankAloneNeedsACollectivesHook) {
   auto executable =
       CudaExecutable::load(rankArtifact(2), "rank.kiln", CudaLoadOptions());
@@ -199,14 +277,6 @@ TEST_F(CudaRanksTest, MixedDevicesAreRefused) {
   EXPECT_NE(executable.status().message().find("rank 1 runs on another kind"),
             std::string::npos)
       << executable.status().toString();
-}
-
-TEST_F(CudaRanksTest, PipelinesOnGpusAreNotYetSupported) {
-  RankedArtifact artifact = ranked(2);
-  artifact.strategy = "pipeline";
-  auto executable = MultiRankExecutable::load(artifact, "pp.kiln");
-  ASSERT_FALSE(executable.isOk());
-  EXPECT_EQ(executable.status().code(), StatusCode::kUnimplemented);
 }
 
 TEST_F(CudaRanksTest, APeerThatFailsAbortsTheOthers) {
