@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <fstream>
 #include <future>
 #include <sched.h>
@@ -345,7 +346,20 @@ VersionPolicy Server::policyOf(const std::string &model) const {
 /// A configuration larger than this is refused unread.
 static constexpr off_t kMaxConfigBytes = 1 << 20;
 
-Status Server::readConfig(const std::string &model) {
+/// How long a changed configuration must have been left alone before it is
+/// read: a truncating `printf >` or an editor's save passes through an
+/// empty or partial file, which must not be applied (it would unload
+/// versions). The folder watch's settle time.
+static constexpr std::int64_t kConfigQuietNs = 100'000'000;
+
+static bool modifiedJustNow(const FileStamp &stamp) {
+  timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  std::int64_t nowNs = std::int64_t(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+  return nowNs - stamp.modifiedNs < kConfigQuietNs;
+}
+
+Status Server::readConfig(const std::string &model, bool whenQuiet) {
   std::optional<ModelRepository::ConfigFile> file = repository_.config(model);
   ReadConfig &config = configs_[model];
   std::optional<FileStamp> stamp;
@@ -353,6 +367,13 @@ Status Server::readConfig(const std::string &model) {
     stamp = file->stamp;
   if (stamp == config.stamp)
     return config.error;
+  // A change (not the first read) that may still be being written: the
+  // model keeps its configuration until the file has been quiet. A load
+  // request reads it at once: whoever asks says it is ready.
+  if (whenQuiet && config.stamp && stamp && modifiedJustNow(*stamp)) {
+    configSettling_ = true;
+    return config.error;
+  }
   config.stamp = stamp;
   config.error = Status::ok();
   if (!file) {
@@ -634,7 +655,9 @@ void Server::pollLoop() {
     // the look is then reported, one before it is seen by the look.
     watch.watchFolders();
     pollRepository();
-    next = steady_clock::now() + period;
+    constexpr milliseconds kSettle(150);
+    next = steady_clock::now() +
+           (configSettling_.exchange(false) ? kSettle : period);
   }
 }
 
@@ -662,7 +685,7 @@ void Server::pollRepository() {
   for (const std::string &model : models) {
     // A config.pbtxt that cannot be read changes nothing: the model stays
     // as it is served until the file is fixed.
-    if (!readConfig(model).isOk())
+    if (!readConfig(model, /*whenQuiet=*/true).isOk())
       continue;
     // Make before break: the versions wanted now are up before the ones
     // no longer wanted go.

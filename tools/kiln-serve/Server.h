@@ -22,6 +22,7 @@
 #include "kiln/runtime/serving/LivePool.h"
 #include "kiln/runtime/serving/RaplEnergy.h"
 
+#include <atomic>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -166,7 +167,9 @@ private:
   /// Reads `model`'s config.pbtxt again if it changed (or went). Returns
   /// the error of the file as it is now; a bad file leaves the policy it
   /// last read well in effect. Logs a new error once. Needs the lock.
-  rt::Status readConfig(const std::string &model);
+  /// `whenQuiet` (the poll loop, which nobody told the file is ready):
+  /// a change made in the last 100 ms is left for a later poll.
+  rt::Status readConfig(const std::string &model, bool whenQuiet = false);
   /// The pool models `model` is to be served as now: NAME for a rolling
   /// model in the folder, NAME/V for each version its policy selects; none
   /// when the folder has none of them.
@@ -225,6 +228,9 @@ private:
     std::optional<VersionPolicy> policy; ///< From the last good file.
   };
   std::map<std::string, ReadConfig> configs_;
+  /// A changed config.pbtxt was too fresh to read (it may be mid-write):
+  /// the poll loop looks again soon instead of after its period.
+  std::atomic<bool> configSettling_{false};
   std::FILE *requestLog_ = nullptr;
   std::unique_ptr<rt::serving::RaplEnergy> energy_;
   std::thread poller_;
