@@ -20,6 +20,7 @@
 #include "compiler/Scheduling/ScheduleToProgram.h"
 #include "compiler/Target/CpuArtifact.h"
 #include "compiler/Target/CudaArtifact.h"
+#include "dialects/Graph/IR/GraphOps.h"
 #include "dialects/InitAllDialects.h"
 #include "frontend/onnx/OnnxImporter.h"
 #include "kiln/runtime/Npy.h"
@@ -271,6 +272,52 @@ static TimingScope nestedTiming(const PipelineOptions &options, const char *name
   return options.timing ? options.timing->nest(name) : TimingScope();
 }
 
+namespace {
+/// The devices of the compile's --parallel, --mesh and --devices as the
+/// module's kiln.mesh (data, then pipeline, then the inner strategy's
+/// axis); a mesh the module already has must be that one.
+DriverError stateMesh(ModuleOp module, const PipelineOptions &options) {
+  SmallVector<StringRef> names;
+  SmallVector<int64_t> sizes;
+  auto axis = [&](StringRef name, int64_t size) {
+    if (size > 1) {
+      names.push_back(name);
+      sizes.push_back(size);
+    }
+  };
+  axis("data", options.dataReplicas);
+  axis("pipeline", options.stages);
+  axis(options.parallel, options.ranks);
+  OpBuilder b(module.getContext());
+  ArrayAttr axes = b.getStrArrayAttr(names);
+  auto describe = [](ArrayAttr axes, ArrayRef<int64_t> shape) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "axes [";
+    llvm::interleaveComma(axes, os, [&](Attribute a) {
+      os << '"' << cast<StringAttr>(a).getValue() << '"';
+    });
+    os << "] shape [";
+    llvm::interleaveComma(shape, os);
+    os << "]";
+    return text;
+  };
+  for (auto mesh : module.getOps<kiln::MeshOp>()) {
+    if (mesh.getAxes() == axes && mesh.getShape() == ArrayRef(sizes))
+      return {};
+    return {ErrorKind::kUsage,
+            "the model's kiln.mesh @" + mesh.getSymName().str() + " (" +
+                describe(mesh.getAxes(), mesh.getShape()) +
+                ") is not the mesh --parallel, --mesh and --devices make (" +
+                describe(axes, sizes) + ")"};
+  }
+  b.setInsertionPointToStart(module.getBody());
+  kiln::MeshOp::create(b, module.getLoc(), "mesh", axes,
+                       b.getDenseI64ArrayAttr(sizes));
+  return {};
+}
+} // namespace
+
 DriverError lowerTo(ModuleOp module, Stage stage,
                     const PipelineOptions &options) {
   PipelineExtensions none;
@@ -340,6 +387,9 @@ DriverError lowerTo(ModuleOp module, Stage stage,
               pm.addPass(createCanonicalizerPass());
               pm.addPass(createCSEPass());
             }))
+      return error;
+  if (options.ranks > 1 || options.dataReplicas > 1 || options.stages > 1)
+    if (DriverError error = stateMesh(module, options))
       return error;
   if (options.dataReplicas > 1)
     if (DriverError error =

@@ -338,6 +338,45 @@ struct ShardGraphPass
     : kiln::compiler::impl::ShardGraphPassBase<ShardGraphPass> {
   using ShardGraphPassBase::ShardGraphPassBase;
 
+  /// The pass splits over the mesh axis named by its strategy: the
+  /// module's kiln.mesh, if any, must have it with `ranks` devices, and
+  /// an annotation over another axis cannot be honoured here.
+  LogicalResult checkMesh(ModuleOp module) {
+    std::string axis = strategy;
+    for (auto mesh : module.getOps<MeshOp>()) {
+      std::optional<int64_t> size = mesh.axisSize(axis);
+      if (!size)
+        return mesh.emitError("kiln-shard splits over mesh axis '")
+               << axis << "', which @" << mesh.getSymName() << " does not have";
+      if (*size != int64_t(ranks))
+        return mesh.emitError("axis '")
+               << axis << "' of @" << mesh.getSymName() << " has " << *size
+               << " devices; kiln-shard splits over " << int64_t(ranks)
+               << " ranks";
+    }
+    auto check = [&](ShardingAttr annotation, auto emitError) -> LogicalResult {
+      if (!annotation || annotation.getAxis().empty() ||
+          annotation.getAxis() == axis)
+        return success();
+      return emitError() << "'" << kShardAnnotation
+                         << "' lays the value out over mesh axis '"
+                         << annotation.getAxis()
+                         << "', but kiln-shard splits over '" << axis << "'";
+    };
+    bool ok = true;
+    for (auto function : module.getOps<func::FuncOp>()) {
+      for (unsigned i = 0; i < function.getNumArguments(); ++i)
+        ok &= succeeded(check(
+            function.getArgAttrOfType<ShardingAttr>(i, kShardAnnotation),
+            [&] { return function.emitError("argument ") << i << ": "; }));
+      function.walk([&](Operation *op) {
+        ok &= succeeded(check(op->getAttrOfType<ShardingAttr>(kShardAnnotation),
+                              [&] { return op->emitError(); }));
+      });
+    }
+    return success(ok);
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (ranks < 1 || rank < 0 || rank >= ranks) {
@@ -350,6 +389,8 @@ struct ShardGraphPass
           << std::string(strategy) << "' (tensor, sequence or data)";
       return signalPassFailure();
     }
+    if (failed(checkMesh(module)))
+      return signalPassFailure();
     Partitioner partitioner(&getContext());
     partitioner.context.ranks = ranks;
     partitioner.context.strategy = strategy == "data" ? Strategy::kData

@@ -36,6 +36,11 @@ struct ConvertGraphToLinalgPass
 
   void runOnOperation() override {
     MLIRContext *context = &getContext();
+    // The mesh has served the graph-level passes; each program is one
+    // rank's from here on.
+    for (auto mesh :
+         llvm::make_early_inc_range(getOperation().getOps<kiln::MeshOp>()))
+      mesh.erase();
     ConversionTarget target(*context);
     target.addIllegalDialect<kiln::KilnDialect>();
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/Graph/IR/GraphDialect.h"
+#include "dialects/Graph/IR/GraphOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -66,6 +67,17 @@ Attribute ShardingAttr::parse(AsmParser &parser, Type) {
         << keyword << "' (replicated, split D or partial REDUCTION)";
     return {};
   }
+  if (succeeded(parser.parseOptionalKeyword("over"))) {
+    std::string axis;
+    SMLoc at = parser.getCurrentLocation();
+    if (parser.parseString(&axis))
+      return {};
+    if (axis.empty()) {
+      parser.emitError(at, "a mesh axis has a name");
+      return {};
+    }
+    result = cast<ShardingAttr>(result).overAxis(axis);
+  }
   if (parser.parseGreater())
     return {};
   return result;
@@ -77,12 +89,17 @@ void ShardingAttr::print(AsmPrinter &printer) const {
     printer << ' ' << getDim();
   if (isPartial())
     printer << ' ' << stringifyCollectiveReduction(getReduction());
+  if (!getAxis().empty()) {
+    printer << " over ";
+    printer.printString(getAxis());
+  }
   printer << '>';
 }
 
 LogicalResult ShardingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    ShardingKind kind, int64_t dim,
-                                   CollectiveReduction reduction) {
+                                   CollectiveReduction reduction,
+                                   StringRef axis) {
   if (kind == ShardingKind::split && dim < 0)
     return emitError() << "a split dimension is not negative, got " << dim;
   if (kind != ShardingKind::split && dim != -1)
@@ -115,6 +132,30 @@ kiln::verifyShardAnnotation(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+namespace {
+/// An annotation `over` an axis needs the module's kiln.mesh to have it.
+LogicalResult verifyShardAxis(function_ref<InFlightDiagnostic()> emitError,
+                              Attribute value, Operation *anchor) {
+  auto sharding = dyn_cast<ShardingAttr>(value);
+  if (!sharding || sharding.getAxis().empty())
+    return success();
+  auto module = anchor->getParentOfType<ModuleOp>();
+  MeshOp mesh;
+  if (module)
+    for (auto candidate : module.getOps<MeshOp>())
+      mesh = candidate;
+  if (!mesh)
+    return emitError() << "'" << kShardAnnotation << "' is over mesh axis '"
+                       << sharding.getAxis()
+                       << "', but the module has no kiln.mesh";
+  if (!mesh.axisSize(sharding.getAxis()))
+    return emitError() << "'" << kShardAnnotation << "' is over mesh axis '"
+                       << sharding.getAxis() << "', which @"
+                       << mesh.getSymName() << " does not have";
+  return success();
+}
+} // namespace
+
 LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attribute) {
   if (attribute.getName() != kShardAnnotation)
@@ -122,9 +163,11 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
   if (op->getNumResults() != 1)
     return op->emitError("'")
            << kShardAnnotation << "' annotates an op with one result";
-  return verifyShardAnnotation([&] { return op->emitError(); },
-                               attribute.getValue(),
-                               op->getResult(0).getType());
+  auto emitError = [&] { return op->emitError(); };
+  if (failed(verifyShardAnnotation(emitError, attribute.getValue(),
+                                   op->getResult(0).getType())))
+    return failure();
+  return verifyShardAxis(emitError, attribute.getValue(), op);
 }
 
 LogicalResult KilnDialect::verifyRegionArgAttribute(Operation *op,
@@ -136,7 +179,11 @@ LogicalResult KilnDialect::verifyRegionArgAttribute(Operation *op,
   Region &region = op->getRegion(regionIndex);
   if (region.empty() || argIndex >= region.getNumArguments())
     return op->emitError("'") << kShardAnnotation << "' on a missing argument";
-  return verifyShardAnnotation(
-      [&] { return op->emitError("argument ") << argIndex << ": "; },
-      attribute.getValue(), region.getArgument(argIndex).getType());
+  auto emitError = [&] {
+    return op->emitError("argument ") << argIndex << ": ";
+  };
+  if (failed(verifyShardAnnotation(emitError, attribute.getValue(),
+                                   region.getArgument(argIndex).getType())))
+    return failure();
+  return verifyShardAxis(emitError, attribute.getValue(), op);
 }

@@ -12,7 +12,7 @@ include "dialects/Graph/IR/GraphDialect.td"
 
 def Kiln_ShardingAttr : AttrDef<Kiln_Dialect, "Sharding"> {
   let mnemonic = "sharding";
-  let summary = "how a value is laid out over the ranks of a 1-D mesh";
+  let summary = "how a value is laid out over one axis of ranks";
   let description = [{
     The three states of GSPMD's and upstream MLIR's shardings:
 
@@ -26,20 +26,25 @@ def Kiln_ShardingAttr : AttrDef<Kiln_Dialect, "Sharding"> {
     user's annotation: `kiln-shard` starts that value with that layout
     (only `replicated` and `split` are meaningful there), and the rules
     carry it through the graph (docs/sharding.md).
+
+    `over "AXIS"` names the axis of the module's `kiln.mesh` the layout is
+    over, e.g. `#kiln.sharding<split 1 over "tensor">`; without it, the
+    axis that `kiln-shard` splits.
   }];
   let parameters = (ins "::kiln::ShardingKind":$kind, "int64_t":$dim,
-                        "::kiln::CollectiveReduction":$reduction);
+                        "::kiln::CollectiveReduction":$reduction,
+                        StringRefParameter<"mesh axis", "\"\"">:$axis);
   let builders = [
     AttrBuilder<(ins), [{
       return $_get($_ctxt, ::kiln::ShardingKind::replicated, -1,
-                   ::kiln::CollectiveReduction::sum);
+                   ::kiln::CollectiveReduction::sum, "");
     }]>,
     AttrBuilder<(ins "int64_t":$dim), [{
       return $_get($_ctxt, ::kiln::ShardingKind::split, dim,
-                   ::kiln::CollectiveReduction::sum);
+                   ::kiln::CollectiveReduction::sum, "");
     }]>,
     AttrBuilder<(ins "::kiln::CollectiveReduction":$reduction), [{
-      return $_get($_ctxt, ::kiln::ShardingKind::partial, -1, reduction);
+      return $_get($_ctxt, ::kiln::ShardingKind::partial, -1, reduction, "");
     }]>,
   ];
   let hasCustomAssemblyFormat = 1;
@@ -51,6 +56,10 @@ def Kiln_ShardingAttr : AttrDef<Kiln_Dialect, "Sharding"> {
     bool isSplit() const { return getKind() == ::kiln::ShardingKind::split; }
     bool isPartial() const {
       return getKind() == ::kiln::ShardingKind::partial;
+    }
+    /// The same layout over mesh axis `axis` ("": the one kiln-shard splits).
+    ShardingAttr overAxis(::llvm::StringRef axis) const {
+      return get(getContext(), getKind(), getDim(), getReduction(), axis);
     }
   }];
 }

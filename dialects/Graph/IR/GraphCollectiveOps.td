@@ -13,6 +13,32 @@
 
 include "dialects/Graph/IR/GraphBase.td"
 include "dialects/Graph/IR/GraphEnums.td"
+include "mlir/IR/SymbolInterfaces.td"
+
+def Kiln_MeshOp : Op<Kiln_Dialect, "mesh", [Symbol, HasParent<"::mlir::ModuleOp">]> {
+  let summary = "the devices a sharded model runs on, as named axes";
+  let description = [{
+    A grid of devices with one name per axis, e.g. 2 data-parallel
+    replicas of 2 tensor-parallel ranks:
+
+    ```mlir
+    kiln.mesh @mesh axes ["data", "tensor"] shape [2, 2]
+    ```
+
+    `kilnc compile` states the mesh of its `--parallel`/`--mesh`/`--devices`
+    in every module it shards (a module that already has one must agree
+    with them), and `#kiln.sharding<split D over "tensor">` annotations
+    name one of its axes. Upstream MLIR's `shard.grid`, with names.
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, StrArrayAttr:$axes,
+                       DenseI64ArrayAttr:$shape);
+  let assemblyFormat = "$sym_name `axes` $axes `shape` $shape attr-dict";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The size of axis `name`, if the mesh has one.
+    std::optional<int64_t> axisSize(::llvm::StringRef name);
+  }];
+}
 
 // Not Kiln_Op (pure): communication is an effect. A collective must never be
 // removed, merged with another or moved past one, or ranks would wait for

@@ -122,6 +122,44 @@ LogicalResult SplitOp::verify() {
 // Collectives
 //===----------------------------------------------------------------------===//
 
+LogicalResult MeshOp::verify() {
+  ArrayRef<int64_t> shape = getShape();
+  if (getAxes().empty())
+    return emitOpError("has no axes");
+  if (getAxes().size() != shape.size())
+    return emitOpError("names ") << getAxes().size() << " axes but gives "
+                                 << shape.size() << " sizes";
+  int64_t devices = 1;
+  for (auto [index, axis] : llvm::enumerate(getAxes())) {
+    StringRef name = cast<StringAttr>(axis).getValue();
+    if (name.empty())
+      return emitOpError("axis ") << index << " has no name";
+    for (Attribute earlier : getAxes().getValue().take_front(index))
+      if (cast<StringAttr>(earlier).getValue() == name)
+        return emitOpError("names axis '") << name << "' twice";
+    if (shape[index] < 1)
+      return emitOpError("axis '")
+             << name << "' has " << shape[index] << " devices";
+    devices *= shape[index];
+    if (devices > 4096)
+      return emitOpError("has more than 4096 devices");
+  }
+  for (Operation &other : (*this)->getBlock()->getOperations())
+    if (auto first = dyn_cast<MeshOp>(other))
+      return first == *this
+                 ? success()
+                 : emitOpError("is a second kiln.mesh of the module (@")
+                       << first.getSymName() << " is the first)";
+  return success();
+}
+
+std::optional<int64_t> MeshOp::axisSize(StringRef name) {
+  for (auto [axis, size] : llvm::zip(getAxes(), getShape()))
+    if (cast<StringAttr>(axis).getValue() == name)
+      return size;
+  return std::nullopt;
+}
+
 LogicalResult AllReduceOp::verify() {
   if (int32_t(getRanks()) < 1)
     return emitOpError("needs at least one rank, got ") << int32_t(getRanks());

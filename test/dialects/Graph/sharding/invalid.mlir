@@ -56,3 +56,67 @@ func.func @several_results(%x: tensor<4xf32>) {
   %a, %b = kiln.split %x axis 0 {kiln.shard = #kiln.sharding<replicated>} : tensor<4xf32> -> tensor<2xf32>, tensor<2xf32>
   return
 }
+
+// -----
+
+// expected-error @+1 {{a mesh axis has a name}}
+func.func @empty_axis() attributes {s = #kiln.sharding<split 0 over "">} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{argument 0: 'kiln.shard' is over mesh axis 'tensor', but the module has no kiln.mesh}}
+func.func @no_mesh(%x: tensor<4xf32> {kiln.shard = #kiln.sharding<split 0 over "tensor">}) {
+  return
+}
+
+// -----
+
+kiln.mesh @mesh axes ["data"] shape [2]
+// expected-error @+1 {{'kiln.shard' is over mesh axis 'tensor', which @mesh does not have}}
+%c = kiln.constant {kiln.shard = #kiln.sharding<replicated over "tensor">} dense<1.0> : tensor<4xf32>
+
+// -----
+
+// expected-error @+1 {{'kiln.mesh' op names 2 axes but gives 1 sizes}}
+kiln.mesh @mesh axes ["data", "tensor"] shape [2]
+
+// -----
+
+// expected-error @+1 {{'kiln.mesh' op names axis 'tensor' twice}}
+kiln.mesh @mesh axes ["tensor", "tensor"] shape [2, 2]
+
+// -----
+
+// expected-error @+1 {{'kiln.mesh' op axis 'data' has 0 devices}}
+kiln.mesh @mesh axes ["data"] shape [0]
+
+// -----
+
+// expected-error @+1 {{'kiln.mesh' op has no axes}}
+kiln.mesh @mesh axes [] shape []
+
+// -----
+
+// expected-error @+1 {{'kiln.mesh' op axis 0 has no name}}
+kiln.mesh @mesh axes [""] shape [2]
+
+// -----
+
+// expected-error @+1 {{'kiln.mesh' op has more than 4096 devices}}
+kiln.mesh @mesh axes ["data", "tensor"] shape [128, 64]
+
+// -----
+
+kiln.mesh @first axes ["data"] shape [2]
+// expected-error @+1 {{'kiln.mesh' op is a second kiln.mesh of the module (@first is the first)}}
+kiln.mesh @second axes ["tensor"] shape [2]
+
+// -----
+
+func.func @nested() {
+  // expected-error @+1 {{'kiln.mesh' op expects parent op 'builtin.module'}}
+  "kiln.mesh"() {sym_name = "mesh", axes = ["data"], shape = array<i64: 2>} : () -> ()
+  return
+}

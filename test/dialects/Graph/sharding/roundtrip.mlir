@@ -17,3 +17,17 @@ func.func @layouts(%x: tensor<4x8xf32> {kiln.shard = #kiln.sharding<split 0>},
   %y = kiln.matmul %x, %w {kiln.shard = #kiln.sharding<replicated>} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
   return %y : tensor<4x8xf32>
 }
+
+// A mesh with named axes, and layouts over one of them.
+// CHECK: kiln.mesh @mesh axes ["data", "tensor"] shape [2, 4]
+// CHECK-LABEL: func.func @over_axes
+// CHECK-SAME: {kiln.shard = #kiln.sharding<split 1 over "tensor">}
+// CHECK: kiln.constant {kiln.shard = #kiln.sharding<replicated over "data">}
+module {
+  kiln.mesh @mesh axes ["data", "tensor"] shape [2, 4]
+  func.func @over_axes(%x: tensor<4x8xf32> {kiln.shard = #kiln.sharding<split 1 over "tensor">}) -> tensor<4x8xf32> {
+    %c = kiln.constant {kiln.shard = #kiln.sharding<replicated over "data">} dense<1.0> : tensor<4x8xf32>
+    %y = kiln.add %x, %c : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    return %y : tensor<4x8xf32>
+  }
+}
