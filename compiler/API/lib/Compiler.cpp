@@ -613,7 +613,7 @@ Status Compiler::compileRankedArtifact(const ModelSource &source,
   ranked.strategy = impl_->options.parallel;
   ranked.microBatches = uint32_t(impl_->options.microBatches);
   ranked.replicas = uint32_t(impl_->parallel.replicas);
-  if (impl_->parallel.stages > 1)
+  if (impl_->options.parallel == "pipeline,tensor")
     ranked.stageRanks = uint32_t(stageRanks);
   for (rt::Artifact &artifact : artifacts) {
     if (report)
