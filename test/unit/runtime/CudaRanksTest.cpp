@@ -146,8 +146,10 @@ TEST_F(CudaRanksTest, TwoGpusAllReduceBetweenLaunches) {
   // waits on NCCL's stream).
   EXPECT_EQ(fake().launches.size(), 2u * 2 * 3);
   EXPECT_EQ(fake().graphLaunches, 0);
+  // counters() returns a copy: keep it while reading from it.
+  const CollectiveCounters counters = (*executable)->counters(0);
   const CollectiveCounters::Kind &reduced =
-      (*executable)->counters(0).of(Step::CollectiveKind::kAllReduce);
+      counters.of(Step::CollectiveKind::kAllReduce);
   EXPECT_EQ(reduced.calls, 3u);
   EXPECT_EQ(reduced.bytes, 3u * 16);
 }
@@ -242,7 +244,7 @@ TEST_F(CudaRanksTest, TensorParallelStagesOnFourGpus) {
     // Stage 0: s = 2 x c + 1 on both ranks; stage 1: 2 (s + 1) + 1.
     EXPECT_EQ(values(outputs[0]), (std::vector<float>{13, 29, 53, 85}));
   }
-  const CollectiveCounters &counters = (*executable)->counters(0);
+  const CollectiveCounters counters = (*executable)->counters(0);
   EXPECT_EQ(counters.of(Step::CollectiveKind::kAllReduce).calls, 2u);
   EXPECT_EQ(counters.of(Step::CollectiveKind::kSend).calls, 2u);
 }
