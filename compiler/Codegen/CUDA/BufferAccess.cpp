@@ -63,9 +63,7 @@ int64_t deviceElementBytes(Type type) {
   return 0;
 }
 
-bool BufferAccess::isDenseFromStart() const {
-  if (offset != 0)
-    return false;
+bool BufferAccess::isContiguous() const {
   int64_t expected = 1;
   for (int64_t i = int64_t(shape.size()) - 1; i >= 0; --i) {
     if (shape[i] != 1 && strides[i] != expected)
@@ -73,6 +71,13 @@ bool BufferAccess::isDenseFromStart() const {
     expected *= shape[i];
   }
   return true;
+}
+
+int64_t BufferAccess::elements() const {
+  int64_t count = 1;
+  for (int64_t size : shape)
+    count *= size;
+  return count;
 }
 
 int64_t BufferAccess::lastElement() const {

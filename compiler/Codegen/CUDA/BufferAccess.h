@@ -45,8 +45,12 @@ struct BufferAccess {
   llvm::SmallVector<int64_t> shape;
   llvm::SmallVector<int64_t> strides;
 
+  /// Row-major, no gaps (from any offset).
+  bool isContiguous() const;
   /// Row-major, no gaps, from the root's first byte.
-  bool isDenseFromStart() const;
+  bool isDenseFromStart() const { return offset == 0 && isContiguous(); }
+  /// Number of elements it covers.
+  int64_t elements() const;
   /// Index (in elements, from the root) of the last element it reaches.
   int64_t lastElement() const;
 };

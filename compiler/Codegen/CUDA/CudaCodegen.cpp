@@ -220,18 +220,13 @@ FailureOr<BufferRoot> contiguousRange(Operation *op, Value memref,
   FailureOr<BufferAccess> access = buffers.resolve(memref);
   if (failed(access))
     return failure();
-  int64_t expected = 1, elements = 1;
-  for (int64_t i = int64_t(access->shape.size()) - 1; i >= 0; --i) {
-    if (access->shape[i] != 1 && access->strides[i] != expected)
-      return op->emitError("CUDA code generation: a collective's buffer must "
-                           "be contiguous");
-    expected *= access->shape[i];
-    elements *= access->shape[i];
-  }
+  if (!access->isContiguous())
+    return op->emitError("CUDA code generation: a collective's buffer must "
+                         "be contiguous");
   uint64_t elementBytes = (access->elementType.getIntOrFloatBitWidth() + 7) / 8;
   BufferRoot range = access->root;
   range.byteOffset += uint64_t(access->offset) * elementBytes;
-  range.bytes = uint64_t(elements) * elementBytes;
+  range.bytes = uint64_t(access->elements()) * elementBytes;
   return range;
 }
 

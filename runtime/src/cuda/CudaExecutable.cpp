@@ -140,6 +140,10 @@ struct CudaExecutable::State {
   std::vector<std::unique_ptr<BlasLtGemm>> gemms;
   std::vector<std::string> gemmChoices;
 
+  /// Device addresses a collective step's hook works on; fixed at load.
+  std::vector<uint8_t *> inputViews, outputViews;
+  RunBuffers deviceBuffers;
+
   const CudaDriver &api() const { return device->driver(); }
   Status check(CUresult result, const char *call) {
     return device->check(result, call);
@@ -426,6 +430,14 @@ Status CudaExecutable::State::prepareLaunches() {
     for (CUdeviceptr &value : launch.values)
       launch.parameters.push_back(&value);
   }
+  for (CUdeviceptr input : inputs)
+    inputViews.push_back(reinterpret_cast<uint8_t *>(input));
+  for (CUdeviceptr output : outputs)
+    outputViews.push_back(reinterpret_cast<uint8_t *>(output));
+  deviceBuffers.inputs = &inputViews;
+  deviceBuffers.outputs = &outputViews;
+  deviceBuffers.arena = reinterpret_cast<uint8_t *>(arena);
+  deviceBuffers.constants = reinterpret_cast<const uint8_t *>(constants);
   return Status::ok();
 }
 
@@ -452,20 +464,10 @@ Status CudaExecutable::State::runCollective(size_t s, CollectivesHook &hook) {
   // be written first.
   KILN_RETURN_IF_ERROR(
       check(api().cuStreamSynchronize(stream), "cuStreamSynchronize"));
-  std::vector<uint8_t *> inputViews, outputViews;
-  for (CUdeviceptr input : inputs)
-    inputViews.push_back(reinterpret_cast<uint8_t *>(input));
-  for (CUdeviceptr output : outputs)
-    outputViews.push_back(reinterpret_cast<uint8_t *>(output));
-  RunBuffers buffers;
-  buffers.inputs = &inputViews;
-  buffers.outputs = &outputViews;
-  buffers.arena = reinterpret_cast<uint8_t *>(arena);
-  buffers.constants = reinterpret_cast<const uint8_t *>(constants);
   StepEvent event;
   event.index = uint32_t(s);
   event.step = &step;
-  event.buffers = &buffers;
+  event.buffers = &deviceBuffers;
   KILN_RETURN_IF_ERROR(hook.run(event).withContext(name));
   ++counters.collectiveSteps;
   return Status::ok();

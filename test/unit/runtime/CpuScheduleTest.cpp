@@ -213,15 +213,20 @@ public:
   std::atomic<int> calls{0};
 };
 
-TEST(CpuScheduleTest, HandsCollectivesToTheHook) {
-  DeviceProgram program;
+/// Two ranks' collective reading arena bytes 0-7 into bytes 8-15.
+Step twoRankAllReduce() {
   Step collective;
   collective.kind = Step::Kind::kCollective;
   collective.ranks = 2;
   collective.args = {
       {KernelArg::Base::kArena, 0, 0, 8, KernelArg::Access::kRead},
       {KernelArg::Base::kArena, 0, 8, 8, KernelArg::Access::kWrite}};
-  program.steps = {collective};
+  return collective;
+}
+
+TEST(CpuScheduleTest, HandsCollectivesToTheHook) {
+  DeviceProgram program;
+  program.steps = {twoRankAllReduce()};
   auto schedule = CpuSchedule::create(program, kernels(), "test");
   ASSERT_TRUE(schedule.isOk());
   uint8_t arena[16] = {};
@@ -247,15 +252,9 @@ TEST(CpuScheduleTest, HandsCollectivesToTheHook) {
 // run the steps that do not depend on it: communication overlaps compute
 // wherever the schedule allows.
 TEST(CpuScheduleTest, OverlapsACollectiveWithIndependentSteps) {
-  Step collective;
-  collective.kind = Step::Kind::kCollective;
-  collective.ranks = 2;
-  collective.args = {
-      {KernelArg::Base::kArena, 0, 0, 8, KernelArg::Access::kRead},
-      {KernelArg::Base::kArena, 0, 8, 8, KernelArg::Access::kWrite}};
   DeviceProgram program;
   // meet0 binds nothing the collective touches: no dependency.
-  program.steps = {collective, dispatch("meet0", 1),
+  program.steps = {twoRankAllReduce(), dispatch("meet0", 1),
                    dispatch("writeA", kItems)};
   auto schedule = CpuSchedule::create(program, kernels(), "test");
   ASSERT_TRUE(schedule.isOk());
