@@ -55,6 +55,8 @@ struct Partitioner {
   /// on one of `context.ranks` slices of the batch, its inputs already
   /// sliced and its outputs left split; nothing may need the whole batch.
   bool microBatching = false;
+  /// What the micro-batching slices are, for errors.
+  StringRef slices = "micro-batches";
 
   explicit Partitioner(MLIRContext *mlirContext) : builder(mlirContext) {}
 
@@ -86,7 +88,7 @@ struct Partitioner {
              << have.str() << " value";
     if (microBatching)
       return emitError(loc, "cannot split the batch into ")
-             << context.ranks << " micro-batches: this op needs "
+             << context.ranks << " " << slices << ": this op needs "
              << (have.isSplit() ? "the whole batch of an operand (it mixes "
                                   "rows of the batch)"
                                 : "a batch slice of a value that does not "
@@ -161,7 +163,7 @@ struct Partitioner {
           type.getDimSize(0) % context.ranks != 0)
         return function.emitError(microBatching ? "splitting the batch into "
                                                 : "data parallelism over ")
-               << context.ranks << (microBatching ? " micro-batches" : " ranks")
+               << context.ranks << " " << (microBatching ? slices : "ranks")
                << " needs every input's first (batch) dimension to divide by "
                << context.ranks << "; input " << argument.getArgNumber()
                << " is " << argument.getType();
@@ -191,7 +193,8 @@ struct Partitioner {
       for (OpOperand &operand : op->getOpOperands()) {
         auto [value, have] = local.lookup(operand.get());
         if (have != Sharding::split(0))
-          return op->emitError("cannot split the batch into micro-batches: ")
+          return op->emitError("cannot split the batch into ")
+                 << slices << ": "
                  << "output " << operand.getOperandNumber() << " is "
                  << have.str()
                  << " on a micro-batch, not split along its first dimension";
@@ -287,9 +290,8 @@ struct Partitioner {
 
 } // namespace
 
-LogicalResult
-kiln::compiler::sharding::splitIntoMicroBatches(func::FuncOp function,
-                                                int64_t microBatches) {
+LogicalResult kiln::compiler::sharding::splitIntoMicroBatches(
+    func::FuncOp function, int64_t microBatches, StringRef slices) {
   if (!function.getBody().hasOneBlock())
     return function.emitError("cannot split the batch of a function with "
                               "several blocks");
@@ -297,6 +299,7 @@ kiln::compiler::sharding::splitIntoMicroBatches(func::FuncOp function,
   partitioner.context.ranks = microBatches;
   partitioner.context.strategy = Strategy::kData;
   partitioner.microBatching = true;
+  partitioner.slices = slices;
   if (failed(partitioner.partition(function)))
     return failure();
   for (BlockArgument argument : function.getArguments()) {
@@ -329,7 +332,8 @@ struct SplitBatchPass
       return;
     for (auto function : getOperation().getOps<func::FuncOp>())
       if (!function.isExternal() &&
-          failed(splitIntoMicroBatches(function, parts)))
+          failed(
+              splitIntoMicroBatches(function, parts, "data-parallel replicas")))
         return signalPassFailure();
   }
 };

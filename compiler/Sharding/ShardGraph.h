@@ -22,8 +22,10 @@ void splitFusedProjections(mlir::func::FuncOp function, int64_t ranks);
 /// and the body runs on local shapes (the data-parallel rules). An op that
 /// needs the whole batch, an input whose batch does not divide, or an
 /// output that is not split along its first dimension is an error.
-mlir::LogicalResult splitIntoMicroBatches(mlir::func::FuncOp function,
-                                          int64_t microBatches);
+/// `slices` names the parts in errors ("micro-batches", "replicas").
+mlir::LogicalResult
+splitIntoMicroBatches(mlir::func::FuncOp function, int64_t microBatches,
+                      llvm::StringRef slices = "micro-batches");
 
 /// Replaces unit-step kiln.slice ops of dense constants by the sliced
 /// constants (copied from the raw data, any size), and drops constants no

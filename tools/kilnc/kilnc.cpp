@@ -184,7 +184,7 @@ cl::opt<std::string> parallel(
     cl::desc("With --devices: tensor (column-then-row splits of weights, "
              "default), sequence (tensor, with the tokens between blocks "
              "split: reduce-scatter and all-gather instead of all-reduce), "
-             "data (inputs split along their batch) or pipeline "
+             "data (replicas, each on a slice of the batch) or pipeline "
              "(consecutive ops in stages, one per device); data,tensor, "
              "data,sequence or data,pipeline with --mesh"),
     cl::value_desc("tensor|sequence|data|pipeline|data,tensor|data,sequence|"

@@ -104,6 +104,15 @@ StatusOr<ParallelPlan> planParallelism(CompileOptions &options) {
                    std::to_string(rt::kMaxRanks));
   if (strategies.size() == 1)
     plan.ranks = options.devices;
+  // 1-D data parallelism is N replicas of a one-rank program: the runtime
+  // cuts the batch and stacks the outputs, no collective and no rank sees
+  // another's rows. --shard lays values out over ranks, so it keeps N ranks
+  // that slice the batch themselves and all-gather.
+  if (strategies.size() == 1 && plan.strategy == "data" &&
+      options.shard.empty() && plan.ranks > 1) {
+    plan.replicas = plan.ranks;
+    plan.ranks = 1;
+  }
   if (options.microBatches < 1 ||
       options.microBatches > int(rt::kMaxMicroBatches))
     return invalid("micro-batches must be from 1 to " +

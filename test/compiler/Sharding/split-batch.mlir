@@ -26,7 +26,7 @@ func.func @cnn(%x: tensor<4x1x4x4xf32> {kiln.name = "input"}) -> (tensor<4x3xf32
 
 // Batch statistics need every replica's rows.
 func.func @batch_mean(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {
-  // expected-error @+1 {{cannot split the batch into 2 micro-batches: this op needs the whole batch of an operand (it mixes rows of the batch)}}
+  // expected-error @+1 {{cannot split the batch into 2 data-parallel replicas: this op needs the whole batch of an operand (it mixes rows of the batch)}}
   %m = kiln.reduce_mean %x axes [0] keep_dims : tensor<4x3xf32> -> tensor<1x3xf32>
   %d = kiln.sub %x, %m : (tensor<4x3xf32>, tensor<1x3xf32>) -> tensor<4x3xf32>
   return %d : tensor<4x3xf32>

@@ -154,7 +154,9 @@ struct CompileOptions {
   /// contractions with constant weights), "sequence" (tensor plus
   /// Megatron's sequence parallelism: the tokens between blocks split,
   /// reduce-scatters and all-gathers instead of all-reduces), "data"
-  /// (inputs split along their batch dimension) or "pipeline"
+  /// (replicas of one program, each on a slice of the batch that the
+  /// runtime cuts; with `shard`, ranks that slice it and all-gather) or
+  /// "pipeline"
   /// (consecutive ops in stages, one per device); "data,tensor",
   /// "data,sequence" or "data,pipeline" on a 2-D `mesh`.
   /// `kilnc --parallel`.
