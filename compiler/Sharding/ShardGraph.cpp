@@ -215,8 +215,9 @@ struct Partitioner {
     }
     // A partial sum the op is not linear in is reduced first: into this
     // rank's tokens under sequence parallelism where the op can take them,
-    // whole otherwise.
-    if (!keepsPartial(op, current))
+    // whole otherwise. So is one added to a residual split along the
+    // tokens: each rank adds its own.
+    if (!keepsPartial(op, current) || addsTokenResidual(op, current, context))
       for (auto [index, sharding] : llvm::enumerate(current))
         if (sharding.isPartial()) {
           std::optional<int64_t> dim =

@@ -280,6 +280,18 @@ std::optional<int64_t> tokenSplitDim(Operation *op, unsigned operand,
   return std::nullopt;
 }
 
+bool addsTokenResidual(Operation *op, ArrayRef<Sharding> current,
+                       const RuleContext &context) {
+  if (!isa<AddOp>(op) || current.size() != 2 ||
+      current[0].isPartial() == current[1].isPartial())
+    return false;
+  unsigned partial = current[0].isPartial() ? 0 : 1;
+  Sharding residual = current[1 - partial];
+  std::optional<int64_t> tokens = tokenSplitDim(op, partial, context);
+  return tokens && residual.isSplit() && residual.dim == *tokens &&
+         op->getOperand(1 - partial).getType() == op->getResult(0).getType();
+}
+
 bool keepsPartial(Operation *op, ArrayRef<Sharding> current) {
   if (llvm::none_of(current, [](Sharding s) { return s.isPartial(); }))
     return false;

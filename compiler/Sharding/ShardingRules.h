@@ -57,6 +57,14 @@ Decision decide(mlir::Operation *op, llvm::ArrayRef<Sharding> current,
 std::optional<int64_t> tokenSplitDim(mlir::Operation *op, unsigned operand,
                                      const RuleContext &context);
 
+/// Under sequence parallelism, whether `op` adds a partial sum to a
+/// residual already split along this rank's tokens (Megatron's residual
+/// after a row-parallel block): the sum is then reduce-scattered and the
+/// add runs on each rank's tokens, rather than the whole residual joining
+/// the sum on rank 0 before the scatter.
+bool addsTokenResidual(mlir::Operation *op, llvm::ArrayRef<Sharding> current,
+                       const RuleContext &context);
+
 /// Whether `op` passes a partial sum through (linear in each operand:
 /// reshape, transpose, and adding partial sums).
 bool keepsPartial(mlir::Operation *op, llvm::ArrayRef<Sharding> current);

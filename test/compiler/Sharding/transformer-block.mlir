@@ -30,8 +30,10 @@
 // Sequence parallelism (Megatron-SP): each all-reduce becomes a
 // reduce-scatter into this rank's tokens, the layer norm runs on them, and
 // the next column-parallel weight (and the output) all-gathers them: two of
-// each per block, the same bytes, no all-reduce. The residual and the bias
-// join the partial sum on rank 0, before the scatter.
+// each per block, the same bytes, no all-reduce. The bias and a whole
+// residual (the block's input) join the partial sum on rank 0, before the
+// scatter; a residual already split along the tokens (the first layer
+// norm's) is added after it, by each rank to its own tokens.
 // SEQ: all_gathers = 2 : i64, all_reduces = 0 : i64
 // SEQ-SAME: reduce_scatters = 2 : i64, strategy = "sequence"
 // SEQ: %[[O:.*]] = kiln.matmul %{{.*}} : (tensor<1x8x8xf32>, tensor<8x16xf32>) -> tensor<1x8x16xf32>
@@ -43,15 +45,21 @@
 // SEQ: kiln.matmul %[[G1]], %{{.*}} : (tensor<1x8x16xf32>, tensor<16x16xf32>) -> tensor<1x8x16xf32>
 // SEQ: %[[F:.*]] = kiln.matmul %{{.*}} : (tensor<1x8x16xf32>, tensor<16x16xf32>) -> tensor<1x8x16xf32>
 // SEQ: %[[FB:.*]] = kiln.add %[[F]], %{{.*}} : (tensor<1x8x16xf32>, tensor<16xf32>)
-// SEQ: %[[R2:.*]] = kiln.add %[[G1]], %[[FB]]
-// SEQ: %[[S2:.*]] = kiln.reduce_scatter sum %[[R2]] axis(1) ranks(2)
-// SEQ: %[[N2:.*]] = kiln.layer_norm %[[S2]]
+// SEQ: %[[S2:.*]] = kiln.reduce_scatter sum %[[FB]] axis(1) ranks(2)
+// SEQ: %[[R2:.*]] = kiln.add %[[N1]], %[[S2]] : (tensor<1x4x16xf32>, tensor<1x4x16xf32>) -> tensor<1x4x16xf32>
+// SEQ: %[[N2:.*]] = kiln.layer_norm %[[R2]]
 // SEQ: %[[G2:.*]] = kiln.all_gather %[[N2]] axis(1) ranks(2)
 // SEQ: return %[[G2]]
 
-// Other ranks skip the residual and the bias: they count once.
+// Other ranks skip the whole residual and the bias: they count once. The
+// split residual is every rank's own.
 // SEQ1: %[[O:.*]] = kiln.matmul %{{.*}} : (tensor<1x8x8xf32>, tensor<8x16xf32>) -> tensor<1x8x16xf32>
 // SEQ1-NEXT: kiln.reduce_scatter sum %[[O]] axis(1) ranks(2)
+// SEQ1: %[[N1:.*]] = kiln.layer_norm
+// SEQ1: kiln.gelu
+// SEQ1-NEXT: %[[F:.*]] = kiln.matmul %{{.*}} : (tensor<1x8x16xf32>, tensor<16x16xf32>) -> tensor<1x8x16xf32>
+// SEQ1-NEXT: %[[S2:.*]] = kiln.reduce_scatter sum %[[F]] axis(1) ranks(2)
+// SEQ1-NEXT: kiln.add %[[N1]], %[[S2]] : (tensor<1x4x16xf32>, tensor<1x4x16xf32>)
 
 // SEQ4: all_gathers = 2 : i64, all_reduces = 0 : i64
 // SEQ4-SAME: reduce_scatters = 2 : i64
