@@ -81,6 +81,29 @@ std::optional<Failure> EmulatedProgram::create(
   return std::nullopt;
 }
 
+std::optional<Failure>
+EmulatedProgram::restart(const std::vector<rt::HostTensor> &inputs,
+                         bool poison) {
+  if (inputs.size() != inputs_.size())
+    return internal(name_ + "restarted on " + std::to_string(inputs.size()) +
+                    " inputs, not " + std::to_string(inputs_.size()));
+  for (auto [tensor, buffer] : llvm::zip(inputs, inputs_)) {
+    if (tensor.data.size() != buffer.bytes)
+      return internal(name_ + buffer.name + ": restarted on " +
+                      std::to_string(tensor.data.size()) + " bytes, not " +
+                      std::to_string(buffer.bytes));
+    if (!tensor.data.empty())
+      std::memcpy(buffer.data.get(), tensor.data.data(), tensor.data.size());
+  }
+  if (poison) {
+    for (DeviceBuffer &buffer : outputs_)
+      std::memset(buffer.data.get(), 0xff, buffer.bytes);
+    std::memset(arena_->data.get(), 0xff, arena_->bytes);
+  }
+  nextKernel_ = 0;
+  return std::nullopt;
+}
+
 std::optional<Failure> EmulatedProgram::launch(size_t step) {
   if (nextKernel_ >= program_.kernels.size())
     return internal(name_ + "step #" + std::to_string(step) +

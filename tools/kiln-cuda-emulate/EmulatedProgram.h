@@ -51,6 +51,11 @@ public:
   const std::vector<rt::Step> &steps() const {
     return program_.schedule.steps;
   }
+  /// Starts the program again on new `inputs` (the same shapes): the next
+  /// launch is the first, outputs and arena poisoned again when `poison`.
+  /// A pipeline stage runs once per micro-batch.
+  std::optional<Failure> restart(const std::vector<rt::HostTensor> &inputs,
+                                 bool poison);
   /// Runs launch step `step` (the next kernel in order).
   std::optional<Failure> launch(size_t step);
   /// The buffers as a collectives hook sees them (host addresses).

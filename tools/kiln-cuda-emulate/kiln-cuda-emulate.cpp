@@ -22,6 +22,7 @@
 #include "LaunchCommand.h"
 
 #include "compiler/Driver/Driver.h"
+#include "kiln/runtime/BatchSlices.h"
 #include "kiln/runtime/CommunicatorCollectives.h"
 #include "kiln/runtime/InProcessGroup.h"
 #include "kiln/runtime/ModelIO.h"
@@ -123,8 +124,15 @@ cl::opt<unsigned> devices(
     cl::init(1), cl::sub(runCommand));
 cl::opt<std::string> parallel(
     "parallel",
-    cl::desc("How --devices shards the model: tensor, sequence or data"),
+    cl::desc("How --devices shards the model: tensor, sequence, data (ranks "
+             "that slice the batch and gather) or pipeline (stages run one "
+             "after another)"),
     cl::init("tensor"), cl::sub(runCommand));
+cl::opt<unsigned> microBatches(
+    "micro-batches",
+    cl::desc("With --parallel pipeline: the batch as M slices, each through "
+             "every stage (default 1)"),
+    cl::init(1), cl::sub(runCommand));
 cl::opt<bool> poison("poison",
                      cl::desc("Fill outputs and the arena with 0xff bytes "
                               "first, as uninitialised device memory"),
@@ -134,7 +142,8 @@ constexpr const char *kOverview =
     "Kiln CUDA emulator (tests only): runs the generated CUDA C++ on the "
     "CPU\n\n"
     "  kiln-cuda-emulate run MODEL [--entry FN] --input NAME=FILE.npy ... "
-    "[--output-dir DIR]\n      [--devices N --parallel tensor|sequence|data]"
+    "[--output-dir DIR]\n      [--devices N --parallel tensor|sequence|data|"
+    "pipeline [--micro-batches M]]"
     "\n\n"
     "  kiln-cuda-emulate launch FILE.cu --kernel NAME [--grid X,Y,Z] "
     "[--block X,Y,Z]\n      --buffer N ...\n\n"
@@ -150,10 +159,6 @@ int fail(int code, const std::string &message) {
   if (!message.empty())
     llvm::errs() << "kilnc: error: " << message << "\n";
   return code;
-}
-
-int fail(const DriverError &error) {
-  return fail(int(error.kind), error.message);
 }
 
 emu::EmulationOptions emulationOptions() {
@@ -234,6 +239,141 @@ runInLockstep(std::vector<std::unique_ptr<emu::EmulatedProgram>> &ranks) {
   }
 }
 
+/// Rank `rank`'s CUDA program and interface, generated from its own copy
+/// of the model as kilnc compile does.
+std::optional<emu::Failure> generateRank(mlir::MLIRContext &context,
+                                         unsigned rank,
+                                         compiler::cuda::CudaProgram &program,
+                                         compiler::EntrySignature &signature) {
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  if (DriverError error = compiler::loadModel(context, modelPath, module))
+    return emu::Failure{int(error.kind), error.message};
+  compiler::PipelineOptions options;
+  options.fusion = fusion == Fusion::All;
+  options.ranks = devices;
+  options.rank = rank;
+  options.parallel = parallel;
+  options.microBatches = microBatches;
+  if (DriverError error = compiler::generateCuda(*module, entryName, program,
+                                                 signature, nullptr, options))
+    return emu::Failure{int(error.kind), error.message.empty()
+                                             ? "CUDA code generation failed"
+                                             : error.message};
+  return std::nullopt;
+}
+
+/// The inputs named on the command line, checked against `specs` exactly
+/// as kilnc does.
+std::optional<emu::Failure> loadInputs(const std::vector<rt::TensorSpec> &specs,
+                                       std::vector<rt::HostTensor> &inputs) {
+  std::vector<rt::InputFile> files;
+  for (const std::string &spec : inputFiles) {
+    rt::StatusOr<rt::InputFile> file = rt::parseInputSpec(spec);
+    if (!file.isOk())
+      return emu::Failure{int(ErrorKind::kUsage), file.status().message()};
+    files.push_back(*file);
+  }
+  rt::StatusOr<std::vector<rt::HostTensor>> loaded =
+      rt::loadInputs(files, specs, /*synthesizeMissing=*/false);
+  if (!loaded.isOk())
+    return emu::Failure{int(ErrorKind::kInvalidInput),
+                        loaded.status().message()};
+  inputs = std::move(*loaded);
+  return std::nullopt;
+}
+
+/// `specs` with their first dimension `times` as long: a micro-batch's
+/// interface made the whole batch's.
+std::vector<rt::TensorSpec> wholeBatch(std::vector<rt::TensorSpec> specs,
+                                       int64_t times) {
+  for (rt::TensorSpec &spec : specs)
+    if (!spec.shape.empty())
+      spec.shape[0] *= times;
+  return specs;
+}
+
+/// Prints the outputs and writes them where --output-dir says.
+int finish(const std::vector<rt::TensorSpec> &specs,
+           const std::vector<rt::HostTensor> &outputs) {
+  llvm::outs() << rt::summarizeOutputs(specs, outputs);
+  if (!outputDir.empty())
+    if (rt::Status status = rt::writeOutputs(outputDir, specs, outputs);
+        !status.isOk())
+      return fail(int(ErrorKind::kUsage), status.message());
+  return 0;
+}
+
+/// Pipeline stages, one after another on each micro-batch: stage r takes
+/// the model's inputs (the micro-batch's rows) and, by name, what stage
+/// r - 1 returned, as the runtime hands them over; the last stage's
+/// outputs, stacked, are the model's.
+int runPipeline(mlir::MLIRContext &context) {
+  std::vector<std::unique_ptr<emu::EmulatedProgram>> stages(devices);
+  std::vector<compiler::EntrySignature> signatures(devices);
+  std::vector<rt::HostTensor> inputs;
+  std::vector<std::vector<rt::HostTensor>> results;
+  for (unsigned m = 0; m < microBatches; ++m) {
+    std::vector<rt::HostTensor> slice, previous;
+    std::vector<rt::TensorSpec> previousSpecs;
+    for (unsigned r = 0; r < devices; ++r) {
+      compiler::EntrySignature &signature = signatures[r];
+      std::string name = "stage " + std::to_string(r) + ": ";
+      compiler::cuda::CudaProgram program;
+      if (m == 0) {
+        if (std::optional<emu::Failure> failure =
+                generateRank(context, r, program, signature))
+          return fail(failure->code, failure->message);
+        for (const rt::Step &step : program.schedule.steps)
+          if (step.kind != rt::Step::Kind::kLaunchKernel)
+            return fail(int(ErrorKind::kInternal),
+                        name + "a stage with collective steps");
+      }
+      if (r == 0 && m == 0) {
+        if (std::optional<emu::Failure> failure =
+                loadInputs(wholeBatch(signature.inputs, microBatches), inputs))
+          return fail(failure->code, failure->message);
+      }
+      if (r == 0) {
+        auto sliced = rt::sliceBatch(inputs, m, microBatches);
+        if (!sliced.isOk())
+          return fail(int(ErrorKind::kInvalidInput), sliced.status().message());
+        slice = std::move(*sliced);
+      }
+      // The model's inputs, then the previous stage's values by name.
+      std::vector<rt::HostTensor> stageInputs(slice);
+      for (size_t i = slice.size(); i < signature.inputs.size(); ++i) {
+        auto it = llvm::find_if(previousSpecs, [&](const rt::TensorSpec &s) {
+          return s.name == signature.inputs[i].name;
+        });
+        if (it == previousSpecs.end())
+          return fail(int(ErrorKind::kInternal),
+                      name + "no earlier stage returns '" +
+                          signature.inputs[i].name + "'");
+        stageInputs.push_back(previous[it - previousSpecs.begin()]);
+      }
+      if (m == 0) {
+        if (std::optional<emu::Failure> failure = emu::EmulatedProgram::create(
+                std::move(program), signature.outputs, signature.arenaBytes,
+                stageInputs, emulationOptions(), poison, name, stages[r]))
+          return fail(failure->code, failure->message);
+      } else if (std::optional<emu::Failure> failure =
+                     stages[r]->restart(stageInputs, poison)) {
+        return fail(failure->code, failure->message);
+      }
+      for (size_t step = 0; step < stages[r]->steps().size(); ++step)
+        if (std::optional<emu::Failure> failure = stages[r]->launch(step))
+          return fail(failure->code, failure->message);
+      previous = stages[r]->outputs();
+      previousSpecs = signature.outputs;
+    }
+    results.push_back(std::move(previous));
+  }
+  auto outputs = rt::stackBatch(results);
+  if (!outputs.isOk())
+    return fail(int(ErrorKind::kInternal), outputs.status().message());
+  return finish(wholeBatch(signatures.back().outputs, microBatches), *outputs);
+}
+
 int runModel() {
   auto context = compiler::createContext();
   llvm::SourceMgr sourceMgr;
@@ -242,46 +382,32 @@ int runModel() {
   compiler::ModelDiagnosticPrinter modelHandler(*context, llvm::errs());
   if (devices < 1 || devices > 64)
     return fail(int(ErrorKind::kUsage), "--devices must be from 1 to 64");
-  if (parallel != "tensor" && parallel != "sequence" && parallel != "data")
+  if (parallel != "tensor" && parallel != "sequence" && parallel != "data" &&
+      parallel != "pipeline")
     return fail(int(ErrorKind::kUsage),
-                "--parallel must be tensor, sequence or data (the "
-                "emulator does not run pipeline stages)");
+                "--parallel must be tensor, sequence, data or pipeline");
+  if (microBatches < 1 || microBatches > 64 ||
+      (microBatches > 1 && (parallel != "pipeline" || devices < 2)))
+    return fail(int(ErrorKind::kUsage),
+                "--micro-batches is from 1 to 64, for --parallel pipeline "
+                "over 2 or more devices");
+  if (parallel == "pipeline" && devices > 1)
+    return runPipeline(*context);
 
   emu::EmulationOptions emulation = emulationOptions();
   std::vector<std::unique_ptr<emu::EmulatedProgram>> ranks(devices);
   compiler::EntrySignature model;
   std::vector<rt::HostTensor> inputs;
   for (unsigned rank = 0; rank < devices; ++rank) {
-    // Each rank lowers its own copy of the model, as kilnc compile does.
-    mlir::OwningOpRef<mlir::ModuleOp> module;
-    if (DriverError error = compiler::loadModel(*context, modelPath, module))
-      return fail(error);
     compiler::cuda::CudaProgram program;
     compiler::EntrySignature signature;
-    compiler::PipelineOptions options;
-    options.fusion = fusion == Fusion::All;
-    options.ranks = devices;
-    options.rank = rank;
-    options.parallel = parallel;
-    if (DriverError error = compiler::generateCuda(*module, entryName, program,
-                                                   signature, nullptr, options))
-      return fail(int(error.kind), error.message.empty()
-                                       ? "CUDA code generation failed"
-                                       : error.message);
+    if (std::optional<emu::Failure> failure =
+            generateRank(*context, rank, program, signature))
+      return fail(failure->code, failure->message);
     if (rank == 0) {
-      // Inputs, checked against the signature exactly as kilnc does.
-      std::vector<rt::InputFile> files;
-      for (const std::string &spec : inputFiles) {
-        rt::StatusOr<rt::InputFile> file = rt::parseInputSpec(spec);
-        if (!file.isOk())
-          return fail(int(ErrorKind::kUsage), file.status().message());
-        files.push_back(*file);
-      }
-      rt::StatusOr<std::vector<rt::HostTensor>> loaded =
-          rt::loadInputs(files, signature.inputs, /*synthesizeMissing=*/false);
-      if (!loaded.isOk())
-        return fail(int(ErrorKind::kInvalidInput), loaded.status().message());
-      inputs = std::move(*loaded);
+      if (std::optional<emu::Failure> failure =
+              loadInputs(signature.inputs, inputs))
+        return fail(failure->code, failure->message);
       model = signature;
     }
     std::string name =
@@ -295,13 +421,7 @@ int runModel() {
     return fail(failure->code, failure->message);
 
   // Rank 0's outputs are the model's (every rank has the whole interface).
-  std::vector<rt::HostTensor> outputs = ranks.front()->outputs();
-  llvm::outs() << rt::summarizeOutputs(model.outputs, outputs);
-  if (!outputDir.empty())
-    if (rt::Status status = rt::writeOutputs(outputDir, model.outputs, outputs);
-        !status.isOk())
-      return fail(int(ErrorKind::kUsage), status.message());
-  return 0;
+  return finish(model.outputs, ranks.front()->outputs());
 }
 
 } // namespace

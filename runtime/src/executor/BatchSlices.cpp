@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "BatchSlices.h"
+#include "kiln/runtime/BatchSlices.h"
 
 namespace kiln::rt {
 

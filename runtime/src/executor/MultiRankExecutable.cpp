@@ -6,8 +6,8 @@
 
 #include "kiln/runtime/MultiRankExecutable.h"
 
-#include "BatchSlices.h"
 #include "PipelineStage.h"
+#include "kiln/runtime/BatchSlices.h"
 
 #include "kiln/runtime/InProcessGroup.h"
 #include "kiln/runtime/NcclCommunicator.h"

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KILN_RUNTIME_EXECUTOR_BATCHSLICES_H
-#define KILN_RUNTIME_EXECUTOR_BATCHSLICES_H
+#ifndef KILN_RUNTIME_BATCHSLICES_H
+#define KILN_RUNTIME_BATCHSLICES_H
 
 #include "kiln/runtime/HostTensor.h"
 #include "kiln/runtime/Status.h"
@@ -29,4 +29,4 @@ stackBatch(const std::vector<std::vector<HostTensor>> &slices);
 
 } // namespace kiln::rt
 
-#endif // KILN_RUNTIME_EXECUTOR_BATCHSLICES_H
+#endif // KILN_RUNTIME_BATCHSLICES_H
