@@ -41,12 +41,21 @@ def ShardGraphPass : Pass<"kiln-shard", "::mlir::ModuleOp"> {
 
     An op no rule knows runs replicated (its split operands gathered): the
     result is always the single-device result.
+
+    Small all-reduces (at most `fuse-collectives-below` bytes each) that
+    follow one another among the collectives, with the same reduction and
+    element type and none depending on another, are sent as one over
+    their operands flattened and concatenated: a collective's latency, not
+    its bytes, is the cost of a small one.
   }];
   let options = [
     Option<"ranks", "ranks", "int64_t", "1", "Number of ranks (devices)">,
     Option<"rank", "rank", "int64_t", "0", "The rank whose program to build">,
     Option<"strategy", "strategy", "std::string", "\"tensor\"",
            "tensor, sequence or data">,
+    Option<"fuseCollectivesBelow", "fuse-collectives-below", "int64_t",
+           "65536", "Fuse independent all-reduces of at most this many "
+           "bytes each (0: never)">,
   ];
   let dependentDialects = ["::kiln::KilnDialect"];
 }

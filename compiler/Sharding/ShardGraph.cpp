@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Sharding/ShardGraph.h"
+#include "compiler/Sharding/FuseCollectives.h"
 #include "compiler/Sharding/Passes.h"
 #include "compiler/Sharding/ShardingRules.h"
 
@@ -51,6 +52,10 @@ struct Partitioner {
   /// dimension.
   DenseMap<Value, std::pair<Value, int64_t>> scattered;
   int64_t allReduces = 0, allGathers = 0, reduceScatters = 0;
+  /// The collectives made, in program order; independent all-reduces of at
+  /// most this many bytes are fused (0: none).
+  SmallVector<MadeCollective> made;
+  int64_t fuseBelowBytes = 0;
   /// Micro-batching (pipeline parallelism): the function is retyped to run
   /// on one of `context.ranks` slices of the batch, its inputs already
   /// sliced and its outputs left split; nothing may need the whole batch.
@@ -103,6 +108,7 @@ struct Partitioner {
       value = ReduceScatterOp::create(
           builder, loc, localType(global, want, context.ranks), value,
           CollectiveReduction::sum, want.dim, uint32_t(context.ranks));
+      made.push_back({value.getDefiningOp(), original});
       ++reduceScatters;
       scattered[original] = {value, want.dim};
       resharded[key] = value;
@@ -114,6 +120,7 @@ struct Partitioner {
         auto [sliceValue, dim] = slice->second;
         value = AllGatherOp::create(builder, loc, global, sliceValue, dim,
                                     uint32_t(context.ranks));
+        made.push_back({value.getDefiningOp(), original});
         ++allGathers;
         resharded[key] = value;
         return value;
@@ -121,10 +128,12 @@ struct Partitioner {
       value = AllReduceOp::create(builder, loc, value.getType(), value,
                                   CollectiveReduction::sum,
                                   uint32_t(context.ranks));
+      made.push_back({value.getDefiningOp(), original});
       ++allReduces;
     } else if (have.isSplit()) {
       value = AllGatherOp::create(builder, loc, global, value, have.dim,
                                   uint32_t(context.ranks));
+      made.push_back({value.getDefiningOp(), original});
       ++allGathers;
     }
     if (want.isSplit())
@@ -278,9 +287,18 @@ struct Partitioner {
     for (Operation *op : original)
       if (failed(partitionOp(op)))
         return failure();
+    // Decided while the original graph, which every rank shares, is here.
+    SmallVector<SmallVector<AllReduceOp>> fusible;
+    if (fuseBelowBytes > 0)
+      fusible = fusibleAllReduces(made, fuseBelowBytes);
+    made.clear();
     for (Operation *op : llvm::reverse(original))
       if (!isa<func::ReturnOp>(op))
         op->erase();
+    for (ArrayRef<AllReduceOp> group : fusible) {
+      fuseAllReduces(group);
+      allReduces -= int64_t(group.size()) - 1;
+    }
     // Annotations are the pass's input; the layouts are in the types now.
     for (unsigned i = 0; i < function.getNumArguments(); ++i)
       function.removeArgAttr(i, kShardAnnotation);
@@ -403,6 +421,7 @@ struct ShardGraphPass
                                        ? Strategy::kSequence
                                        : Strategy::kTensor;
     partitioner.rank = rank;
+    partitioner.fuseBelowBytes = fuseCollectivesBelow;
     for (auto function : module.getOps<func::FuncOp>()) {
       if (function.isExternal())
         continue;

@@ -23,13 +23,15 @@ func.func @batch_two(%x: tensor<2x8x16xf32>) -> tensor<2x8x16xf32> {
 
 // No dimension to split (7 tokens over 2 ranks), or an op that needs the
 // whole row it reduces over (softmax over tokens): the partial sum is
-// all-reduced as under plain tensor parallelism.
-// CHECK: all_reduces = 2 : i64
+// all-reduced as under plain tensor parallelism (the two small,
+// independent sums as one all-reduce of both).
+// CHECK: all_reduces = 1 : i64
 // CHECK-SAME: reduce_scatters = 0 : i64
 // CHECK: func.func @odd_tokens
-// CHECK: kiln.all_reduce sum %{{.*}} ranks(2) : tensor<1x7x16xf32>
 // CHECK-NOT: kiln.reduce_scatter
-// CHECK: kiln.all_reduce sum %{{.*}} ranks(2) : tensor<8x16xf32>
+// CHECK: kiln.concat %{{.*}}, %{{.*}} axis 0 : (tensor<112xf32>, tensor<128xf32>) -> tensor<240xf32>
+// CHECK: kiln.all_reduce sum %{{.*}} ranks(2) : tensor<240xf32>
+// CHECK: kiln.layer_norm
 // CHECK: kiln.softmax
 // CHECK-NOT: kiln.reduce_scatter
 func.func @odd_tokens(%x: tensor<1x7x16xf32>, %y: tensor<8x16xf32>) -> (tensor<1x7x16xf32>, tensor<8x16xf32>) {
