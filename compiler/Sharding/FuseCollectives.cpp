@@ -1,4 +1,4 @@
-//===- FuseCollectives.cpp - Small all-reduces as one ---------------------===//
+//===- FuseCollectives.cpp - Small collectives as one ---------------------===//
 //
 // SPDX-License-Identifier: Apache-2.0
 //
@@ -17,16 +17,31 @@ namespace kiln::compiler::sharding {
 
 namespace {
 
-int64_t bytesOf(AllReduceOp op) {
-  auto type = cast<RankedTensorType>(op.getInput().getType());
+/// Bytes a collective delivers to each rank.
+int64_t bytesOf(Operation *op) {
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
   return type.getNumElements() *
          ((type.getElementType().getIntOrFloatBitWidth() + 7) / 8);
 }
 
-bool sameKind(AllReduceOp a, AllReduceOp b) {
-  return a.getReduction() == b.getReduction() && a.getRanks() == b.getRanks() &&
-         cast<RankedTensorType>(a.getType()).getElementType() ==
-             cast<RankedTensorType>(b.getType()).getElementType();
+Type elementOf(Value value) {
+  return cast<RankedTensorType>(value.getType()).getElementType();
+}
+
+/// Whether `a` and `b` can be one collective: all-reduces of one
+/// reduction, or all-gathers (along any axes), over the same ranks and
+/// element type.
+bool sameKind(Operation *a, Operation *b) {
+  if (elementOf(a->getResult(0)) != elementOf(b->getResult(0)))
+    return false;
+  if (auto x = dyn_cast<AllReduceOp>(a)) {
+    auto y = dyn_cast<AllReduceOp>(b);
+    return y && x.getReduction() == y.getReduction() &&
+           x.getRanks() == y.getRanks();
+  }
+  auto x = cast<AllGatherOp>(a);
+  auto y = dyn_cast<AllGatherOp>(b);
+  return y && x.getRanks() == y.getRanks();
 }
 
 /// Whether `value` is computed, however indirectly, from `source`.
@@ -47,29 +62,28 @@ bool dependsOn(Value value, Value source) {
 
 } // namespace
 
-SmallVector<SmallVector<AllReduceOp>>
-fusibleAllReduces(ArrayRef<MadeCollective> collectives, int64_t maxBytes) {
-  SmallVector<SmallVector<AllReduceOp>> groups;
+SmallVector<SmallVector<Operation *>>
+fusibleCollectives(ArrayRef<MadeCollective> collectives, int64_t maxBytes) {
+  SmallVector<SmallVector<Operation *>> groups;
   SmallVector<MadeCollective> run;
   auto flush = [&] {
     if (run.size() > 1) {
       groups.emplace_back();
       for (const MadeCollective &member : run)
-        groups.back().push_back(cast<AllReduceOp>(member.op));
+        groups.back().push_back(member.op);
     }
     run.clear();
   };
   for (const MadeCollective &made : collectives) {
-    auto allReduce = dyn_cast<AllReduceOp>(made.op);
-    if (!allReduce || bytesOf(allReduce) > maxBytes) {
+    if (!isa<AllReduceOp, AllGatherOp>(made.op) ||
+        bytesOf(made.op) > maxBytes) {
       flush();
       continue;
     }
-    bool joins =
-        !run.empty() && sameKind(cast<AllReduceOp>(run.front().op), allReduce) &&
-        llvm::none_of(run, [&](const MadeCollective &member) {
-          return dependsOn(made.original, member.original);
-        });
+    bool joins = !run.empty() && sameKind(run.front().op, made.op) &&
+                 llvm::none_of(run, [&](const MadeCollective &member) {
+                   return dependsOn(made.original, member.original);
+                 });
     if (!joins)
       flush();
     run.push_back(made);
@@ -78,17 +92,62 @@ fusibleAllReduces(ArrayRef<MadeCollective> collectives, int64_t maxBytes) {
   return groups;
 }
 
-void fuseAllReduces(ArrayRef<AllReduceOp> group) {
-  AllReduceOp first = group.front(), last = group.back();
+namespace {
+
+/// One rank's part of an all-gather's result, flattened: its input.
+Value flatInput(OpBuilder &builder, Operation *member) {
+  Value input = member->getOperand(0);
+  auto type = cast<RankedTensorType>(input.getType());
+  return ReshapeOp::create(
+      builder, member->getLoc(),
+      RankedTensorType::get({type.getNumElements()}, type.getElementType()),
+      input);
+}
+
+/// An all-gather's result from the fused gather's [ranks, total] rows:
+/// its columns [offset, offset + size), each rank's block put back along
+/// the member's axis.
+Value gatheredPart(OpBuilder &builder, AllGatherOp member, Value rows,
+                   int64_t offset, int64_t size) {
+  Location loc = member.getLoc();
+  auto input = cast<RankedTensorType>(member.getInput().getType());
+  Type element = input.getElementType();
+  int64_t ranks = member.getRanks(), axis = member.getAxis();
+  Value part = SliceOp::create(
+      builder, loc, RankedTensorType::get({ranks, size}, element), rows,
+      ArrayRef<int64_t>{0, offset}, ArrayRef<int64_t>{ranks, offset + size},
+      ArrayRef<int64_t>{1, 1});
+  // [ranks, input...], then the rank dimension just before `axis`.
+  SmallVector<int64_t> blocks{ranks};
+  llvm::append_range(blocks, input.getShape());
+  part = ReshapeOp::create(builder, loc, RankedTensorType::get(blocks, element),
+                           part);
+  if (axis > 0) {
+    SmallVector<int64_t> permutation, shape;
+    for (int64_t d = 0; d < axis; ++d)
+      permutation.push_back(d + 1);
+    permutation.push_back(0);
+    for (int64_t d = axis; d < input.getRank(); ++d)
+      permutation.push_back(d + 1);
+    for (int64_t d : permutation)
+      shape.push_back(blocks[d]);
+    part = TransposeOp::create(
+        builder, loc, RankedTensorType::get(shape, element), part, permutation);
+  }
+  return ReshapeOp::create(builder, loc, member.getType(), part);
+}
+
+} // namespace
+
+void fuseCollectives(ArrayRef<Operation *> group) {
+  Operation *first = group.front(), *last = group.back();
   // What uses a member's result before the last member must wait for the
   // fused result; none of it feeds a member (they are independent).
-  SmallPtrSet<Operation *, 8> waiting;
-  for (AllReduceOp member : group)
-    waiting.insert(member);
+  SmallPtrSet<Operation *, 8> waiting(group.begin(), group.end());
   SmallVector<Operation *> sink;
   for (Operation *op = first->getNextNode(); op != last;
        op = op->getNextNode()) {
-    if (isa<AllReduceOp>(op) && waiting.contains(op))
+    if (llvm::is_contained(group, op))
       continue;
     bool usesWaiting = llvm::any_of(op->getOperands(), [&](Value operand) {
       Operation *def = operand.getDefiningOp();
@@ -101,43 +160,56 @@ void fuseAllReduces(ArrayRef<AllReduceOp> group) {
   }
 
   OpBuilder builder(last);
-  Location loc = last.getLoc();
-  Type element = cast<RankedTensorType>(last.getType()).getElementType();
+  Location loc = last->getLoc();
+  Type element = elementOf(last->getResult(0));
   SmallVector<Value> flat;
   SmallVector<int64_t> sizes;
   int64_t total = 0;
-  for (AllReduceOp member : group) {
-    auto type = cast<RankedTensorType>(member.getType());
-    sizes.push_back(type.getNumElements());
+  for (Operation *member : group) {
+    flat.push_back(flatInput(builder, member));
+    sizes.push_back(
+        cast<RankedTensorType>(flat.back().getType()).getDimSize(0));
     total += sizes.back();
-    flat.push_back(ReshapeOp::create(
-        builder, member.getLoc(),
-        RankedTensorType::get({sizes.back()}, element), member.getInput()));
   }
   auto joinedType = RankedTensorType::get({total}, element);
   Value joined = ConcatOp::create(builder, loc, joinedType, flat, 0);
-  Value reduced = AllReduceOp::create(builder, loc, joinedType, joined,
-                                      last.getReduction(), last.getRanks());
+  Value fused;
+  if (auto allReduce = dyn_cast<AllReduceOp>(last)) {
+    fused = AllReduceOp::create(builder, loc, joinedType, joined,
+                                allReduce.getReduction(), allReduce.getRanks());
+  } else {
+    auto allGather = cast<AllGatherOp>(last);
+    int64_t ranks = allGather.getRanks();
+    fused = AllGatherOp::create(builder, loc,
+                                RankedTensorType::get({ranks * total}, element),
+                                joined, 0, uint32_t(ranks));
+    // Rank-major: each rank's concatenation is one row.
+    fused = ReshapeOp::create(
+        builder, loc, RankedTensorType::get({ranks, total}, element), fused);
+  }
   int64_t offset = 0;
-  Operation *end = reduced.getDefiningOp();
-  for (auto [index, size] : llvm::enumerate(sizes)) {
-    AllReduceOp member = group[index];
-    Value part = SliceOp::create(
-        builder, member.getLoc(), RankedTensorType::get({size}, element),
-        reduced, ArrayRef<int64_t>{offset}, ArrayRef<int64_t>{offset + size},
-        ArrayRef<int64_t>{1});
-    Value shaped =
-        ReshapeOp::create(builder, member.getLoc(), member.getType(), part);
-    member.getResult().replaceAllUsesWith(shaped);
-    end = shaped.getDefiningOp();
+  for (auto [member, size] : llvm::zip(group, sizes)) {
+    Value result;
+    if (auto allGather = dyn_cast<AllGatherOp>(member)) {
+      result = gatheredPart(builder, allGather, fused, offset, size);
+    } else {
+      Value part = SliceOp::create(
+          builder, member->getLoc(), RankedTensorType::get({size}, element),
+          fused, ArrayRef<int64_t>{offset}, ArrayRef<int64_t>{offset + size},
+          ArrayRef<int64_t>{1});
+      result = ReshapeOp::create(builder, member->getLoc(),
+                                 member->getResult(0).getType(), part);
+    }
+    member->getResult(0).replaceAllUsesWith(result);
     offset += size;
   }
+  Operation *end = builder.getInsertionPoint()->getPrevNode();
   for (Operation *op : sink) {
     op->moveAfter(end);
     end = op;
   }
-  for (AllReduceOp member : group)
-    member.erase();
+  for (Operation *member : group)
+    member->erase();
 }
 
 } // namespace kiln::compiler::sharding

@@ -288,16 +288,17 @@ struct Partitioner {
       if (failed(partitionOp(op)))
         return failure();
     // Decided while the original graph, which every rank shares, is here.
-    SmallVector<SmallVector<AllReduceOp>> fusible;
+    SmallVector<SmallVector<Operation *>> fusible;
     if (fuseBelowBytes > 0)
-      fusible = fusibleAllReduces(made, fuseBelowBytes);
+      fusible = fusibleCollectives(made, fuseBelowBytes);
     made.clear();
     for (Operation *op : llvm::reverse(original))
       if (!isa<func::ReturnOp>(op))
         op->erase();
-    for (ArrayRef<AllReduceOp> group : fusible) {
-      fuseAllReduces(group);
-      allReduces -= int64_t(group.size()) - 1;
+    for (ArrayRef<Operation *> group : fusible) {
+      (isa<AllReduceOp>(group.front()) ? allReduces : allGathers) -=
+          int64_t(group.size()) - 1;
+      fuseCollectives(group);
     }
     // Annotations are the pass's input; the layouts are in the types now.
     for (unsigned i = 0; i < function.getNumArguments(); ++i)

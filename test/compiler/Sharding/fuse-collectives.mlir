@@ -81,6 +81,7 @@ func.func @chain(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
 // RANK1: kiln.sharding = {{{.*}}all_reduces = 2 : i64
 // RANK1-LABEL: func.func @residual
 // RANK1-NOT: kiln.concat
+// RANK1-LABEL: func.func @columns
 func.func @residual(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
   %w1 = kiln.constant dense<0.5> : tensor<8x6xf32>
   %w2 = kiln.constant dense<0.25> : tensor<6x8xf32>
@@ -92,4 +93,38 @@ func.func @residual(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
   %s = kiln.add %b, %ta : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
   %o = kiln.sigmoid %s : tensor<2x8xf32>
   return %o : tensor<2x8xf32>
+}
+
+// -----
+
+// Two column-parallel outputs gathered along their columns: one all-gather
+// of each rank's two blocks side by side; each output is cut from every
+// rank's row and its blocks put back along the columns.
+// CHECK: kiln.sharding = {all_gathers = 1 : i64
+// CHECK-LABEL: func.func @columns
+// CHECK: %[[A:.*]] = kiln.matmul %{{.*}} -> tensor<2x2xf32>
+// CHECK: %[[B:.*]] = kiln.matmul %{{.*}} -> tensor<2x3xf32>
+// CHECK: %[[T:.*]] = kiln.tanh %[[B]]
+// CHECK: %[[FA:.*]] = kiln.reshape %[[A]] : tensor<2x2xf32> -> tensor<4xf32>
+// CHECK: %[[FT:.*]] = kiln.reshape %[[T]] : tensor<2x3xf32> -> tensor<6xf32>
+// CHECK: %[[J:.*]] = kiln.concat %[[FA]], %[[FT]] axis 0
+// CHECK: %[[G:.*]] = kiln.all_gather %[[J]] axis(0) ranks(2) : tensor<10xf32> -> tensor<20xf32>
+// CHECK: %[[ROWS:.*]] = kiln.reshape %[[G]] : tensor<20xf32> -> tensor<2x10xf32>
+// CHECK: %[[SA:.*]] = kiln.slice %[[ROWS]] starts [0, 0] limits [2, 4]
+// CHECK: %[[BA:.*]] = kiln.reshape %[[SA]] : tensor<2x4xf32> -> tensor<2x2x2xf32>
+// CHECK: %[[TA:.*]] = kiln.transpose %[[BA]] [1, 0, 2]
+// CHECK: %[[OA:.*]] = kiln.reshape %[[TA]] : tensor<2x2x2xf32> -> tensor<2x4xf32>
+// CHECK: %[[SB:.*]] = kiln.slice %[[ROWS]] starts [0, 4] limits [2, 10]
+// CHECK: return %[[OA]], %{{.*}} : tensor<2x4xf32>, tensor<2x6xf32>
+// CHECK-NOT: kiln.all_gather
+// SMALL-LABEL: func.func @columns
+// SMALL: kiln.all_gather %{{.*}} axis(1) ranks(2) : tensor<2x2xf32> -> tensor<2x4xf32>
+// SMALL: kiln.all_gather %{{.*}} axis(1) ranks(2) : tensor<2x3xf32> -> tensor<2x6xf32>
+func.func @columns(%x: tensor<2x8xf32>) -> (tensor<2x4xf32>, tensor<2x6xf32>) {
+  %wa = kiln.constant dense<0.25> : tensor<8x4xf32>
+  %a = kiln.matmul %x, %wa : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+  %wb = kiln.constant dense<0.125> : tensor<8x6xf32>
+  %b = kiln.matmul %x, %wb : (tensor<2x8xf32>, tensor<8x6xf32>) -> tensor<2x6xf32>
+  %t = kiln.tanh %b : tensor<2x6xf32>
+  return %a, %t : tensor<2x4xf32>, tensor<2x6xf32>
 }
