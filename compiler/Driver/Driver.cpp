@@ -439,6 +439,7 @@ DriverError lowerTo(ModuleOp module, Stage stage,
                 shard.ranks = options.ranks;
                 shard.rank = options.rank;
                 shard.strategy = options.parallel;
+                shard.fuseCollectivesBelow = options.fuseCollectivesBelow;
                 pm.addPass(createShardGraphPass(shard));
               }
               // Slices of weights fold into each rank's own

@@ -189,6 +189,9 @@ struct PipelineOptions {
   /// Constants of at least this many bytes stay unflattened in the LLVM
   /// dialect (0: none): an artifact writes their bytes itself.
   uint64_t rawConstantBytes = 0;
+  /// kiln-shard fuses independent collectives of at most this many bytes
+  /// each (0: never).
+  int64_t fuseCollectivesBelow = 65536;
 };
 
 /// Lowers `module` in place to `stage`.

@@ -207,6 +207,12 @@ cl::opt<int> microBatches(
     cl::desc("With --parallel pipeline: run the batch as M equal slices "
              "that flow through the stages one after another (GPipe)"),
     cl::value_desc("M"), cl::init(1), cl::sub(compileCommand));
+cl::opt<int64_t> fuseCollectivesBelow(
+    "fuse-collectives-below",
+    cl::desc("With --devices: send independent all-reduces (or "
+             "all-gathers) of at most this many bytes each as one "
+             "collective (0: never; default 65536)"),
+    cl::value_desc("BYTES"), cl::init(65536), cl::sub(compileCommand));
 cl::list<std::string> passPlugins(
     "load-pass-plugin",
     cl::desc("Load a Kiln pass plugin (a shared library; see "
@@ -405,6 +411,7 @@ StatusOr<CompileOptions> compileOptions() {
   options.devices = devices;
   options.parallel = parallel;
   options.microBatches = microBatches;
+  options.fuseCollectivesBelow = fuseCollectivesBelow;
   options.gemm = gemm;
   options.gemmTimingCache = gemmCache;
   options.mesh = mesh;

@@ -207,6 +207,7 @@ CompileCache::key(const ModelSource &source, const CompileOptions &options,
     key.field("keep-fp32", name);
   key.field("weight-only", options.weightOnly);
   key.field("parallel", options.parallel);
+  key.field("fuse-collectives-below", options.fuseCollectivesBelow);
   key.field("source-kind", int64_t(source.kind()));
   // Locations in the artifact's debug information name it.
   key.field("source-name", source.name());

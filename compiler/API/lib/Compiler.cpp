@@ -312,6 +312,7 @@ Compiler::Impl::pipeline(const CompileOptions &options,
                                      /*onPartitioned=*/nullptr,
                                      parallel.replicas};
   pipeline.stages = parallel.stages;
+  pipeline.fuseCollectivesBelow = options.fuseCollectivesBelow;
   pipeline.maxAccuracyDrop = options.maxAccuracyDrop;
   pipeline.validationData = options.validationData;
   pipeline.validationLabels = options.validationLabels;

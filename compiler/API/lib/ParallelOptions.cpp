@@ -113,6 +113,8 @@ StatusOr<ParallelPlan> planParallelism(CompileOptions &options) {
     plan.replicas = plan.ranks;
     plan.ranks = 1;
   }
+  if (options.fuseCollectivesBelow < 0)
+    return invalid("--fuse-collectives-below is a byte count (0: never)");
   if (options.microBatches < 1 ||
       options.microBatches > int(rt::kMaxMicroBatches))
     return invalid("micro-batches must be from 1 to " +

@@ -177,6 +177,10 @@ struct CompileOptions {
   /// split:D) or NAME=replicated, NAME an input, a weight (ONNX
   /// initializer) or a node. `kilnc --shard`.
   std::vector<std::string> shard;
+  /// Independent all-reduces (or all-gathers) delivering at most this many
+  /// bytes each are sent as one collective (0: never).
+  /// `kilnc --fuse-collectives-below`.
+  int64_t fuseCollectivesBelow = 65536;
 };
 
 /// Where a model comes from. A plain value; the bytes are copied in.
