@@ -623,7 +623,6 @@ DriverError generateCuda(ModuleOp module, const std::string &entry,
           module, entry, signature, options,
           [&](const PipelineOptions &partitioning) -> DriverError {
             PipelineOptions cuda = partitioning;
-            cuda.integerContractions = false;
             cuda.splitFullReductions = false;
             if (DriverError error = lowerTo(module, Stage::kKiln, cuda))
               return error;

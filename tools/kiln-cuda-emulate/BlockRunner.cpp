@@ -331,10 +331,14 @@ std::string runThreadedBlock(Run &run, const unsigned *blockIds) {
   return "";
 }
 
+void fault(const char *message) {
+  fail((active ? active->where(active->current) : std::string()) + message);
+}
+
 } // namespace
 
 const Hooks &hooks() {
-  static const Hooks hooks{&syncthreads, &shuffleXor, &sharedAccess};
+  static const Hooks hooks{&syncthreads, &shuffleXor, &sharedAccess, &fault};
   return hooks;
 }
 

@@ -33,6 +33,8 @@ struct Hooks {
   uint64_t (*shuffleXor)(uint64_t value, int laneMask, int width, int line);
   /// A load or store of `size` bytes of __shared__ memory.
   void (*sharedAccess)(void *address, unsigned size, int isWrite);
+  /// What would fault on a GPU (a misaligned WMMA tile): ends the launch.
+  void (*fault)(const char *message);
 };
 
 /// The hooks to hand to the library's kiln_emu_init.

@@ -37,6 +37,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #define __global__
@@ -63,6 +64,8 @@ struct KilnEmuHooks {
   uint64_t (*shuffleXor)(uint64_t value, int laneMask, int width, int line);
   /// A load or store of __shared__ memory.
   void (*sharedAccess)(void *address, unsigned size, int isWrite);
+  /// What would fault on a GPU; does not return.
+  void (*fault)(const char *message);
 };
 inline KilnEmuHooks kiln_emu_hooks;
 
@@ -230,6 +233,8 @@ struct fragment {
 };
 
 inline float kiln_value(float v) { return v; }
+inline int kiln_value(signed char v) { return v; }
+inline int kiln_value(unsigned char v) { return v; }
 inline float kiln_value(__half v) { return __half2float(v); }
 inline float kiln_value(__nv_bfloat16 v) { return __bfloat162float(v); }
 
@@ -244,16 +249,34 @@ inline float __float_to_tf32(float x) {
   return x;
 }
 
+/// A GPU faults (misaligned address) unless a tile starts 256-bit aligned
+/// and its rows are a multiple of 16 bytes apart (the CUDA programming
+/// guide's WMMA rules).
+inline void kiln_wmma_check(const char *what, const void *p, unsigned ldm,
+                            unsigned elementBytes) {
+  uintptr_t address = reinterpret_cast<uintptr_t>(p);
+  if (address % 32 == 0 && ldm * elementBytes % 16 == 0)
+    return;
+  char message[256];
+  snprintf(message, sizeof message,
+           "%s: tile at an address %u bytes past a 32-byte boundary, rows "
+           "%u bytes apart (WMMA wants 32-byte aligned tiles, rows a "
+           "multiple of 16 bytes apart)",
+           what, unsigned(address % 32), ldm * elementBytes);
+  kiln_emu_hooks.fault(message);
+}
+
 template <typename Use, int M, int N, int K, typename T, typename P>
 inline void load_matrix_sync(fragment<Use, M, N, K, T, row_major> &f,
                              const P *p, unsigned ldm) {
+  kiln_wmma_check("wmma::load_matrix_sync", p, ldm, sizeof(P));
   for (int r = 0; r < f.rows; ++r)
     for (int c = 0; c < f.cols; ++c)
       f.x[r * f.cols + c] = p[r * ldm + c];
 }
 
-template <int M, int N, int K, typename T>
-inline void fill_fragment(fragment<accumulator, M, N, K, T> &f, T value) {
+template <int M, int N, int K, typename T, typename V>
+inline void fill_fragment(fragment<accumulator, M, N, K, T> &f, V value) {
   for (int i = 0; i < f.num_elements; ++i)
     f.x[i] = value;
 }
@@ -261,16 +284,19 @@ inline void fill_fragment(fragment<accumulator, M, N, K, T> &f, T value) {
 /// Fragments are registers on a GPU, never shared memory: not instrumented
 /// (and not inlined into code that is), as each lane multiplies the whole
 /// tile and the hooks would dominate the run.
-template <int M, int N, int K, typename A, typename B, typename LA, typename LB>
+/// Float accumulators sum float products; int ones (int8 operands) exact
+/// int products.
+template <int M, int N, int K, typename C, typename A, typename B, typename LA,
+          typename LB>
 __attribute__((noinline, no_sanitize("coverage"))) void
-mma_sync(fragment<accumulator, M, N, K, float> &d,
+mma_sync(fragment<accumulator, M, N, K, C> &d,
          const fragment<matrix_a, M, N, K, A, LA> &a,
          const fragment<matrix_b, M, N, K, B, LB> &b,
-         const fragment<accumulator, M, N, K, float> &c) {
-  float result[M * N];
+         const fragment<accumulator, M, N, K, C> &c) {
+  C result[M * N];
   for (int i = 0; i < M; ++i)
     for (int j = 0; j < N; ++j) {
-      float sum = c.x[i * N + j];
+      C sum = c.x[i * N + j];
       for (int k = 0; k < K; ++k)
         sum += kiln_value(a.x[i * K + k]) * kiln_value(b.x[k * N + j]);
       result[i * N + j] = sum;
@@ -280,17 +306,17 @@ mma_sync(fragment<accumulator, M, N, K, float> &d,
 
 /// Every lane holds the same tile; lane 0 writes it (the kernels
 /// synchronise before anyone reads it back).
-template <int M, int N, int K>
-inline void store_matrix_sync(float *p,
-                              const fragment<accumulator, M, N, K, float> &f,
+template <int M, int N, int K, typename T>
+inline void store_matrix_sync(T *p, const fragment<accumulator, M, N, K, T> &f,
                               unsigned ldm, layout_t layout) {
+  kiln_wmma_check("wmma::store_matrix_sync", p, ldm, sizeof(T));
   unsigned linear =
       threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
   if (linear % 32 != 0)
     return;
   for (int r = 0; r < M; ++r)
     for (int c = 0; c < N; ++c) {
-      float *slot = layout == mem_row_major ? p + r * ldm + c : p + c * ldm + r;
+      T *slot = layout == mem_row_major ? p + r * ldm + c : p + c * ldm + r;
       *slot = f.x[r * N + c];
     }
 }

@@ -6,12 +6,15 @@
 // kernel of 64x64 output tiles, 256 threads, K in steps of 16 staged
 // through shared memory. Two inner shapes:
 //   - tensor cores (WMMA), when the body is `out + a * b` on f32, f16 or
-//     bf16: eight warps, each two 16x16 accumulator tiles. f32 runs as
+//     bf16, or `out + i32(a) * i32(b)` on int8 (int8 quantization's
+//     contractions, exact in i32): eight warps, each two 16x16 accumulator
+//     tiles. f32 runs as
 //     3xTF32 (a = hi + lo, a*b ~ hi*hi + hi*lo + lo*hi), which keeps fp32
 //     accuracy (about 2^-21 relative per product against TF32's 2^-11) at
 //     three MMAs per step: still several times the SIMT FMA rate on
 //     sm_80/sm_90. f16/bf16 use their native MMA with fp32 accumulation.
-//   - SIMT otherwise (f64, integers, other bodies): 4x4 outputs per thread,
+//   - SIMT otherwise (f64, other integers, other bodies, int8 before
+//     sm_80): 4x4 outputs per thread,
 //     the generic's own body as the update.
 // Generated rather than cuBLASLt: the kernel reads the operands through
 // the generic's indexing maps (transposed, strided, im2col views) with no
@@ -51,6 +54,8 @@ MmaShape shapeOf(MmaKind kind) {
     return {"__half", 2, "__half", 16, 8};
   case MmaKind::kBf16:
     return {"__nv_bfloat16", 2, "__nv_bfloat16", 16, 8};
+  case MmaKind::kInt8:
+    return {"signed char", 1, "signed char", 16, 16};
   default:
     return {"float", 4, "nvcuda::wmma::precision::tf32", 8, 4};
   }
@@ -62,6 +67,91 @@ bool isProductOf(Value value, Value lhs, Value rhs) {
   return mul && ((mul.getLhs() == lhs && mul.getRhs() == rhs) ||
                  (mul.getLhs() == rhs && mul.getRhs() == lhs));
 }
+
+/// Whether `value` is the sign extension of `arg` to i32.
+bool isWidened(Value value, Value arg) {
+  auto ext = value.getDefiningOp<arith::ExtSIOp>();
+  return ext && ext.getIn() == arg;
+}
+
+/// Whether a contraction body is `out + i32(a) * i32(b)` with a and b i8
+/// and out i32, in either order: what linalg makes of an int8 x int8 ->
+/// i32 matmul (int8 quantization's integer contractions).
+bool isInt8MulAdd(Block &block) {
+  if (block.getNumArguments() != 3 ||
+      !block.getArgument(0).getType().isInteger(8) ||
+      !block.getArgument(1).getType().isInteger(8) ||
+      !block.getArgument(2).getType().isInteger(32))
+    return false;
+  auto add =
+      block.getTerminator()->getOperand(0).getDefiningOp<arith::AddIOp>();
+  if (!add)
+    return false;
+  Value acc = block.getArgument(2);
+  Value product = add.getLhs() == acc   ? add.getRhs()
+                  : add.getRhs() == acc ? add.getLhs()
+                                        : Value();
+  auto mul = product ? product.getDefiningOp<arith::MulIOp>() : nullptr;
+  if (!mul)
+    return false;
+  Value lhs = block.getArgument(0), rhs = block.getArgument(1);
+  return (isWidened(mul.getLhs(), lhs) && isWidened(mul.getRhs(), rhs)) ||
+         (isWidened(mul.getLhs(), rhs) && isWidened(mul.getRhs(), lhs));
+}
+
+/// Where a tensor-core kernel stages its K tile in shared memory: the
+/// declarations of As and Bs, the slot thread element `e` of a global
+/// load fills (A: row e / 32, column e % 32; B: row e / 64, column
+/// e % 64), and the WMMA load of a warp's fragment (at K offset kk, B's
+/// column block j).
+struct TileLayout {
+  std::string declarations, aSlot, bSlot, aFragment, bFragment;
+  int64_t operandBytes;
+};
+
+/// Row-major tiles padded by `shape.pad` per row: fragments start at K
+/// offsets of 16 halves or 8 floats (32 bytes), so each is 256-bit aligned
+/// as WMMA wants; row strides are multiples of 16 bytes, and the padding
+/// spreads rows over the banks.
+TileLayout rowTileLayout(const MmaShape &shape) {
+  const std::string aStride = std::to_string(kTensorTileK + shape.pad),
+                    bStride = std::to_string(kTile + shape.pad),
+                    storage = shape.storage;
+  TileLayout layout;
+  int64_t aBytes = kTile * (kTensorTileK + shape.pad) * shape.storageBytes;
+  layout.operandBytes =
+      aBytes + kTensorTileK * (kTile + shape.pad) * shape.storageBytes;
+  layout.declarations = "  " + storage + " (*As)[" + aStride + "] = (" +
+                        storage + " (*)[" + aStride + "])tiles;\n  " + storage +
+                        " (*Bs)[" + bStride + "] = (" + storage + " (*)[" +
+                        bStride + "])(tiles + " + std::to_string(aBytes) +
+                        ");\n";
+  layout.aSlot = "As[e / " + std::to_string(kTensorTileK) + "][e % " +
+                 std::to_string(kTensorTileK) + "]";
+  layout.bSlot = "Bs[e / 64][e % 64]";
+  layout.aFragment = "&As[wm][kk], " + aStride;
+  layout.bFragment = "&Bs[kk][wn + 16 * j], " + bStride;
+  return layout;
+}
+
+/// int8 tiles: a 16-element K offset is only 16 bytes, so row-major tiles
+/// would start odd fragments half-aligned. Each 16 x 16 fragment gets 32-byte
+/// rows of its own instead: A as [K / 16][64 rows][32], B as [K / 16][64 /
+/// 16 column blocks][16 rows][32].
+TileLayout byteTileLayout() {
+  static_assert(kTensorTileK == 32 && kTile == 64, "the indices below");
+  TileLayout layout;
+  layout.operandBytes = 2 * 64 * 32 + 2 * 4 * 16 * 32;
+  layout.declarations =
+      "  signed char (*As)[64][32] = (signed char (*)[64][32])tiles;\n"
+      "  signed char (*Bs)[4][16][32] =\n"
+      "      (signed char (*)[4][16][32])(tiles + 4096);\n";
+  layout.aSlot = "As[e % 32 / 16][e / 32][e % 16]";
+  layout.bSlot = "Bs[e / 1024][e % 64 / 16][e / 64 % 16][e % 16]";
+  layout.aFragment = "&As[kk / 16][wm][0], 32";
+  layout.bFragment = "&Bs[kk / 16][(wn + 16 * j) / 16][0][0], 32";
+  return layout;
+}
 } // namespace
 
 std::optional<ContractionLoops> KernelWriter::contractionLoops() const {
@@ -72,13 +162,14 @@ std::optional<ContractionLoops> KernelWriter::contractionLoops() const {
       linalg::inferContractionDims(op_);
   if (failed(dims) || dims->m.empty() || dims->n.empty() || dims->k.empty())
     return std::nullopt;
-  // The tiles hold one compute type; a mixed body stays serial.
+  // The tiles hold one compute type; a mixed body stays serial, but for
+  // int8 products summed in i32 (the tiles then hold i32).
   Block &block = op_.getRegion().front();
   std::string type = computeType(block.getArgument(0).getType());
-  if (type == "bool" ||
-      llvm::any_of(block.getArguments(), [&](BlockArgument a) {
-        return computeType(a.getType()) != type;
-      }))
+  bool mixed = llvm::any_of(block.getArguments(), [&](BlockArgument a) {
+    return computeType(a.getType()) != type;
+  });
+  if (type == "bool" || (mixed && !isInt8MulAdd(block)))
     return std::nullopt;
   ContractionLoops loops;
   loops.m.assign(dims->m.begin(), dims->m.end());
@@ -124,6 +215,8 @@ Type KernelWriter::mulAddOperandType(const ContractionLoops &loops) const {
 MmaKind KernelWriter::mmaKindOf(const ContractionLoops &loops) const {
   if (!request_.tensorCores)
     return MmaKind::kNone;
+  if (isInt8MulAdd(op_.getRegion().front()))
+    return MmaKind::kInt8;
   Type a = mulAddOperandType(loops);
   if (!a)
     return MmaKind::kNone;
@@ -274,9 +367,7 @@ KernelWriter::emitTensorCoreContraction(const ContractionLoops &loops,
   const std::string rows = std::to_string(loops.rows),
                     cols = std::to_string(loops.cols),
                     depth = std::to_string(loops.depth);
-  const std::string aStride = std::to_string(kTensorTileK + shape.pad),
-                    bStride = std::to_string(kTile + shape.pad),
-                    cStride = std::to_string(kTile + 4);
+  const std::string cStride = std::to_string(kTile + 4);
   const int64_t perThread = kTile * kTensorTileK / kThreads;
   beginContraction(loops, KernelKind::kTensorCoreContraction);
   kernel_.usesTensorCores = true;
@@ -303,33 +394,27 @@ KernelWriter::emitTensorCoreContraction(const ContractionLoops &loops,
                     {{"fk", loops.k}, {"fn", loops.n}}, names);
   };
   bool split = mma == MmaKind::kTf32x3;
-  // WMMA wants 256-bit aligned tile pointers and row strides that are a
-  // multiple of 16 bytes; the padding also spreads rows over the banks.
+  bool int8 = mma == MmaKind::kInt8;
+  TileLayout tiles = int8 ? byteTileLayout() : rowTileLayout(shape);
   // The result tile reuses the operand tiles' memory (they are dead by
   // then), so a block needs half the shared memory.
-  int64_t operandBytes = (kTile * (kTensorTileK + shape.pad) +
-                          kTensorTileK * (kTile + shape.pad)) *
-                         shape.storageBytes;
-  int64_t sharedBytes = std::max(operandBytes, kTile * (kTile + 4) * 4);
+  int64_t sharedBytes = std::max(tiles.operandBytes, kTile * (kTile + 4) * 4);
+  const char *accumulator = int8 ? "int" : "float";
   os << "  __shared__ __align__(32) unsigned char tiles[" << sharedBytes
      << "];\n"
-     << "  " << shape.storage << " (*As)[" << aStride << "] = ("
-     << shape.storage << " (*)[" << aStride << "])tiles;\n"
-     << "  " << shape.storage << " (*Bs)[" << bStride << "] = ("
-     << shape.storage << " (*)[" << bStride << "])(tiles + "
-     << kTile * (kTensorTileK + shape.pad) * shape.storageBytes << ");\n"
-     << "  float (*Cs)[" << cStride << "] = (float (*)[" << cStride
-     << "])tiles;\n"
+     << tiles.declarations << "  " << accumulator << " (*Cs)[" << cStride
+     << "] = (" << accumulator << " (*)[" << cStride << "])tiles;\n"
      << "  // Warp w owns rows wm..wm+15 and columns wn..wn+31 of the tile.\n"
      << "  const int warp = threadIdx.x / 32;\n"
      << "  const int wm = warp % 4 * 16, wn = warp / 4 * 32;\n"
      << "  const " << idx_ << " m0 = (" << idx_ << ")blockIdx.y * " << kTile
      << ", n0 = (" << idx_ << ")blockIdx.x * " << kTile << ";\n";
   decompose(os, "  ", "blockIdx.z", loops.batch, names, "");
+  const char *zero = int8 ? "0" : "0.0f";
   os << "  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, "
-     << shape.k << ", float> c[2];\n"
-     << "  nvcuda::wmma::fill_fragment(c[0], 0.0f);\n"
-     << "  nvcuda::wmma::fill_fragment(c[1], 0.0f);\n"
+     << shape.k << ", " << accumulator << "> c[2];\n"
+     << "  nvcuda::wmma::fill_fragment(c[0], " << zero << ");\n"
+     << "  nvcuda::wmma::fill_fragment(c[1], " << zero << ");\n"
      << "  // Software pipeline: the next K tile's global loads are in flight\n"
      << "  // while the tensor cores work on this one.\n"
      << "  " << shape.storage << " aNext[" << perThread << "], bNext["
@@ -341,9 +426,8 @@ KernelWriter::emitTensorCoreContraction(const ContractionLoops &loops,
      << "; k0 += " << kTensorTileK << ") {\n"
      << "    for (int l = 0; l < " << perThread << "; ++l) {\n"
      << "      const int e = threadIdx.x + l * " << kThreads << ";\n"
-     << "      As[e / " << kTensorTileK << "][e % " << kTensorTileK
-     << "] = aNext[l];\n"
-     << "      Bs[e / 64][e % 64] = bNext[l];\n"
+     << "      " << tiles.aSlot << " = aNext[l];\n"
+     << "      " << tiles.bSlot << " = bNext[l];\n"
      << "    }\n"
      << "    __syncthreads();\n"
      << "    if (k0 + " << kTensorTileK << " < " << depth << ") {\n"
@@ -353,15 +437,14 @@ KernelWriter::emitTensorCoreContraction(const ContractionLoops &loops,
      << "    for (int kk = 0; kk < " << kTensorTileK << "; kk += " << shape.k
      << ") {\n"
      << "      " << fragment("matrix_a") << (split ? " a, aLo;\n" : " a;\n")
-     << "      nvcuda::wmma::load_matrix_sync(a, &As[wm][kk], " << aStride
-     << ");\n";
+     << "      nvcuda::wmma::load_matrix_sync(a, " << tiles.aFragment << ");\n";
   if (split)
     os << "      kiln_tf32_split(a, aLo);\n";
   os << "#pragma unroll\n"
      << "      for (int j = 0; j < 2; ++j) {\n"
      << "        " << fragment("matrix_b") << (split ? " b, bLo;\n" : " b;\n")
-     << "        nvcuda::wmma::load_matrix_sync(b, &Bs[kk][wn + 16 * j], "
-     << bStride << ");\n";
+     << "        nvcuda::wmma::load_matrix_sync(b, " << tiles.bFragment
+     << ");\n";
   if (split)
     os << "        kiln_tf32_split(b, bLo);\n"
        << "        // Small terms first: they are below the big one's "

@@ -51,7 +51,7 @@ struct ContractionLoops {
 };
 
 /// The tensor-core instruction family a contraction can use.
-enum class MmaKind { kNone, kTf32x3, kF16, kBf16 };
+enum class MmaKind { kNone, kTf32x3, kF16, kBf16, kInt8 };
 
 /// A buffer operand (or a buffer a body loads from) of the kernel.
 struct Operand {
@@ -89,7 +89,8 @@ private:
   /// The type of a and b when the body is `out + a * b` on floats (a and
   /// b alike), else null.
   mlir::Type mulAddOperandType(const ContractionLoops &loops) const;
-  /// Tensor cores apply when the body is `out + a * b` on like floats.
+  /// Tensor cores apply when the body is `out + a * b` on like floats, or
+  /// int8 products summed in i32.
   MmaKind mmaKindOf(const ContractionLoops &loops) const;
   /// The contraction as a (batched) GEMM a BLAS library can run instead
   /// (GemmCallOf.cpp): every operand's loops collapse to one stride per

@@ -50,6 +50,17 @@ func.func @matmul_integer(%a: tensor<2x3xi8>, %b: tensor<3x4xi8>,
   return %0, %1, %2 : tensor<2x4xi32>, tensor<5x2x1xi32>, tensor<1x1xi64>
 }
 
+// int8 products summed in i32 over several output tiles, with remainders
+// in M, N and K (CUDA runs them on int8 tensor cores from sm_80), and one
+// broadcast over a batch.
+func.func @matmul_int8_tiles(%a: tensor<70x100xi8>, %b: tensor<100x130xi8>,
+                             %c: tensor<2x33x48xi8>, %d: tensor<48x65xi8>)
+    -> (tensor<70x130xi32>, tensor<2x33x65xi32>) {
+  %0 = kiln.matmul %a, %b : (tensor<70x100xi8>, tensor<100x130xi8>) -> tensor<70x130xi32>
+  %1 = kiln.matmul %c, %d : (tensor<2x33x48xi8>, tensor<48x65xi8>) -> tensor<2x33x65xi32>
+  return %0, %1 : tensor<70x130xi32>, tensor<2x33x65xi32>
+}
+
 func.func @matmul_f16(%a: tensor<2x4x16xf16>, %b: tensor<16x8xf16>) -> tensor<2x4x8xf16> {
   %0 = kiln.matmul %a, %b : (tensor<2x4x16xf16>, tensor<16x8xf16>) -> tensor<2x4x8xf16>
   return %0 : tensor<2x4x8xf16>
