@@ -28,14 +28,19 @@ Type elementOf(Value value) {
   return cast<RankedTensorType>(value.getType()).getElementType();
 }
 
-/// Whether `a` and `b` can be one collective: all-reduces of one
-/// reduction, or all-gathers (along any axes), over the same ranks and
-/// element type.
+/// Whether `a` and `b` can be one collective: all-reduces or
+/// reduce-scatters (along any axes) of one reduction, or all-gathers
+/// (along any axes), over the same ranks and element type.
 bool sameKind(Operation *a, Operation *b) {
   if (elementOf(a->getResult(0)) != elementOf(b->getResult(0)))
     return false;
   if (auto x = dyn_cast<AllReduceOp>(a)) {
     auto y = dyn_cast<AllReduceOp>(b);
+    return y && x.getReduction() == y.getReduction() &&
+           x.getRanks() == y.getRanks();
+  }
+  if (auto x = dyn_cast<ReduceScatterOp>(a)) {
+    auto y = dyn_cast<ReduceScatterOp>(b);
     return y && x.getReduction() == y.getReduction() &&
            x.getRanks() == y.getRanks();
   }
@@ -75,7 +80,7 @@ fusibleCollectives(ArrayRef<MadeCollective> collectives, int64_t maxBytes) {
     run.clear();
   };
   for (const MadeCollective &made : collectives) {
-    if (!isa<AllReduceOp, AllGatherOp>(made.op) ||
+    if (!isa<AllReduceOp, AllGatherOp, ReduceScatterOp>(made.op) ||
         bytesOf(made.op) > maxBytes) {
       flush();
       continue;
@@ -102,6 +107,40 @@ Value flatInput(OpBuilder &builder, Operation *member) {
       builder, member->getLoc(),
       RankedTensorType::get({type.getNumElements()}, type.getElementType()),
       input);
+}
+
+/// A reduce-scatter's input as [ranks, size] rows, row r the block of
+/// its axis that rank r keeps: concatenated along the columns, the rows
+/// are what one reduce-scatter along axis 0 hands out.
+Value scatterRows(OpBuilder &builder, ReduceScatterOp member) {
+  Location loc = member.getLoc();
+  auto input = cast<RankedTensorType>(member.getInput().getType());
+  Type element = input.getElementType();
+  int64_t ranks = member.getRanks(), axis = member.getAxis();
+  // [..., ranks, dim / ranks, ...], then the rank dimension first.
+  SmallVector<int64_t> blocks;
+  for (int64_t d = 0; d < input.getRank(); ++d) {
+    if (d == axis)
+      blocks.push_back(ranks);
+    blocks.push_back(d == axis ? input.getDimSize(d) / ranks
+                               : input.getDimSize(d));
+  }
+  Value rows = ReshapeOp::create(
+      builder, loc, RankedTensorType::get(blocks, element), member.getInput());
+  if (axis > 0) {
+    SmallVector<int64_t> permutation{axis}, shape{ranks};
+    for (int64_t d = 0; d < int64_t(blocks.size()); ++d)
+      if (d != axis) {
+        permutation.push_back(d);
+        shape.push_back(blocks[d]);
+      }
+    rows = TransposeOp::create(
+        builder, loc, RankedTensorType::get(shape, element), rows, permutation);
+  }
+  return ReshapeOp::create(
+      builder, loc,
+      RankedTensorType::get({ranks, input.getNumElements() / ranks}, element),
+      rows);
 }
 
 /// An all-gather's result from the fused gather's [ranks, total] rows:
@@ -137,6 +176,38 @@ Value gatheredPart(OpBuilder &builder, AllGatherOp member, Value rows,
   return ReshapeOp::create(builder, loc, member.getType(), part);
 }
 
+/// The one collective of a group shaped like `last`, over its members'
+/// parts `flat` (`total` elements per rank in all): for an all-reduce the
+/// summed [total]; a reduce-scatter each rank's [total] (its rows of
+/// [ranks, total]); an all-gather the [ranks, total] rows of every rank.
+Value fusedCollective(OpBuilder &builder, Operation *last, ArrayRef<Value> flat,
+                      int64_t total) {
+  Location loc = last->getLoc();
+  Type element = elementOf(last->getResult(0));
+  auto vector = RankedTensorType::get({total}, element);
+  if (auto reduceScatter = dyn_cast<ReduceScatterOp>(last)) {
+    int64_t ranks = reduceScatter.getRanks();
+    Value rows = ConcatOp::create(
+        builder, loc, RankedTensorType::get({ranks, total}, element), flat, 1);
+    Value joined = ReshapeOp::create(
+        builder, loc, RankedTensorType::get({ranks * total}, element), rows);
+    return ReduceScatterOp::create(builder, loc, vector, joined,
+                                   reduceScatter.getReduction(), 0,
+                                   uint32_t(ranks));
+  }
+  Value joined = ConcatOp::create(builder, loc, vector, flat, 0);
+  if (auto allReduce = dyn_cast<AllReduceOp>(last))
+    return AllReduceOp::create(builder, loc, vector, joined,
+                               allReduce.getReduction(), allReduce.getRanks());
+  int64_t ranks = cast<AllGatherOp>(last).getRanks();
+  Value gathered = AllGatherOp::create(
+      builder, loc, RankedTensorType::get({ranks * total}, element), joined, 0,
+      uint32_t(ranks));
+  // Rank-major: each rank's concatenation is one row.
+  return ReshapeOp::create(
+      builder, loc, RankedTensorType::get({ranks, total}, element), gathered);
+}
+
 } // namespace
 
 void fuseCollectives(ArrayRef<Operation *> group) {
@@ -160,33 +231,21 @@ void fuseCollectives(ArrayRef<Operation *> group) {
   }
 
   OpBuilder builder(last);
-  Location loc = last->getLoc();
   Type element = elementOf(last->getResult(0));
+  bool reduceScatter = isa<ReduceScatterOp>(last);
   SmallVector<Value> flat;
   SmallVector<int64_t> sizes;
   int64_t total = 0;
   for (Operation *member : group) {
-    flat.push_back(flatInput(builder, member));
-    sizes.push_back(
-        cast<RankedTensorType>(flat.back().getType()).getDimSize(0));
+    flat.push_back(reduceScatter
+                       ? scatterRows(builder, cast<ReduceScatterOp>(member))
+                       : flatInput(builder, member));
+    // The elements each rank ends up with from this member's part.
+    sizes.push_back(cast<RankedTensorType>(flat.back().getType())
+                        .getDimSize(reduceScatter ? 1 : 0));
     total += sizes.back();
   }
-  auto joinedType = RankedTensorType::get({total}, element);
-  Value joined = ConcatOp::create(builder, loc, joinedType, flat, 0);
-  Value fused;
-  if (auto allReduce = dyn_cast<AllReduceOp>(last)) {
-    fused = AllReduceOp::create(builder, loc, joinedType, joined,
-                                allReduce.getReduction(), allReduce.getRanks());
-  } else {
-    auto allGather = cast<AllGatherOp>(last);
-    int64_t ranks = allGather.getRanks();
-    fused = AllGatherOp::create(builder, loc,
-                                RankedTensorType::get({ranks * total}, element),
-                                joined, 0, uint32_t(ranks));
-    // Rank-major: each rank's concatenation is one row.
-    fused = ReshapeOp::create(
-        builder, loc, RankedTensorType::get({ranks, total}, element), fused);
-  }
+  Value fused = fusedCollective(builder, last, flat, total);
   int64_t offset = 0;
   for (auto [member, size] : llvm::zip(group, sizes)) {
     Value result;

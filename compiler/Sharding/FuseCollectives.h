@@ -4,8 +4,9 @@
 //
 // A collective costs a round of messages whatever its size: below tens of
 // KiB its latency is the whole cost. Independent small all-reduces (and
-// all-gathers) of one rank's program are therefore sent as one, over
-// their operands flattened and concatenated (Horovod's tensor fusion).
+// all-gathers, and reduce-scatters) of one rank's program are therefore
+// sent as one, over their operands flattened and concatenated (Horovod's
+// tensor fusion).
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,7 +28,8 @@ struct MadeCollective {
 
 /// Groups of collectives that can be sent as one: consecutive among
 /// `collectives` (all of one function's, in program order), all-reduces
-/// of one reduction or all-gathers, over the same ranks and element type,
+/// or reduce-scatters of one reduction, or all-gathers, over the same
+/// ranks and element type,
 /// each delivering at most `maxBytes`, none depending on another.
 /// Dependence is read on the original values, which every rank shares (a
 /// rank's own extra addends add no dependence the original graph lacks),
@@ -38,10 +40,11 @@ fusibleCollectives(llvm::ArrayRef<MadeCollective> collectives,
                    int64_t maxBytes);
 
 /// Replaces `group` by one collective over its operands flattened and
-/// concatenated, placed at its last member; each member's result is cut
-/// from it (an all-gather's from each rank's row, put back along its
-/// axis), and ops between the members that use their results move after
-/// it.
+/// concatenated, placed at its last member (a reduce-scatter's as rows,
+/// one per rank, each the block of its axis that rank keeps); each
+/// member's result is cut from it (an all-gather's from each rank's row,
+/// put back along its axis), and ops between the members that use their
+/// results move after it.
 void fuseCollectives(llvm::ArrayRef<mlir::Operation *> group);
 
 } // namespace kiln::compiler::sharding

@@ -277,6 +277,13 @@ struct Partitioner {
     return success();
   }
 
+  /// The count of `collective`'s kind.
+  int64_t &collectivesOfKind(Operation *collective) {
+    if (isa<AllReduceOp>(collective))
+      return allReduces;
+    return isa<ReduceScatterOp>(collective) ? reduceScatters : allGathers;
+  }
+
   LogicalResult partition(func::FuncOp function) {
     // Before the arguments' slices are inserted: those are not the user's.
     SmallVector<Operation *> original;
@@ -296,8 +303,7 @@ struct Partitioner {
       if (!isa<func::ReturnOp>(op))
         op->erase();
     for (ArrayRef<Operation *> group : fusible) {
-      (isa<AllReduceOp>(group.front()) ? allReduces : allGathers) -=
-          int64_t(group.size()) - 1;
+      collectivesOfKind(group.front()) -= int64_t(group.size()) - 1;
       fuseCollectives(group);
     }
     // Annotations are the pass's input; the layouts are in the types now.
