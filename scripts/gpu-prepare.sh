@@ -76,6 +76,18 @@ np.save(f"{folder}/example-mlp.expected.npy", torch.softmax(logits, -1).numpy())
 PY
 echo "check example-mlp example-mlp.kiln 1e-5 1e-6 arg0=models/example-mlp.x.npy -- result0=models/example-mlp.expected.npy" >>"$manifest"
 
+# int8 on tensor cores (WMMA signed char): the pre-quantized ONNX models of
+# test/e2e/precision/qdq.test against their NumPy models (exact integer
+# products; the requantized MLP is left out, as a sum on a rounding boundary
+# may go either way). qdq_models.py checks them on this CPU first.
+qdq="$models/qdq"
+/usr/bin/python3 "$root/test/e2e/precision/Inputs/qdq_models.py" "$qdq" --kilnc "$kilnc" >/dev/null
+for c in matmul_u8 matmul_s8 gemm_bias conv; do
+  "$kilnc" compile "$qdq/$c.onnx" --target "cuda:$arch" -o "$out/qdq-$c.kiln" >/dev/null
+  echo "check qdq-$c qdq-$c.kiln 1e-4 1e-4 x=models/qdq/$c.x.npy -- y=models/qdq/$c.expected.npy" >>"$manifest"
+done
+rm -rf "$qdq"/*.onnx "$qdq"/*.out "$qdq"/mlp.*
+
 # Bandwidth and GEMM workloads: the runner feeds them seeded random inputs;
 # the GEMM's result is compared with cuBLASLt's.
 for w in ew_chain softmax_rows layernorm_rows; do

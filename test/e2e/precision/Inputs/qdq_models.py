@@ -4,10 +4,12 @@ form ONNX Runtime's quantization tools write: activations through
 QuantizeLinear/DequantizeLinear (uint8 or int8, per tensor), weights as
 int8 initializers through DequantizeLinear per output channel.
 
-qdq_models.py OUT --kilnc KILNC   writes OUT/CASE.onnx and OUT/CASE.x.npy,
-    runs `kilnc run` on each (OUT/CASE.out/y.npy), and compares with a
-    NumPy model of the QDQ graph: exact integer products, so Kiln's int8
-    kernels must agree to float32 rounding. Prints one line per case.
+qdq_models.py OUT --kilnc KILNC   writes OUT/CASE.onnx, OUT/CASE.x.npy and
+    the NumPy model's output OUT/CASE.expected.npy, runs `KILNC run` on each
+    (OUT/CASE.out/y.npy), and compares: the NumPy model of the QDQ graph has
+    exact integer products, so Kiln's int8 kernels must agree to float32
+    rounding. Prints one line per case. (scripts/gpu-prepare.sh reuses the
+    models and references for the GPU check.)
 
 Cases: matmul_u8 (uint8 activations, zero point 131), matmul_s8 (int8,
 zero point -3, 3-D input), gemm_bias (Gemm with transB and a bias), conv
@@ -168,6 +170,8 @@ def main():
         model = os.path.join(args.out, name + ".onnx")
         g.save(model, list(x.shape), y_shape)
         np.save(os.path.join(args.out, name + ".x.npy"), x)
+        np.save(os.path.join(args.out, name + ".expected.npy"),
+                want.astype(np.float32))
         out = os.path.join(args.out, name + ".out")
         subprocess.run([args.kilnc, "run", model, "--input",
                         "x=" + os.path.join(args.out, name + ".x.npy"),
