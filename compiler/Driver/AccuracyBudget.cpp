@@ -90,7 +90,7 @@ public:
     SmallVector<Operation *> points = int8QuantizationPoints(func);
     for (size_t i = 0; i < points.size(); ++i)
       if (quantize[i])
-        quantizeContraction(points[i], params[i], options.integerContractions);
+        quantizeContraction(points[i], params[i]);
     PipelineOptions trial = options;
     trial.precision = "fp32";
     trial.timing = nullptr;

@@ -341,15 +341,14 @@ DriverError lowerTo(ModuleOp module, Stage stage,
   // Pre-quantized contractions (QDQ form and ONNX's integer operators) run
   // on the integer kernels, before unsigned activations are lowered (the
   // folds read their ui8 type).
-  if (options.integerContractions)
-    if (DriverError error = runPipeline(
-            module, options.timing, ErrorKind::kInternal,
-            "folding quantized contractions", [](OpPassManager &pm) {
-              pm.addPass(createFoldQdqPass());
-              pm.addPass(createFoldIntegerContractionsPass());
-              pm.addPass(createCanonicalizerPass());
-            }))
-      return error;
+  if (DriverError error =
+          runPipeline(module, options.timing, ErrorKind::kInternal,
+                      "folding quantized contractions", [](OpPassManager &pm) {
+                        pm.addPass(createFoldQdqPass());
+                        pm.addPass(createFoldIntegerContractionsPass());
+                        pm.addPass(createCanonicalizerPass());
+                      }))
+    return error;
   if (DriverError error =
           runPipeline(module, options.timing, ErrorKind::kInternal,
                       "folding integer round trips", [](OpPassManager &pm) {

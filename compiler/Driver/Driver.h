@@ -170,10 +170,6 @@ struct PipelineOptions {
   /// over `ranks` by `parallel` ("tensor").
   int64_t stages = 1;
   int64_t stage = 0;
-  /// int8 matmuls and gemms run as int8 x int8 -> i32 contractions (the
-  /// CPU's integer kernels, CUDA's int8 tensor cores); off, they stay fp32
-  /// on quantize/dequantize.
-  bool integerContractions = true;
   /// Min/max over every axis in two stages (kiln-split-full-reductions),
   /// which the CPU vectorises; CUDA has reductions of its own.
   bool splitFullReductions = true;

@@ -127,6 +127,6 @@ DriverError kiln::compiler::quantizeInt8(ModuleOp module,
   }
   for (size_t i = 0; i < points.size(); ++i)
     if (quantize[i])
-      quantizeContraction(points[i], params[i], options.integerContractions);
+      quantizeContraction(points[i], params[i]);
   return {};
 }

@@ -418,16 +418,15 @@ kiln::compiler::int8QuantizationPoints(func::FuncOp func) {
   return points;
 }
 
-void kiln::compiler::quantizeContraction(Operation *op, QuantParams activation,
-                                         bool integerContraction) {
+void kiln::compiler::quantizeContraction(Operation *op,
+                                         QuantParams activation) {
   auto [weightIndex, axis] = *weightOf(op);
   auto constant = op->getOperand(weightIndex).getDefiningOp<ConstantOp>();
   RoundedWeights weights =
       roundWeights(cast<DenseFPElementsAttr>(constant.getValue()), axis);
   auto conv = dyn_cast<Conv2dOp>(op);
-  if (integerContraction &&
-      (conv ? rewriteConvAsIntegerGemm(conv, activation, weights)
-            : rewriteAsIntegerContraction(op, activation, weights))) {
+  if (conv ? rewriteConvAsIntegerGemm(conv, activation, weights)
+           : rewriteAsIntegerContraction(op, activation, weights)) {
     if (constant->use_empty())
       constant->erase();
     return;

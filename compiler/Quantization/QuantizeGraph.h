@@ -29,15 +29,14 @@ int8QuantizationPoints(mlir::func::FuncOp func);
 
 /// Rewrites `op` (one of those points): its weights are rounded to
 /// symmetric int8 per output channel and its activation is quantized with
-/// `activation`. With `integerContraction`, a matmul, gemm or ungrouped
-/// conv2d becomes int8 x int8 -> i32 matmuls (a convolution's over the
-/// patches of its input) followed by their dequantization (the CPU runs
-/// them on integer kernels); otherwise, and for grouped convolutions, the
-/// activation is read through quantize/dequantize and the op stays fp32.
+/// `activation`. A matmul, gemm or ungrouped conv2d becomes int8 x int8 ->
+/// i32 matmuls (a convolution's over the patches of its input) followed by
+/// their dequantization (the CPU's integer kernels, CUDA's int8 tensor
+/// cores); a grouped convolution reads its activation through
+/// quantize/dequantize and stays fp32.
 /// The parameters are recorded in the (integer) contraction's `kiln.int8`
 /// attribute.
-void quantizeContraction(mlir::Operation *op, QuantParams activation,
-                         bool integerContraction);
+void quantizeContraction(mlir::Operation *op, QuantParams activation);
 
 /// Pre-quantized models (ONNX's QDQ form): `op` (a matmul with 2-D
 /// weights, a gemm or a conv2d) reads `quantized`, an i8 tensor with

@@ -28,22 +28,24 @@ Type elementOf(Value value) {
   return cast<RankedTensorType>(value.getType()).getElementType();
 }
 
+/// Whether `a` and `b` are both `Op`s of one reduction over the same ranks.
+template <typename Op> bool sameReduction(Operation *a, Operation *b) {
+  auto x = cast<Op>(a);
+  auto y = dyn_cast<Op>(b);
+  return y && x.getReduction() == y.getReduction() &&
+         x.getRanks() == y.getRanks();
+}
+
 /// Whether `a` and `b` can be one collective: all-reduces or
 /// reduce-scatters (along any axes) of one reduction, or all-gathers
 /// (along any axes), over the same ranks and element type.
 bool sameKind(Operation *a, Operation *b) {
   if (elementOf(a->getResult(0)) != elementOf(b->getResult(0)))
     return false;
-  if (auto x = dyn_cast<AllReduceOp>(a)) {
-    auto y = dyn_cast<AllReduceOp>(b);
-    return y && x.getReduction() == y.getReduction() &&
-           x.getRanks() == y.getRanks();
-  }
-  if (auto x = dyn_cast<ReduceScatterOp>(a)) {
-    auto y = dyn_cast<ReduceScatterOp>(b);
-    return y && x.getReduction() == y.getReduction() &&
-           x.getRanks() == y.getRanks();
-  }
+  if (isa<AllReduceOp>(a))
+    return sameReduction<AllReduceOp>(a, b);
+  if (isa<ReduceScatterOp>(a))
+    return sameReduction<ReduceScatterOp>(a, b);
   auto x = cast<AllGatherOp>(a);
   auto y = dyn_cast<AllGatherOp>(b);
   return y && x.getRanks() == y.getRanks();

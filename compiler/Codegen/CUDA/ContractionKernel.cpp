@@ -46,6 +46,8 @@ struct MmaShape {
   const char *fragment; ///< WMMA fragment element type.
   int k;                ///< K of one MMA (m16n16k<k>).
   int pad;              ///< Row padding of shared tiles, in elements.
+  const char *accumulator = "float"; ///< Accumulator fragment type.
+  const char *zero = "0.0f";         ///< Its zero.
 };
 
 MmaShape shapeOf(MmaKind kind) {
@@ -55,7 +57,7 @@ MmaShape shapeOf(MmaKind kind) {
   case MmaKind::kBf16:
     return {"__nv_bfloat16", 2, "__nv_bfloat16", 16, 8};
   case MmaKind::kInt8:
-    return {"signed char", 1, "signed char", 16, 16};
+    return {"signed char", 1, "signed char", 16, 16, "int", "0"};
   default:
     return {"float", 4, "nvcuda::wmma::precision::tf32", 8, 4};
   }
@@ -394,27 +396,25 @@ KernelWriter::emitTensorCoreContraction(const ContractionLoops &loops,
                     {{"fk", loops.k}, {"fn", loops.n}}, names);
   };
   bool split = mma == MmaKind::kTf32x3;
-  bool int8 = mma == MmaKind::kInt8;
-  TileLayout tiles = int8 ? byteTileLayout() : rowTileLayout(shape);
+  TileLayout tiles =
+      mma == MmaKind::kInt8 ? byteTileLayout() : rowTileLayout(shape);
   // The result tile reuses the operand tiles' memory (they are dead by
   // then), so a block needs half the shared memory.
   int64_t sharedBytes = std::max(tiles.operandBytes, kTile * (kTile + 4) * 4);
-  const char *accumulator = int8 ? "int" : "float";
   os << "  __shared__ __align__(32) unsigned char tiles[" << sharedBytes
      << "];\n"
-     << tiles.declarations << "  " << accumulator << " (*Cs)[" << cStride
-     << "] = (" << accumulator << " (*)[" << cStride << "])tiles;\n"
+     << tiles.declarations << "  " << shape.accumulator << " (*Cs)[" << cStride
+     << "] = (" << shape.accumulator << " (*)[" << cStride << "])tiles;\n"
      << "  // Warp w owns rows wm..wm+15 and columns wn..wn+31 of the tile.\n"
      << "  const int warp = threadIdx.x / 32;\n"
      << "  const int wm = warp % 4 * 16, wn = warp / 4 * 32;\n"
      << "  const " << idx_ << " m0 = (" << idx_ << ")blockIdx.y * " << kTile
      << ", n0 = (" << idx_ << ")blockIdx.x * " << kTile << ";\n";
   decompose(os, "  ", "blockIdx.z", loops.batch, names, "");
-  const char *zero = int8 ? "0" : "0.0f";
   os << "  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, "
-     << shape.k << ", " << accumulator << "> c[2];\n"
-     << "  nvcuda::wmma::fill_fragment(c[0], " << zero << ");\n"
-     << "  nvcuda::wmma::fill_fragment(c[1], " << zero << ");\n"
+     << shape.k << ", " << shape.accumulator << "> c[2];\n"
+     << "  nvcuda::wmma::fill_fragment(c[0], " << shape.zero << ");\n"
+     << "  nvcuda::wmma::fill_fragment(c[1], " << shape.zero << ");\n"
      << "  // Software pipeline: the next K tile's global loads are in flight\n"
      << "  // while the tensor cores work on this one.\n"
      << "  " << shape.storage << " aNext[" << perThread << "], bNext["
