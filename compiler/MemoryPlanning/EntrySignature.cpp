@@ -59,6 +59,32 @@ FailureOr<rt::TensorSpec> describe(Location loc, Type type, StringAttr name,
                          std::vector<int64_t>(tensor.getShape().begin(),
                                               tensor.getShape().end())};
 }
+
+/// Reads result `i`'s run-time length attributes into `outputs[i]`.
+LogicalResult describeRuntimeLength(func::FuncOp function, unsigned i,
+                                    std::vector<rt::TensorSpec> &outputs) {
+  auto axis = function.getResultAttrOfType<IntegerAttr>(i, kLengthAxisAttr);
+  auto result = function.getResultAttrOfType<IntegerAttr>(i, kLengthResultAttr);
+  if (!axis && !result)
+    return success();
+  rt::TensorSpec &output = outputs[i];
+  const rt::TensorSpec *length =
+      result && result.getInt() >= 0 &&
+              result.getInt() < int64_t(outputs.size())
+          ? &outputs[result.getInt()]
+          : nullptr;
+  if (!axis || axis.getInt() < 0 ||
+      axis.getInt() >= int64_t(output.shape.size()) || !length ||
+      length == &output || length->dtype != rt::DType::kI64 ||
+      !length->shape.empty())
+    return function.emitError("result #")
+           << i << " ('" << output.name
+           << "'): a run-time length needs an axis of the result and another "
+              "result, an i64 scalar, to hold it";
+  output.lengthAxis = int32_t(axis.getInt());
+  output.lengthOutput = uint32_t(result.getInt());
+  return success();
+}
 } // namespace
 
 FailureOr<EntrySignature> getEntrySignature(ModuleOp module, StringRef entry) {
@@ -100,6 +126,9 @@ FailureOr<EntrySignature> getEntrySignature(ModuleOp module, StringRef entry) {
       return failure();
     signature.outputs.push_back(*output);
   }
+  for (unsigned i = 0; i < type.getNumResults(); ++i)
+    if (failed(describeRuntimeLength(function, i, signature.outputs)))
+      return failure();
   return signature;
 }
 

@@ -23,6 +23,11 @@ namespace kiln::compiler {
 /// Attribute naming an argument or result (set by importers from the model's
 /// own names). Without it inputs are "arg<N>" and outputs "result<N>".
 inline constexpr llvm::StringLiteral kNameAttr = "kiln.name";
+/// Result attributes of an output whose length along `kiln.length_axis` is
+/// decided by the data; result `kiln.length_result` (an i64 scalar) holds it
+/// (rt::TensorSpec::lengthAxis).
+inline constexpr llvm::StringLiteral kLengthAxisAttr = "kiln.length_axis";
+inline constexpr llvm::StringLiteral kLengthResultAttr = "kiln.length_result";
 
 /// The entry function's name and its inputs and outputs, described as the
 /// artifact format and the runtime describe them.

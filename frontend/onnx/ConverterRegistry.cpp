@@ -24,6 +24,7 @@ const ConverterRegistry &ConverterRegistry::get() {
     registerQuantizationConverters(r);
     registerRecurrentConverters(r);
     registerRoiAlignConverters(r);
+    registerDataDependentConverters(r);
     registerReductionConverters(r);
     registerSamplingConverters(r);
     registerSequenceConverters(r);

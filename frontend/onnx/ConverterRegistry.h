@@ -67,6 +67,7 @@ void registerNNConverters(ConverterRegistry &registry);
 void registerQuantizationConverters(ConverterRegistry &registry);
 void registerRecurrentConverters(ConverterRegistry &registry);
 void registerRoiAlignConverters(ConverterRegistry &registry);
+void registerDataDependentConverters(ConverterRegistry &registry);
 void registerReductionConverters(ConverterRegistry &registry);
 void registerSamplingConverters(ConverterRegistry &registry);
 void registerSequenceConverters(ConverterRegistry &registry);

@@ -313,6 +313,32 @@ ImportContext::importSubgraph(const pb::GraphProto &graph,
   return outputs;
 }
 
+void ImportContext::setRuntimeLength(int i, int64_t axis, Value length) {
+  Value value = lookup(node_->output(i));
+  if (!value)
+    return;
+  std::string producer;
+  llvm::raw_string_ostream(producer)
+      << "node '" << cast<NameLoc>(loc_).getName().getValue() << "' ("
+      << node_->op_type() << ")";
+  runtimeLengths_[value] = {axis, length, producer};
+}
+
+LogicalResult ImportContext::checkInputLengthsStatic() {
+  for (const std::string &name : node_->input()) {
+    const RuntimeLength *bounded =
+        name.empty() ? nullptr : runtimeLengthOf(lookup(name));
+    if (!bounded)
+      continue;
+    markUnsupported();
+    return error() << "input '" << name << "' comes from " << bounded->producer
+                   << ", whose output length depends on the data: Kiln "
+                      "compiles static shapes and supports such values only "
+                      "as outputs of the model";
+  }
+  return success();
+}
+
 bool ImportContext::spendIterations(int64_t count) {
   if (count > iterationBudget_)
     return false;

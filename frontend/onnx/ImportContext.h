@@ -227,6 +227,31 @@ public:
   /// An i64 (or other `element`) constant tensor.
   mlir::Value constant(mlir::DenseElementsAttr value);
 
+  //===--------------------------------------------------------------------===//
+  // Outputs whose length depends on the data (NonZero, Compress, Unique)
+  //===--------------------------------------------------------------------===//
+
+  /// A value whose dimension `axis` is only a bound: the rows that count
+  /// are the first `length` (an i64 scalar computed beside it); the rest are
+  /// padding. Such a value may only be a graph output: the runtime cuts it
+  /// to its length after a run.
+  struct RuntimeLength {
+    int64_t axis;
+    mlir::Value length;
+    std::string producer; ///< "node 'n' (NonZero)", for errors.
+  };
+  /// Marks output `i` of the current node (already set) as cut to `length`
+  /// along `axis` at run time.
+  void setRuntimeLength(int i, int64_t axis, mlir::Value length);
+  /// The run-time length of `value`, or null when its shape is all static.
+  const RuntimeLength *runtimeLengthOf(mlir::Value value) const {
+    auto it = runtimeLengths_.find(value);
+    return it == runtimeLengths_.end() ? nullptr : &it->second;
+  }
+  /// Refuses (exit 3) the current node when one of its inputs has a
+  /// run-time length: kernels compute static shapes only.
+  mlir::LogicalResult checkInputLengthsStatic();
+
 private:
   mlir::OpBuilder &builder_;
   std::string modelPath_;
@@ -240,6 +265,7 @@ private:
   llvm::DenseMap<mlir::Value, std::string> graphInputNames_;
   llvm::SmallVector<std::string> compileTimeInputs_;
   llvm::StringMap<llvm::SmallVector<int64_t>> declaredShapes_;
+  llvm::DenseMap<mlir::Value, RuntimeLength> runtimeLengths_;
   const pb::NodeProto *node_ = nullptr;
   mlir::Location loc_;
   bool hadError_ = false;

@@ -447,6 +447,8 @@ ModelImporter::importSubgraph(ImportContext &ctx, const pb::GraphProto &graph,
   for (int index : order) {
     const pb::NodeProto &node = graph.node(index);
     ctx.setNode(node, index);
+    if (failed(ctx.checkInputLengthsStatic()))
+      return failure();
     Converter convert = converterFor(node);
     if (!convert) {
       ctx.markUnsupported();
@@ -463,6 +465,13 @@ ModelImporter::importSubgraph(ImportContext &ctx, const pb::GraphProto &graph,
       return emitError(fileLoc_)
              << "the body '" << graph.name() << "' does not compute its "
              << "output '" << output.name() << "'";
+    if (value.tensor && ctx.runtimeLengthOf(value.tensor)) {
+      ctx.markUnsupported();
+      return ctx.error() << "the body '" << graph.name() << "' output '"
+                         << output.name()
+                         << "' has a length that depends on the data; "
+                            "bodies must compute static shapes";
+    }
     outputs.push_back(std::move(value));
   }
   return outputs;
@@ -594,7 +603,8 @@ LogicalResult ModelImporter::importGraph(ModuleOp module) {
       continue; // Downstream of a failed node.
     ctx.setNode(node, index);
     Converter convert = converterFor(node);
-    if (failed(convert(ctx)) || ctx.hadError())
+    if (failed(ctx.checkInputLengthsStatic()) || failed(convert(ctx)) ||
+        ctx.hadError())
       ++(ctx.isUnsupported() ? refused : invalid);
   }
   compileTimeInputs_.assign(ctx.compileTimeInputs().begin(),
@@ -636,8 +646,11 @@ LogicalResult ModelImporter::importGraph(ModuleOp module) {
       if (declared.has_shape()) {
         const auto &dims = declared.shape().dim();
         bool rankMatches = dims.size() == computed.getRank();
+        // A dimension that the data decides is not known before a run.
+        const ImportContext::RuntimeLength *bounded =
+            ctx.runtimeLengthOf(value);
         for (int d = 0; rankMatches && d < dims.size(); ++d)
-          if (dims[d].has_dim_value() &&
+          if (dims[d].has_dim_value() && !(bounded && bounded->axis == d) &&
               dims[d].dim_value() != computed.getDimSize(d))
             rankMatches = false;
         if (!rankMatches)
@@ -651,12 +664,40 @@ LogicalResult ModelImporter::importGraph(ModuleOp module) {
   }
   if (results.empty())
     return error() << "the graph has no outputs";
+  // An output whose length depends on the data is followed by its length,
+  // an i64 scalar named "<output>:length"; the runtime cuts the output to it.
+  SmallVector<std::string> names;
+  for (const pb::ValueInfoProto &output : graph.output())
+    names.push_back(output.name());
+  SmallVector<std::pair<int64_t, int64_t>> lengthOf(results.size(), {-1, -1});
+  for (size_t i = 0, e = results.size(); i < e; ++i) {
+    const ImportContext::RuntimeLength *bounded =
+        ctx.runtimeLengthOf(results[i]);
+    if (!bounded)
+      continue;
+    std::string name = names[i] + ":length";
+    if (llvm::is_contained(names, name))
+      return error() << "output '" << names[i]
+                     << "' has a run-time length, and its length output's "
+                        "name '"
+                     << name << "' is taken";
+    lengthOf[i] = {bounded->axis, int64_t(results.size())};
+    results.push_back(bounded->length);
+    names.push_back(name);
+  }
   func::ReturnOp::create(builder, fileLoc_, results);
   function.setType(builder.getFunctionType(
       inputTypes, llvm::to_vector(ValueRange(results).getTypes())));
-  for (auto [index, output] : llvm::enumerate(graph.output()))
-    function.setResultAttr(index, "kiln.name",
-                           builder.getStringAttr(output.name()));
+  for (auto [index, name] : llvm::enumerate(names))
+    function.setResultAttr(index, "kiln.name", builder.getStringAttr(name));
+  for (auto [index, length] : llvm::enumerate(lengthOf)) {
+    if (length.first < 0)
+      continue;
+    function.setResultAttr(index, "kiln.length_axis",
+                           builder.getI64IntegerAttr(length.first));
+    function.setResultAttr(index, "kiln.length_result",
+                           builder.getI64IntegerAttr(length.second));
+  }
   // Converters build ops with checked types; the verifier catches whatever
   // is left (element types an op does not accept), located at the node.
   return verify(module);

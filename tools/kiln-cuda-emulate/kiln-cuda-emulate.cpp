@@ -23,6 +23,7 @@
 
 #include "compiler/Driver/Driver.h"
 #include "kiln/runtime/BatchSlices.h"
+#include "kiln/runtime/Bindings.h"
 #include "kiln/runtime/CommunicatorCollectives.h"
 #include "kiln/runtime/InProcessGroup.h"
 #include "kiln/runtime/ModelIO.h"
@@ -294,7 +295,11 @@ std::vector<rt::TensorSpec> wholeBatch(std::vector<rt::TensorSpec> specs,
 
 /// Prints the outputs and writes them where --output-dir says.
 int finish(const std::vector<rt::TensorSpec> &specs,
-           const std::vector<rt::HostTensor> &outputs) {
+           std::vector<rt::HostTensor> outputs) {
+  // Outputs the data decides the length of, cut as the runtime cuts them.
+  if (rt::Status status = rt::applyRuntimeLengths(specs, outputs);
+      !status.isOk())
+    return fail(int(ErrorKind::kInternal), status.message());
   llvm::outs() << rt::summarizeOutputs(specs, outputs);
   if (!outputDir.empty())
     if (rt::Status status = rt::writeOutputs(outputDir, specs, outputs);

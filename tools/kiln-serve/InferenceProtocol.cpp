@@ -523,10 +523,14 @@ std::string modelMetadataJson(const std::string &model,
                               const std::vector<std::string> &versions) {
   auto tensors = [](const std::vector<rt::TensorSpec> &specs) {
     std::string out = "[";
-    for (size_t i = 0; i < specs.size(); ++i)
+    for (size_t i = 0; i < specs.size(); ++i) {
+      // A length the data decides is variable: -1, as the protocol says.
+      std::vector<int64_t> shape = specs[i].shape;
+      if (specs[i].hasRuntimeLength())
+        shape[size_t(specs[i].lengthAxis)] = -1;
       out += (i ? "," : "") +
-             tensorJsonHeader(specs[i].name, specs[i].dtype, specs[i].shape) +
-             "}";
+             tensorJsonHeader(specs[i].name, specs[i].dtype, shape) + "}";
+    }
     return out + "]";
   };
   std::string versionList;

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ArtifactListing.h"
 #include "Bisect.h"
 #include "ProfileReport.h"
 #include "StatsJson.h"
@@ -550,29 +551,6 @@ StatusOr<std::unique_ptr<Executable>> prepare() {
 // Memory plan reports (docs/memory-planning.md)
 //===----------------------------------------------------------------------===//
 
-/// "2x1x1".
-std::string formatDims(const uint32_t (&dims)[3]) {
-  return std::to_string(dims[0]) + "x" + std::to_string(dims[1]) + "x" +
-         std::to_string(dims[2]);
-}
-
-/// "input0+0:16 constants+256:16 arena+512:16" (base, offset, bytes).
-std::string formatArgs(const std::vector<rt::KernelArg> &args) {
-  std::string out;
-  for (const rt::KernelArg &arg : args) {
-    static const char *const bases[] = {"?", "input", "output", "arena",
-                                        "constants"};
-    uint32_t base = uint32_t(arg.base);
-    out += out.empty() ? "" : " ";
-    out += bases[base < 5 ? base : 0];
-    if (arg.base == rt::KernelArg::Base::kInput ||
-        arg.base == rt::KernelArg::Base::kOutput)
-      out += std::to_string(arg.index);
-    out += "+" + std::to_string(arg.offset) + ":" + std::to_string(arg.bytes);
-  }
-  return out.empty() ? "none" : out;
-}
-
 /// Writes `text` to `path` ("-" is stdout); failures are usage errors.
 int writeReport(const std::string &path, const std::string &what,
                 const std::string &text) {
@@ -1027,100 +1005,6 @@ int profileModel() {
   return kSuccess;
 }
 
-void printTensors(const char *what, const std::vector<TensorInfo> &specs) {
-  for (const TensorInfo &spec : specs) {
-    llvm::outs() << "  " << what << " '" << spec.name
-                 << "': " << rt::dtypeName(spec.dtype) << "[";
-    llvm::interleaveComma(spec.shape, llvm::outs());
-    llvm::outs() << "]\n";
-  }
-}
-
-/// What `kilnc inspect` prints of one artifact (one rank of a ranked one).
-void printArtifact(const rt::Artifact *artifact) {
-  llvm::outs() << "  target: " << artifact->target << "\n";
-  printTensors("input", artifact->program.inputs);
-  printTensors("output", artifact->program.outputs);
-  for (auto [index, device] : llvm::enumerate(artifact->program.devices)) {
-    bool cuda = device.kind == rt::DeviceProgram::Kind::kCuda;
-    llvm::outs() << "  device " << index << (cuda ? " (cuda): " : " (cpu): ")
-                 << device.steps.size() << " step(s), arena "
-                 << device.arenaBytes << " bytes\n";
-    for (auto [number, step] : llvm::enumerate(device.steps)) {
-      llvm::outs() << "    #" << number << " ";
-      switch (step.kind) {
-      case rt::Step::Kind::kLaunchKernel:
-        llvm::outs() << "launch " << step.kernel << " grid "
-                     << formatDims(step.grid) << " block "
-                     << formatDims(step.block) << " shared "
-                     << step.sharedBytes;
-        break;
-      case rt::Step::Kind::kDispatch:
-        llvm::outs() << "dispatch " << step.kernel << " workgroups "
-                     << step.workgroups();
-        break;
-      case rt::Step::Kind::kCopy:
-        llvm::outs() << "copy";
-        break;
-      case rt::Step::Kind::kFill:
-        llvm::outs() << "fill";
-        break;
-      case rt::Step::Kind::kCollective:
-        llvm::outs() << "collective "
-                     << rt::collectiveKindName(step.collective);
-        if (step.reduction)
-          llvm::outs() << " " << rt::reduceOpName(rt::ReduceOp(step.reduction));
-        llvm::outs() << " ranks " << step.ranks << " "
-                     << rt::dtypeName(step.element);
-        break;
-      case rt::Step::Kind::kBarrier:
-        llvm::outs() << "barrier";
-        break;
-      }
-      if (!step.args.empty())
-        llvm::outs() << " args " << formatArgs(step.args);
-      if (!step.after.empty()) {
-        llvm::outs() << " after";
-        for (uint32_t dependency : step.after)
-          llvm::outs() << " #" << dependency;
-      }
-      llvm::outs() << "\n";
-    }
-  }
-  if (!artifact->cpuKernels.empty() || artifact->cudaModules.empty())
-    llvm::outs() << "  kernels: " << artifact->cpuKernels.size()
-                 << " bytes (ELF shared object)\n";
-  for (const rt::CudaModule &module : artifact->cudaModules)
-    llvm::outs() << "  cuda module: " << rt::describeCudaModule(module) << ", "
-                 << module.image.size() << " bytes, kernels "
-                 << llvm::join(module.kernels, ", ") << "\n";
-  for (const rt::GemmCall &call : artifact->gemmCalls)
-    llvm::outs() << "  gemm call: " << call.describe() << "\n";
-  if (!artifact->constants.empty())
-    llvm::outs() << "  constants: " << artifact->constants.size() << " bytes\n";
-  for (const rt::MemoryPlan &plan : artifact->memoryPlans) {
-    // Indented under the artifact, like the lines above.
-    std::string summary = plan::formatPlanSummary(plan);
-    llvm::SmallVector<llvm::StringRef> lines;
-    llvm::StringRef(summary).rtrim().split(lines, '\n');
-    llvm::outs() << "  device " << plan.device << " ";
-    for (llvm::StringRef line : lines)
-      llvm::outs() << (line.data() == summary.data() ? "" : "  ") << line
-                   << "\n";
-  }
-  for (const rt::BatchVariant &variant : artifact->batchVariants) {
-    const rt::Program &program = variant.artifact->program;
-    uint64_t arena = 0;
-    for (const rt::DeviceProgram &device : program.devices)
-      arena += device.arenaBytes;
-    llvm::outs() << "  batch variant " << variant.batch << ": "
-                 << program.inputs.size() << " inputs, "
-                 << program.outputs.size() << " outputs, "
-                 << variant.artifact->cpuKernels.size() << " bytes of kernels, "
-                 << arena << " bytes of arena\n";
-  }
-}
-
 int inspectModel() {
   if (!isArtifactPath(modelPath) && !memoryPlanSvgPath.empty())
     return fail(kUsage, "--memory-plan needs a compiled artifact (OUT.kiln)");
@@ -1134,8 +1018,8 @@ int inspectModel() {
       return fail(interface.status());
     llvm::outs() << "model " << modelPath << "\n  entry @" << interface->entry
                  << "\n";
-    printTensors("input", interface->inputs);
-    printTensors("output", interface->outputs);
+    tools::printTensors(llvm::outs(), "input", interface->inputs);
+    tools::printTensors(llvm::outs(), "output", interface->outputs);
     return kSuccess;
   }
   rt::StatusOr<rt::RankedArtifact> ranked =
@@ -1158,7 +1042,7 @@ int inspectModel() {
     for (auto [rank, artifact] : llvm::enumerate(ranked->ranks)) {
       llvm::outs() << "rank " << rank << " (format version "
                    << rt::kArtifactFormatVersion << ")\n";
-      printArtifact(&artifact);
+      tools::printArtifact(llvm::outs(), artifact);
     }
     if (!memoryPlanSvgPath.empty())
       return fail(kUsage, "--memory-plan draws one device's plan: give a "
@@ -1168,7 +1052,7 @@ int inspectModel() {
   const rt::Artifact *artifact = &ranked->ranks.front();
   llvm::outs() << "artifact " << modelPath << " (format version "
                << rt::kArtifactFormatVersion << ")\n";
-  printArtifact(artifact);
+  tools::printArtifact(llvm::outs(), *artifact);
   if (memoryPlanSvgPath.empty())
     return kSuccess;
   StatusOr<rt::MemoryPlan> plan = tools::firstPlan(*artifact);

@@ -76,6 +76,8 @@ void encodeTensors(ByteWriter &w, const std::vector<TensorSpec> &tensors) {
     w.u32(uint32_t(t.shape.size()));
     for (int64_t dim : t.shape)
       w.i64(dim);
+    w.u32(uint32_t(t.lengthAxis));
+    w.u32(t.lengthOutput);
   }
 }
 
@@ -123,7 +125,33 @@ Status decodeTensors(ByteReader &r, const std::string &name, const char *what,
       elements *= uint64_t(dim);
       t.shape.push_back(dim);
     }
+    t.lengthAxis = int32_t(r.u32());
+    t.lengthOutput = r.u32();
+    if (!r.ok() || t.lengthAxis < -1 || t.lengthAxis >= int32_t(rank))
+      return programError(name, std::string("bad run-time length of ") + what +
+                                    " #" + std::to_string(i));
     tensors.push_back(std::move(t));
+  }
+  return Status::ok();
+}
+
+/// Inputs have static shapes; an output's run-time length is another output,
+/// an i64 scalar without a length of its own.
+Status checkRuntimeLengths(const std::string &name, const Program &program) {
+  for (const TensorSpec &input : program.inputs)
+    if (input.hasRuntimeLength())
+      return programError(name,
+                          "input '" + input.name + "' has a run-time length");
+  for (const TensorSpec &output : program.outputs) {
+    if (!output.hasRuntimeLength())
+      continue;
+    const TensorSpec *length = output.lengthOutput < program.outputs.size()
+                                   ? &program.outputs[output.lengthOutput]
+                                   : nullptr;
+    if (!length || length == &output || length->dtype != DType::kI64 ||
+        !length->shape.empty() || length->hasRuntimeLength())
+      return programError(name, "output '" + output.name +
+                                    "' has no i64 scalar length output");
   }
   return Status::ok();
 }
@@ -134,6 +162,7 @@ StatusOr<Program> decodeProgram(const uint8_t *bytes, size_t size,
   Program program;
   KILN_RETURN_IF_ERROR(decodeTensors(r, name, "input", program.inputs));
   KILN_RETURN_IF_ERROR(decodeTensors(r, name, "output", program.outputs));
+  KILN_RETURN_IF_ERROR(checkRuntimeLengths(name, program));
   uint32_t devices = r.u32();
   if (!r.ok() || devices == 0 || devices > kMaxDevices)
     return programError(name, "bad device count");

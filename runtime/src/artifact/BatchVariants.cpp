@@ -36,6 +36,9 @@ StatusOr<int64_t> programBatch(const Program &program) {
                    const char *what) -> Status {
     for (const TensorSpec &tensor : tensors) {
       std::string named = std::string(what) + " '" + tensor.name + "'";
+      if (tensor.hasRuntimeLength())
+        return invalidArgument(named + " has a length that depends on the "
+                                       "data: its rows are not a batch");
       if (tensor.shape.empty())
         return invalidArgument(named + " is a scalar: the model has no batch "
                                        "axis");

@@ -6,6 +6,8 @@
 
 #include "kiln/runtime/Bindings.h"
 
+#include <cstring>
+
 namespace kiln::rt {
 
 std::string describeShape(const std::vector<int64_t> &shape) {
@@ -109,6 +111,45 @@ std::vector<TensorRef> refsOf(const std::vector<HostTensor> &tensors) {
   for (const HostTensor &tensor : tensors)
     refs.push_back(TensorRef::of(tensor));
   return refs;
+}
+
+Status applyRuntimeLengths(const std::vector<TensorSpec> &specs,
+                           std::vector<HostTensor> &outputs) {
+  if (outputs.size() != specs.size())
+    return internalError("outputs do not match the program's");
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const TensorSpec &spec = specs[i];
+    if (!spec.hasRuntimeLength())
+      continue;
+    const HostTensor &holder = outputs[spec.lengthOutput];
+    int64_t length = 0;
+    if (holder.data.size() != sizeof(length))
+      return internalError("output '" + spec.name +
+                           "': no length to cut it to");
+    std::memcpy(&length, holder.data.data(), sizeof(length));
+    HostTensor &output = outputs[i];
+    size_t axis = size_t(spec.lengthAxis);
+    int64_t bound = output.shape[axis];
+    if (length < 0 || length > bound)
+      return internalError("output '" + spec.name + "': run-time length " +
+                           std::to_string(length) + " outside [0, " +
+                           std::to_string(bound) + "]");
+    // Each run of `bound` rows (one per index before the axis) keeps its
+    // first `length` rows.
+    size_t rowBytes = dtypeSize(output.dtype);
+    for (size_t d = axis + 1; d < output.shape.size(); ++d)
+      rowBytes *= size_t(output.shape[d]);
+    size_t outer = 1;
+    for (size_t d = 0; d < axis; ++d)
+      outer *= size_t(output.shape[d]);
+    size_t kept = size_t(length) * rowBytes, block = size_t(bound) * rowBytes;
+    for (size_t o = 0; o < outer; ++o)
+      std::memmove(output.data.data() + o * kept,
+                   output.data.data() + o * block, kept);
+    output.data.resize(outer * kept);
+    output.shape[axis] = length;
+  }
+  return Status::ok();
 }
 
 void packModelArguments(PackedArguments &arguments,

@@ -152,7 +152,8 @@ Status CpuExecutable::run(const std::vector<HostTensor> &inputs,
     KILN_RETURN_IF_ERROR(checkTensor(inputs[i], program_.inputs[i]));
   std::vector<TensorRef> outputRefs =
       allocateOutputs(program_.outputs, outputs);
-  return run(refsOf(inputs), outputRefs, options);
+  KILN_RETURN_IF_ERROR(run(refsOf(inputs), outputRefs, options));
+  return applyRuntimeLengths(program_.outputs, outputs);
 }
 
 Status CpuExecutable::run(const std::vector<TensorRef> &inputs,

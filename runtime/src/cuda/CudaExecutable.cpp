@@ -873,7 +873,8 @@ Status CudaExecutable::run(const std::vector<HostTensor> &inputs,
     KILN_RETURN_IF_ERROR(checkTensor(inputs[i], program().inputs[i]));
   std::vector<TensorRef> outputRefs =
       allocateOutputs(program().outputs, outputs);
-  return run(refsOf(inputs), outputRefs, options);
+  KILN_RETURN_IF_ERROR(run(refsOf(inputs), outputRefs, options));
+  return applyRuntimeLengths(program().outputs, outputs);
 }
 
 StatusOr<double> CudaExecutable::timeLaunches(int iterations, bool graph) {

@@ -114,7 +114,7 @@ std::string summarizeOutputs(const std::vector<TensorSpec> &specs,
   std::string out;
   for (size_t i = 0; i < outputs.size() && i < specs.size(); ++i) {
     out += "output '" + specs[i].name + "': " + dtypeName(specs[i].dtype) +
-           shapeString(specs[i].shape);
+           shapeString(outputs[i].shape);
     if (specs[i].dtype == DType::kF32) {
       const auto *values = reinterpret_cast<const float *>(outputs[i].data.data());
       int64_t shown = std::min<int64_t>(outputs[i].numElements(), 8);

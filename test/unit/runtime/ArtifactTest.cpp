@@ -165,6 +165,55 @@ TEST(ArtifactTest, RoundTrips) {
   EXPECT_EQ(decoded->cpuKernels, original.cpuKernels);
 }
 
+TEST(ArtifactTest, RoundTripsRunTimeLengths) {
+  Artifact original = sampleArtifact();
+  TensorSpec bounded{"indices", DType::kI64, {2, 9}};
+  bounded.lengthAxis = 1;
+  bounded.lengthOutput = 2;
+  original.program.outputs.push_back(bounded);
+  original.program.outputs.push_back({"indices:length", DType::kI64, {}});
+  StatusOr<Artifact> decoded = decode(encodeArtifact(original));
+  ASSERT_TRUE(decoded.isOk()) << decoded.status().toString();
+  const std::vector<TensorSpec> &outputs = decoded->program.outputs;
+  ASSERT_EQ(outputs.size(), 3u);
+  EXPECT_FALSE(outputs[0].hasRuntimeLength());
+  EXPECT_EQ(outputs[1].lengthAxis, 1);
+  EXPECT_EQ(outputs[1].lengthOutput, 2u);
+  EXPECT_FALSE(outputs[2].hasRuntimeLength());
+}
+
+TEST(ArtifactTest, RefusesRunTimeLengthsThatCannotHold) {
+  // An axis past the rank, a length output that is not an i64 scalar (or is
+  // the output itself, or does not exist), a length on an input.
+  struct Case {
+    int32_t axis;
+    uint32_t lengthOutput;
+    bool onInput;
+    const char *message;
+  };
+  for (const Case &c : {Case{2, 2, false, "bad run-time length of output #1"},
+                        Case{1, 0, false, "output 'indices' has no i64 scalar"},
+                        Case{1, 1, false, "output 'indices' has no i64 scalar"},
+                        Case{1, 7, false, "output 'indices' has no i64 scalar"},
+                        Case{0, 0, true, "input 'x' has a run-time length"}}) {
+    Artifact artifact = sampleArtifact();
+    TensorSpec bounded{"indices", DType::kI64, {2, 9}};
+    if (c.onInput) {
+      artifact.program.inputs[0].lengthAxis = c.axis;
+    } else {
+      bounded.lengthAxis = c.axis;
+      bounded.lengthOutput = c.lengthOutput;
+    }
+    artifact.program.outputs.push_back(bounded);
+    artifact.program.outputs.push_back({"indices:length", DType::kI64, {}});
+    StatusOr<Artifact> decoded = decode(encodeArtifact(artifact));
+    ASSERT_FALSE(decoded.isOk()) << c.message;
+    EXPECT_EQ(decoded.status().code(), StatusCode::kDataLoss);
+    EXPECT_NE(decoded.status().message().find(c.message), std::string::npos)
+        << decoded.status().message();
+  }
+}
+
 TEST(ArtifactTest, MatchesTheIndependentBuilder) {
   // The encoder and the format description agree byte for byte on the
   // header and table layout: a container built by hand decodes.
@@ -350,15 +399,15 @@ TEST(ArtifactTest, RefusesNewerFormatVersions) {
 
 TEST(ArtifactTest, AsksToRebuildOlderFormatVersions) {
   // Format 1 predates the exec schedule, format 2 the steps' debug
-  // information: neither reads as steps of today, so the message says how
-  // to get a current artifact.
-  for (uint32_t version : {1u, 2u}) {
+  // information, format 3 outputs with a run-time length: none reads as a
+  // program of today, so the message says how to get a current artifact.
+  for (uint32_t version : {1u, 2u, 3u}) {
     std::vector<uint8_t> file = buildContainer({{1, bytesOf("cpu")}}, version);
     StatusOr<Artifact> result = decode(file);
     EXPECT_EQ(result.status().code(), StatusCode::kUnimplemented);
     EXPECT_NE(result.status().message().find(
                   "format version " + std::to_string(version) +
-                  "; this runtime reads 3 (it was written by an older kilnc: "
+                  "; this runtime reads 4 (it was written by an older kilnc: "
                   "rebuild it with kilnc compile)"),
               std::string::npos)
         << result.status().message();

@@ -38,8 +38,9 @@ namespace kiln::rt {
 inline constexpr char kArtifactMagic[8] = {'K', 'I', 'L', 'N',
                                            'A', 'R', 'T', '\0'};
 /// 2: steps carry dependencies, binding access modes and workgroup grids
-/// for both devices (the exec schedule level, docs/execution-model.md).
-inline constexpr uint32_t kArtifactFormatVersion = 3;
+/// for both devices (the exec schedule level, docs/execution-model.md);
+/// 3: steps carry debug information; 4: outputs may have a run-time length.
+inline constexpr uint32_t kArtifactFormatVersion = 4;
 
 /// Section kinds. Values are part of the format: never renumber.
 enum class SectionKind : uint32_t {
@@ -69,6 +70,14 @@ struct TensorSpec {
   std::string name;
   DType dtype = DType::kF32;
   std::vector<int64_t> shape;
+  /// Outputs only: when >= 0, `shape[lengthAxis]` is a bound and the run
+  /// decides the length (ONNX NonZero, Compress, Unique): output
+  /// `lengthOutput`, an i64 scalar, holds it. Runs on host tensors cut the
+  /// output to it; runs on caller buffers leave that to the caller.
+  int32_t lengthAxis = -1;
+  uint32_t lengthOutput = 0;
+
+  bool hasRuntimeLength() const { return lengthAxis >= 0; }
 };
 
 /// Bytes of a tensor, saturating (shapes are bounded, dtypes are not).

@@ -42,6 +42,12 @@ std::vector<TensorRef> allocateOutputs(const std::vector<TensorSpec> &specs,
 /// Refs to owning tensors (read-only use).
 std::vector<TensorRef> refsOf(const std::vector<HostTensor> &tensors);
 
+/// Cuts every output with a run-time length (TensorSpec::lengthAxis) to the
+/// length its length output holds, after a run; a length outside [0, bound]
+/// is an internal error naming the output.
+Status applyRuntimeLengths(const std::vector<TensorSpec> &specs,
+                           std::vector<HostTensor> &outputs);
+
 /// The packed arguments of a whole-model kernel: inputs, outputs, arena.
 void packModelArguments(PackedArguments &arguments,
                         const std::vector<TensorRef> &inputs,

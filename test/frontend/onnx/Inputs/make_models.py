@@ -57,9 +57,9 @@ save("shape_chain", [
 
 # Every unsupported operator is listed at once.
 save("unsupported", [
-    helper.make_node("NonMaxSuppression", ["x", "x"], ["a"], name="nms"),
-    helper.make_node("Unique", ["x"], ["b"], name="unique1"),
-    helper.make_node("Unique", ["b"], ["c"], name="unique2"),
+    helper.make_node("RandomUniformLike", ["x"], ["a"], name="random"),
+    helper.make_node("StringNormalizer", ["x"], ["b"], name="text1"),
+    helper.make_node("StringNormalizer", ["b"], ["c"], name="text2"),
     helper.make_node("Relu", ["c"], ["y"], name="fine"),
 ], [tensor("x", TensorProto.FLOAT, [2])], [tensor("y", TensorProto.FLOAT, [2])])
 

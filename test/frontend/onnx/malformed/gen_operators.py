@@ -11,14 +11,15 @@ from corpus_lib import T, vi, node, make_model, const
 def gen_operators(w):
     y = [vi("y", T.FLOAT, None)]
     w.simple("unsupported_operators.onnx",
-             [node("NonMaxSuppression", ["x", "x"], ["a"], name="nms"),
-              node("Unique", ["x"], ["b"], name="unique1"),
-              node("Unique", ["x"], ["c"], name="unique2"),
+             [node("RandomUniformLike", ["x"], ["a"], name="random"),
+              node("StringNormalizer", ["x"], ["b"], name="text1"),
+              node("StringNormalizer", ["x"], ["c"], name="text2"),
               node("Relu", ["x"], ["y"], name="relu")],
              [vi("x", T.FLOAT, [2])], y, (), 3,
              "the model uses 2 unsupported operator(s) in 3 node(s):\n"
-             "  NonMaxSuppression (domain ai.onnx, opset 13): 'nms'\n"
-             "  Unique (domain ai.onnx, opset 13): 'unique1', 'unique2'",
+             "  RandomUniformLike (domain ai.onnx, opset 13): 'random'\n"
+             "  StringNormalizer (domain ai.onnx, opset 13): 'text1', "
+             "'text2'",
              "two unsupported operators, listed with their nodes")
     n = node("FancyOp", ["x"], ["y"], name="fancy", domain="com.example")
     m = make_model([n], [vi("x", T.FLOAT, [2])], y,

@@ -31,6 +31,7 @@ import sys
 from corpus_lib import CASES, MARKER, Writer
 from gen_bytes import gen_bytes, gen_model_level, gen_nesting
 from gen_control_flow import gen_control_flow
+from gen_data_dependent import gen_data_dependent
 from gen_graph import gen_misc, gen_structure
 from gen_integers import gen_integers, gen_topk_windows
 from gen_legacy import gen_legacy, gen_training
@@ -79,6 +80,7 @@ def main():
     gen_linalg(w)
     gen_control_flow(w)
     gen_roialign(w)
+    gen_data_dependent(w)
     gen_external(w)
     gen_misc(w)
     # Messages as worded since the bugs these cases found were fixed.

@@ -39,6 +39,7 @@ def tensors(specs):
     for name, dtype, shape in specs:
         out += string(name) + u32(dtype) + u32(len(shape))
         out += b"".join(struct.pack("<q", d) for d in shape)
+        out += struct.pack("<i", -1) + u32(0)  # no run-time length
     return out
 
 
@@ -49,7 +50,7 @@ READ, WRITE, READ_WRITE = 1, 2, 3
 
 
 def launch(kernel, grid, block, shared, args, after):
-    """A kLaunchKernel step of format 3 (docs/artifact-format.md): no debug
+    """A kLaunchKernel step of format 4 (docs/artifact-format.md): no debug
     information (an empty source, no results)."""
     out = u32(2) + string(kernel)
     out += b"".join(u32(d) for d in grid) + b"".join(u32(d) for d in block)
@@ -127,7 +128,7 @@ for kind, data in sections:
     body += bytes(-len(body) % 16)
 table = b"".join(u32(k) + u32(0) + u64(o) + u64(s) + u32(c) + u32(0)
                  for k, o, s, c in entries)
-header = bytearray(b"KILNART\0" + u32(3) + u32(64) + u32(len(sections)) +
+header = bytearray(b"KILNART\0" + u32(4) + u32(64) + u32(len(sections)) +
                    u32(0) + u64(len(body)) + u32(0) + u32(zlib.crc32(table)))
 header += bytes(64 - len(header))
 header[32:36] = u32(zlib.crc32(bytes(header)))

@@ -162,3 +162,20 @@ TEST(InferenceProtocolTest, PriorityAndTimeoutComeFromParameters) {
   EXPECT_EQ(errorOf(R"({"parameters":{"timeout":-1},"inputs":[]})", p),
             "parameters.timeout must be a positive number of microseconds");
 }
+
+TEST(InferenceProtocolTest, MetadataGivesADataDecidedLengthAsMinusOne) {
+  rt::Program p = program(DType::kF32, {4, 3});
+  rt::TensorSpec indices{"indices", DType::kI64, {2, 12}};
+  indices.lengthAxis = 1;
+  indices.lengthOutput = 2;
+  p.outputs.push_back(indices);
+  p.outputs.push_back({"indices:length", DType::kI64, {}});
+  std::string metadata = modelMetadataJson("nonzero", p);
+  EXPECT_NE(
+      metadata.find(R"({"name":"indices","datatype":"INT64","shape":[2,-1]})"),
+      std::string::npos)
+      << metadata;
+  EXPECT_NE(metadata.find(R"({"name":"y","datatype":"FP32","shape":[4,3]})"),
+            std::string::npos)
+      << metadata;
+}
