@@ -15,6 +15,7 @@
 #include "compiler/Fusion/Passes.h"
 #include "compiler/GraphTransforms/Passes.h"
 #include "compiler/GraphTransforms/WeightOnly.h"
+#include "compiler/MemoryPlanning/EntrySignature.h"
 #include "compiler/MemoryPlanning/MemoryPlanAttr.h"
 #include "compiler/Pipelines/Pipelines.h"
 #include "compiler/Scheduling/ScheduleToProgram.h"
@@ -387,9 +388,15 @@ DriverError lowerTo(ModuleOp module, Stage stage,
               pm.addPass(createCSEPass());
             }))
       return error;
-  if (options.ranks > 1 || options.dataReplicas > 1 || options.stages > 1)
+  if (options.ranks > 1 || options.dataReplicas > 1 || options.stages > 1) {
+    if (std::optional<std::string> bounded = outputWithRuntimeLength(module))
+      return {ErrorKind::kUnsupported,
+              "output '" + *bounded +
+                  "' has a length that depends on the data: splitting a "
+                  "model over devices needs outputs of static shape"};
     if (DriverError error = stateMesh(module, options))
       return error;
+  }
   if (options.dataReplicas > 1)
     if (DriverError error =
             runPipeline(module, options.timing, ErrorKind::kUnsupported,

@@ -132,6 +132,16 @@ FailureOr<EntrySignature> getEntrySignature(ModuleOp module, StringRef entry) {
   return signature;
 }
 
+std::optional<std::string> outputWithRuntimeLength(ModuleOp module) {
+  for (auto function : module.getOps<func::FuncOp>())
+    for (unsigned i = 0; i < function.getNumResults(); ++i)
+      if (function.getResultAttr(i, kLengthAxisAttr)) {
+        auto name = function.getResultAttrOfType<StringAttr>(i, kNameAttr);
+        return name ? name.str() : "result" + std::to_string(i);
+      }
+  return std::nullopt;
+}
+
 FailureOr<uint64_t> readArenaBytes(ModuleOp loweredModule) {
   auto attr = loweredModule->getAttrOfType<IntegerAttr>(kArenaBytesAttr);
   if (!attr || attr.getInt() < 0)

@@ -46,6 +46,10 @@ mlir::FailureOr<uint64_t> readArenaBytes(mlir::ModuleOp loweredModule);
 /// The runtime element type of an MLIR element type, if it has one.
 std::optional<rt::DType> toDType(mlir::Type type);
 
+/// The name of an output of `module`'s public functions whose length the
+/// data decides (kLengthAxisAttr), if any.
+std::optional<std::string> outputWithRuntimeLength(mlir::ModuleOp module);
+
 /// Finds the entry function (`entry`, or the only public function when
 /// empty) and describes it; errors are emitted on the module.
 mlir::FailureOr<EntrySignature> getEntrySignature(mlir::ModuleOp module,

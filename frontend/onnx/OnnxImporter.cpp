@@ -675,6 +675,12 @@ LogicalResult ModelImporter::importGraph(ModuleOp module) {
         ctx.runtimeLengthOf(results[i]);
     if (!bounded)
       continue;
+    // An output listed twice shares its first listing's length.
+    auto earlier = llvm::find(ArrayRef(results).take_front(i), results[i]);
+    if (earlier != results.begin() + i) {
+      lengthOf[i] = lengthOf[earlier - results.begin()];
+      continue;
+    }
     std::string name = names[i] + ":length";
     if (llvm::is_contained(names, name))
       return error() << "output '" << names[i]

@@ -17,7 +17,6 @@
 #include "compiler/Driver/Driver.h"
 #include "compiler/GraphTransforms/WeightOnly.h"
 #include "compiler/MemoryPlanning/BufferLiveness.h"
-#include "compiler/MemoryPlanning/EntrySignature.h"
 #include "compiler/Quantization/Observers.h"
 #include "compiler/Target/CudaArtifact.h"
 #include "kiln/Graph.h"
@@ -509,19 +508,6 @@ uint64_t kernelBytesOf(const rt::Artifact &artifact) {
 }
 } // namespace
 
-/// The name of an output of `module`'s public functions whose length the
-/// data decides (kiln.length_axis), if any.
-static std::optional<std::string> outputWithRuntimeLength(ModuleOp module) {
-  for (auto function : module.getOps<func::FuncOp>())
-    for (unsigned i = 0; i < function.getNumResults(); ++i)
-      if (function.getResultAttr(i, compiler::kLengthAxisAttr)) {
-        auto name =
-            function.getResultAttrOfType<StringAttr>(i, compiler::kNameAttr);
-        return name ? name.str() : "result" + std::to_string(i);
-      }
-  return std::nullopt;
-}
-
 Status Compiler::compileToArtifact(const ModelSource &source,
                                    const std::string &path,
                                    ArtifactReport *report) {
@@ -553,14 +539,8 @@ Status Compiler::compileToArtifact(const ModelSource &source,
   if (DriverError error = session.load(source, impl_->options, module))
     return session.fail(error);
   importing.stop();
-  if (impl_->options.devices > 1) {
-    if (std::optional<std::string> bounded = outputWithRuntimeLength(*module))
-      return Status(StatusCode::kUnimplemented,
-                    "output '" + *bounded +
-                        "' has a length that depends on the data: --devices "
-                        "splits and joins outputs of static shape only");
+  if (impl_->options.devices > 1)
     return compileRankedArtifact(source, path, report);
-  }
   rt::Artifact artifact;
   bool cuda = compiler::CudaTarget::isCuda(impl_->options.target);
   DriverError error =

@@ -198,7 +198,9 @@ Status JitModel::run(const std::vector<Tensor> &inputs,
   }
   std::vector<TensorRef> outputRefs =
       rt::allocateOutputs((*executable)->outputs(), outputs);
-  return (*executable)->run(refs, outputRefs);
+  if (Status status = (*executable)->run(refs, outputRefs); !status.isOk())
+    return status;
+  return rt::applyRuntimeLengths((*executable)->outputs(), outputs);
 }
 
 StatusOr<std::vector<Tensor>> JitModel::run(const std::vector<Tensor> &inputs) {

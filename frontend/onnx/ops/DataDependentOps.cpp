@@ -51,6 +51,14 @@ Value gatherRows(ImportContext &ctx, Value table, Value indices, int64_t axis) {
 FailureOr<Compaction> compact(ImportContext &ctx, Value mask) {
   Expr e(ctx);
   int64_t n = shapeOf(mask)[0];
+  // Its slot numbers and the output bound are constants of n entries.
+  constexpr int64_t kMaxEntries = int64_t(1) << 22;
+  if (n > kMaxEntries) {
+    ctx.markUnsupported();
+    return ctx.error() << "selecting from " << n
+                       << " entries is not supported (at most " << kMaxEntries
+                       << ")";
+  }
   // Inclusive prefix sum by doubling shifts (Hillis-Steele).
   Value sums = mask;
   for (int64_t shift = 1; shift < n && sums; shift *= 2) {
@@ -218,7 +226,7 @@ LogicalResult convertUnique(ImportContext &ctx) {
   int64_t n = shapeOf(data)[axis];
   int64_t width = n ? numElementsOf(data) / n : 0;
   constexpr int64_t kMaxComparisons = int64_t(1) << 24;
-  if (n == 0 || width == 0 || n * n > kMaxComparisons / width) {
+  if (n == 0 || width == 0 || n > kMaxComparisons / width / n) {
     ctx.markUnsupported();
     return ctx.error() << "Unique over " << n << " slices of " << width
                        << " elements is not supported (it compares every "
@@ -239,12 +247,20 @@ LogicalResult convertUnique(ImportContext &ctx) {
 
   Expr e(ctx);
   // differ[i, j, k]: slices i and j differ at k; equal[i, j]: nowhere.
+  // less[i, j]: slice i sorts before slice j, lexicographically: it is
+  // smaller at the first element where they differ. NaNs equal each other
+  // and sort last (numpy.unique's order).
   Value differ = e.cmp(ComparePredicate::ne, a, b);
+  Value less = e.cmp(ComparePredicate::lt, a, b);
+  if (isa<FloatType>(elementTypeOf(rows))) {
+    Value nanA = e.cmp(ComparePredicate::ne, a, a);
+    Value nanB = e.cmp(ComparePredicate::ne, b, b);
+    differ =
+        e.binary<AndOp>(differ, e.unary<NotOp>(e.binary<AndOp>(nanA, nanB)));
+    less = e.orOf(less, e.binary<AndOp>(e.unary<NotOp>(nanA), nanB));
+  }
   Value equal = e.cmp(ComparePredicate::eq, countOver(ctx, differ, 2),
                       scalarConstant(ctx, ctx.builder().getI64Type(), 0));
-  // less[i, j]: slice i sorts before slice j, lexicographically: it is
-  // smaller at the first element where they differ.
-  Value less = e.cmp(ComparePredicate::lt, a, b);
   if (width > 1) {
     // Differences strictly before k, by an exclusive prefix sum over k.
     Value before = castTo(ctx, differ, ctx.builder().getI64Type());

@@ -14,6 +14,8 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 
+#include <cmath>
+
 using namespace mlir;
 
 namespace kiln::onnx {
@@ -97,15 +99,17 @@ LogicalResult convertNonMaxSuppression(ImportContext &ctx) {
   Value zero64 = scalarConstant(ctx, i64, 0);
 
   // Rank of each box in its (batch, class) by descending score, ties by
-  // index; `order[t]` is the box at rank t.
+  // index, a NaN score last; `order[t]` is the box at rank t.
   SmallVector<int64_t> iotaValues;
   for (int64_t i = 0; i < n; ++i)
     iotaValues.push_back(i);
   Value iota = i64Values(ctx, iotaValues);
   Value across = reshapeTo(ctx, iota, {1, 1, 1, n});
   Value down = reshapeTo(ctx, iota, {1, 1, n, 1});
-  Value mine = reshapeTo(ctx, *scores, {batches, classes, n, 1});
-  Value theirs = reshapeTo(ctx, *scores, {batches, classes, 1, n});
+  Value ranked = e.select(e.cmp(ComparePredicate::ne, *scores, *scores),
+                          e.c(*scores, -INFINITY), *scores);
+  Value mine = reshapeTo(ctx, ranked, {batches, classes, n, 1});
+  Value theirs = reshapeTo(ctx, ranked, {batches, classes, 1, n});
   Value ahead =
       e.orOf(e.cmp(ComparePredicate::gt, theirs, mine),
              e.binary<AndOp>(e.cmp(ComparePredicate::eq, theirs, mine),
@@ -164,10 +168,13 @@ LogicalResult convertNonMaxSuppression(ImportContext &ctx) {
   Value threshold = ctx.input(3)
                         ? reshapeTo(ctx, ctx.input(3), {})
                         : scalarConstant(ctx, elementTypeOf(*boxes), 0);
-  // suppresses[u, t]: a kept box at rank u removes the box at rank t.
-  Value suppresses =
-      e.binary<AndOp>(e.cmp(ComparePredicate::gt, iou, threshold),
-                      e.cmp(ComparePredicate::lt, down, across));
+  // suppresses[u, t]: a kept box at rank u removes the box at rank t; boxes
+  // that do not overlap (or have no area) never do, whatever the threshold.
+  Value overlapping =
+      e.binary<AndOp>(measurable, e.cmp(ComparePredicate::gt, inter, zero));
+  Value suppresses = e.binary<AndOp>(
+      e.binary<AndOp>(overlapping, e.cmp(ComparePredicate::gt, iou, threshold)),
+      e.cmp(ComparePredicate::lt, down, across));
   Value valid = ctx.input(4) ? e.cmp(ComparePredicate::gt, sortedScores,
                                      reshapeTo(ctx, ctx.input(4), {}))
                              : e.cmp(ComparePredicate::eq, order, order);

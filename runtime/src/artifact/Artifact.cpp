@@ -127,7 +127,8 @@ Status decodeTensors(ByteReader &r, const std::string &name, const char *what,
     }
     t.lengthAxis = int32_t(r.u32());
     t.lengthOutput = r.u32();
-    if (!r.ok() || t.lengthAxis < -1 || t.lengthAxis >= int32_t(rank))
+    if (!r.ok() || t.lengthAxis < -1 || t.lengthAxis >= int32_t(rank) ||
+        (t.lengthAxis < 0 && t.lengthOutput != 0))
       return programError(name, std::string("bad run-time length of ") + what +
                                     " #" + std::to_string(i));
     tensors.push_back(std::move(t));

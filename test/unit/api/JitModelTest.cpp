@@ -155,6 +155,36 @@ TEST(JitModelTest, ModelWithoutShapeInputsCompilesAtCreate) {
   EXPECT_EQ(jit->compilations(), 1u);
 }
 
+TEST(JitModelTest, CutsOutputsToTheirRunTimeLength) {
+  // NonZero's indices are a bounded [2, 6] output with its length beside it;
+  // runs on tensors return the kept columns only, through the JIT and the
+  // executable alike.
+  std::string bytes =
+      ox::model({ox::node("NonZero", {"x"}, {"y"}, "the_nonzero")},
+                {ox::valueInfo("x", ox::kFloat, {{2, ""}, {3, ""}})},
+                {ox::Message().bytes(1, "y")});
+  auto jit = makeJit(bytes);
+  ASSERT_TRUE(jit);
+  Tensor x = floatTensor({2, 3}, {0, 5, 0, -1, 0, 2});
+  auto outputs = jit->run({x});
+  ASSERT_TRUE(outputs.isOk()) << outputs.status().toString();
+  ASSERT_EQ(outputs->size(), 2u); // y and y:length
+  EXPECT_EQ((*outputs)[0].shape, (std::vector<int64_t>{2, 3}));
+  std::vector<int64_t> indices(6);
+  std::memcpy(indices.data(), (*outputs)[0].data.data(), 48);
+  EXPECT_EQ(indices, (std::vector<int64_t>{0, 1, 1, 1, 0, 2}));
+  auto executable = jit->specialize({x});
+  ASSERT_TRUE(executable.isOk()) << executable.status().toString();
+  const std::vector<TensorInfo> &specs = (*executable)->outputs();
+  EXPECT_EQ(specs[0].shape, (std::vector<int64_t>{2, 6}));
+  EXPECT_EQ(specs[0].lengthAxis, 1);
+  EXPECT_EQ(specs[0].lengthOutput, 1u);
+  EXPECT_EQ(specs[1].name, "y:length");
+  auto direct = (*executable)->run({x});
+  ASSERT_TRUE(direct.isOk()) << direct.status().toString();
+  EXPECT_EQ((*direct)[0].shape, (std::vector<int64_t>{2, 3}));
+}
+
 TEST(JitModelTest, BadCallsAreLocatedErrors) {
   auto jit = makeJit(reshapeModel());
   ASSERT_TRUE(jit);

@@ -192,6 +192,8 @@ TEST(ArtifactTest, RefusesRunTimeLengthsThatCannotHold) {
     const char *message;
   };
   for (const Case &c : {Case{2, 2, false, "bad run-time length of output #1"},
+                        Case{-2, 2, false, "bad run-time length of output #1"},
+                        Case{-1, 2, false, "bad run-time length of output #1"},
                         Case{1, 0, false, "output 'indices' has no i64 scalar"},
                         Case{1, 1, false, "output 'indices' has no i64 scalar"},
                         Case{1, 7, false, "output 'indices' has no i64 scalar"},

@@ -94,6 +94,24 @@ TEST(BindingsTest, CutsOutputsToTheirRunTimeLength) {
   EXPECT_EQ(valuesOf(outputs[0]).size(), 8u);
 }
 
+TEST(BindingsTest, CutsAMiddleAxis) {
+  // [2, 3, 2] i32 0..11 cut to 2 along axis 1: each of the 2 outer blocks
+  // keeps its first 2 rows of 2.
+  HostTensor bounded{DType::kI32, {2, 3, 2}, std::vector<uint8_t>(48)};
+  for (int32_t i = 0; i < 12; ++i)
+    std::memcpy(bounded.data.data() + 4 * i, &i, 4);
+  std::vector<HostTensor> outputs = {bounded, lengthTensor(2)};
+  TensorSpec spec{"y", DType::kI32, {2, 3, 2}};
+  spec.lengthAxis = 1;
+  spec.lengthOutput = 1;
+  ASSERT_TRUE(
+      applyRuntimeLengths({spec, {"y:length", DType::kI64, {}}}, outputs)
+          .isOk());
+  EXPECT_EQ(outputs[0].shape, (std::vector<int64_t>{2, 2, 2}));
+  EXPECT_EQ(valuesOf(outputs[0]),
+            (std::vector<int32_t>{0, 1, 2, 3, 6, 7, 8, 9}));
+}
+
 TEST(BindingsTest, RefusesALengthOutsideTheBound) {
   for (int64_t length : {int64_t(-1), int64_t(5)}) {
     std::vector<HostTensor> outputs = boundedOutputs(length);

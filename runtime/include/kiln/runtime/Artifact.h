@@ -71,7 +71,8 @@ struct TensorSpec {
   DType dtype = DType::kF32;
   std::vector<int64_t> shape;
   /// Outputs only: when >= 0, `shape[lengthAxis]` is a bound and the run
-  /// decides the length (ONNX NonZero, Compress, Unique): output
+  /// decides the length (ONNX NonZero, Compress, Unique, NonMaxSuppression):
+  /// output
   /// `lengthOutput`, an i64 scalar, holds it. Runs on host tensors cut the
   /// output to it; runs on caller buffers leave that to the caller.
   int32_t lengthAxis = -1;

@@ -83,6 +83,13 @@ unique("unique_first_seen", rng.integers(0, 9, (6, 7)).astype(np.int64),
        is_sorted=False)
 rows = rng.integers(0, 3, (40, 3)).astype(np.float32)
 unique("unique_rows", rows, axis=0)
+with_nan = rng.integers(0, 5, 50).astype(np.float32)
+with_nan[[3, 17, 40]] = np.nan  # NaNs equal each other and sort last
+unique("unique_nan", with_nan)
+cases.add("unique_skipped_outputs_negative_axis",
+          [node("Unique", ["x"], ["y", "", "", "n"], axis=-2)],
+          {"x": rows}, {"y": np.unique(rows, axis=0),
+                        "n": np.unique(rows, axis=0, return_counts=True)[1]})
 unique("unique_columns",
        np.ascontiguousarray(np.concatenate([rows.T, rows.T[:, :5]], 1)), axis=1)
 
@@ -110,12 +117,14 @@ def reference_nms(boxes, scores, limit, iou, score_threshold, center):
 
 
 def nms(name, boxes, scores, limit, iou, score_threshold, center=0):
+    # ONNX suppresses only boxes that overlap: for a negative threshold,
+    # torchvision's "IoU above 0".
     cases.add(name,
               [node("NonMaxSuppression", ["b", "s", "m", "t", "st"], ["y"],
                     center_point_box=center)],
               {"b": boxes, "s": scores},
-              {"y": reference_nms(boxes, scores, limit, iou, score_threshold,
-                                  center)},
+              {"y": reference_nms(boxes, scores, limit, max(iou, 0.0),
+                                  score_threshold, center)},
               initializers=[("m", np.array([limit], np.int64)),
                             ("t", np.array([iou], np.float32)),
                             ("st", np.array([score_threshold], np.float32))])
@@ -146,6 +155,17 @@ boxes = random_boxes(1, 10)
 nms("nms_duplicates", np.concatenate([boxes, boxes], 1),
     rng.permutation(20).astype(np.float32).reshape(1, 1, 20) / 20,
     limit=20, iou=0.9, score_threshold=-1.0)
+
+# Every box kept up to INT64_MAX (what exporters write for "no limit"),
+# only overlapping boxes suppressed under a negative threshold, and NaN
+# scores (below any score threshold) that must not disturb the ranking.
+nms("nms_no_limit_negative_iou", random_boxes(1, 60),
+    rng.random((1, 1, 60)).astype(np.float32), limit=2**63 - 1, iou=-0.5,
+    score_threshold=0.3)
+nan_scores = rng.random((1, 2, 30)).astype(np.float32)
+nan_scores[0, 0, [1, 2, 7]] = np.nan
+nms("nms_nan_scores", random_boxes(1, 30), nan_scores, limit=10, iou=0.4,
+    score_threshold=0.0)
 
 # Refused: a bounded value feeding another node, too many boxes, too many
 # slices to compare.

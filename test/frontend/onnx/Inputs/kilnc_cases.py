@@ -75,7 +75,7 @@ class Cases:
                         problem = "%s: %s %s != %s %s" % (
                             n, got.dtype, got.shape, want.dtype, want.shape)
                     elif not np.allclose(got, want, rtol=self.rtol,
-                                         atol=self.atol):
+                                         atol=self.atol, equal_nan=True):
                         problem = "%s: max |error| %.3g" % (
                             n, np.max(np.abs(got - want)))
                     if problem:
