@@ -10,6 +10,7 @@
 #include "compiler/Sharding/Passes.h"
 
 #include "compiler/Codegen/CPU/CpuCodegen.h"
+#include "compiler/Codegen/CPU/LargeConstants.h"
 #include "compiler/Codegen/CUDA/CudaSchedule.h"
 #include "compiler/Conversion/GraphToLinalg/Passes.h"
 #include "compiler/Fusion/Passes.h"
@@ -570,8 +571,12 @@ DriverError compileForCpu(ModuleOp module, const std::string &entry,
                           const PipelineOptions &options) {
   EntrySignature signature;
   rt::DeviceProgram program;
+  // The JIT takes the weights out of the module, as artifacts do: they
+  // need not be flattened.
+  PipelineOptions lowering = options;
+  lowering.rawConstantBytes = kLargeConstantBytes;
   if (DriverError error =
-          lowerForCpu(module, entry, signature, program, options))
+          lowerForCpu(module, entry, signature, program, lowering))
     return error;
   rt::ExecutableOptions run;
   run.threads = options.threads;

@@ -11,6 +11,7 @@
 #ifndef KILN_COMPILER_TARGET_CONSTANTSOBJECT_H
 #define KILN_COMPILER_TARGET_CONSTANTSOBJECT_H
 
+#include "compiler/Codegen/CPU/LargeConstants.h"
 #include "kiln/runtime/Status.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -20,14 +21,6 @@
 #include <string>
 
 namespace kiln::compiler {
-
-/// Bytes to be defined under `name`, at an address aligned to `alignment`
-/// (a power of two). The bytes are not copied: they must outlive the write.
-struct RawConstant {
-  std::string name;
-  uint64_t alignment = 1;
-  llvm::ArrayRef<char> bytes;
-};
 
 /// Whether writeConstantsObject can write objects for `triple`: 64-bit
 /// little-endian ELF for x86-64 or AArch64 (data needs no relocations, so

@@ -8,6 +8,7 @@
 
 #include "compiler/Codegen/CPU/CpuDispatchEntries.h"
 #include "compiler/Codegen/CPU/CpuKernelLibrary.h"
+#include "compiler/Codegen/CPU/LargeConstants.h"
 #include "compiler/Codegen/CPU/OptimizeLlvm.h"
 #include "compiler/Target/CodegenParts.h"
 #include "compiler/Target/ConstantsObject.h"
@@ -114,66 +115,9 @@ unsigned definedFunctions(const llvm::Module &module) {
   return functions;
 }
 
-/// Constants this large (weights) need no code generation, only their
-/// bytes in an object: see takeLargeConstants.
-constexpr uint64_t kLargeConstantBytes = 64 * 1024;
-
 /// The target of artifacts built on this host.
 llvm::Triple hostTriple() {
   return llvm::Triple(llvm::sys::getProcessTriple());
-}
-/// Their alignment where the global names none: a cache line, as for the
-/// arena.
-constexpr uint64_t kLargeConstantAlignment = 64;
-
-/// The scalar type and element count of an LLVM array (of arrays) type, or
-/// a null type when `type` is not an array of one scalar type.
-std::pair<Type, int64_t> arrayShape(Type type) {
-  int64_t count = 1;
-  while (auto array = dyn_cast<LLVM::LLVMArrayType>(type)) {
-    count *= array.getNumElements();
-    type = array.getElementType();
-  }
-  if (count == 1 && !isa<LLVM::LLVMArrayType>(type))
-    return {Type(), 0};
-  return {type, count};
-}
-
-/// Moves the constant globals of `module` of at least `minBytes` out of
-/// it: each becomes a hidden declaration, and its bytes (still owned by the
-/// MLIR context) are returned for writeConstantsObject. Translated to LLVM
-/// IR they would be copied and hashed as LLVM constants, then copied again
-/// by the object writer, for nothing.
-std::vector<RawConstant> takeLargeConstants(ModuleOp module,
-                                            uint64_t minBytes) {
-  std::vector<RawConstant> taken;
-  for (auto global : module.getOps<LLVM::GlobalOp>()) {
-    auto value =
-        dyn_cast_if_present<DenseElementsAttr>(global.getValueOrNull());
-    if (!global.getConstant() || !value || value.isSplat() ||
-        global.getComdat() || global.getSection() || global.getThreadLocal_() ||
-        global.getAddrSpace() != 0)
-      continue;
-    Type element = value.getElementType();
-    if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
-      continue;
-    ArrayRef<char> bytes = value.getRawData();
-    // The bytes must be the whole global: an array of the same scalars.
-    auto [scalar, count] = arrayShape(global.getGlobalType());
-    if (bytes.size() < minBytes || scalar != element ||
-        static_cast<uint64_t>(count) * element.getIntOrFloatBitWidth() / 8 !=
-            bytes.size())
-      continue;
-    uint64_t alignment =
-        global.getAlignment().value_or(kLargeConstantAlignment);
-    taken.push_back({global.getSymName().str(), alignment, bytes});
-    global.setAlignment(alignment);
-    global.removeValueAttr();
-    global.setLinkage(LLVM::Linkage::External);
-    global.setVisibility_(LLVM::Visibility::Hidden);
-    global.setDsoLocal(true);
-  }
-  return taken;
 }
 
 /// Where object file `name` goes in `folder`.
@@ -317,7 +261,8 @@ rt::StatusOr<rt::Artifact> buildCpuArtifact(ModuleOp loweredModule,
   TimingScope phase = parent.nest("translation to LLVM IR");
   std::vector<RawConstant> constants;
   if (uint64_t minBytes = rawConstantBytes())
-    constants = takeLargeConstants(loweredModule, minBytes);
+    constants = takeLargeConstants(loweredModule, minBytes,
+                                   ConstantBinding::kSameObject);
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> module =
       translateModuleToLLVMIR(loweredModule, context, "kiln");

@@ -10,6 +10,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 #include <set>
 
@@ -67,14 +68,22 @@ rt::Status addCpuDispatchEntries(llvm::Module &module,
     }
     values.push_back(entry->getArg(1));
     values.push_back(entry->getArg(2));
-    b.CreateCall(function, values);
+    llvm::CallInst *call = b.CreateCall(function, values);
     b.CreateRetVoid();
     function->setLinkage(llvm::GlobalValue::InternalLinkage);
     // A dispatch that only builds its buffers and calls a shared kernel
-    // (kiln-share-identical-kernels) is folded into its entry: one
-    // function fewer to generate code for, per dispatch.
+    // (kiln-share-identical-kernels) is folded into its entry now: one
+    // function fewer to generate code for, per dispatch, and none left
+    // with a parameter per field of every model buffer for LLVM's
+    // interprocedural passes to walk (a model with 75 outputs gives each
+    // dispatch 700).
     if (onlyCallsAKernel(*function)) {
-      function->addFnAttr(llvm::Attribute::AlwaysInline);
+      llvm::InlineFunctionInfo inlining;
+      if (!llvm::InlineFunction(*call, inlining).isSuccess())
+        return rt::internalError("cannot fold dispatch '" + step.kernel +
+                                 "' into its entry");
+      if (function->use_empty())
+        function->eraseFromParent();
       continue;
     }
     // Only its entry calls the kernel. Internal, it is compiled once (it

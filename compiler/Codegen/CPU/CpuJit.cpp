@@ -4,7 +4,9 @@
 //
 // The dispatch entries are added to the LLVM module before it is optimised
 // (CpuDispatchEntries), then looked up once: the runtime's CPU executor
-// calls them exactly as it calls an artifact's.
+// calls them exactly as it calls an artifact's. The weights stay out of
+// LLVM, as in artifacts (LargeConstants.h): their bytes are copied into
+// memory the executable owns and bound to their names as absolute symbols.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +14,7 @@
 
 #include "compiler/Codegen/CPU/CpuDispatchEntries.h"
 #include "compiler/Codegen/CPU/CpuKernelLibrary.h"
+#include "compiler/Codegen/CPU/LargeConstants.h"
 #include "compiler/Codegen/CPU/OptimizeLlvm.h"
 #include "kiln/runtime/CpuSchedule.h"
 
@@ -76,6 +79,50 @@ void registerRuntimeHelpers(ExecutionEngine &engine) {
     return symbols;
   });
 }
+
+/// The weights of a JIT-compiled model, each at its alignment in one block
+/// the executable owns (the MLIR context that held them may go first).
+class PlacedConstants {
+public:
+  explicit PlacedConstants(llvm::ArrayRef<RawConstant> constants) {
+    uint64_t size = 0, alignment = 1;
+    std::vector<uint64_t> offsets;
+    for (const RawConstant &constant : constants) {
+      size = llvm::alignTo(size, constant.alignment);
+      offsets.push_back(size);
+      size += constant.bytes.size();
+      alignment = std::max(alignment, constant.alignment);
+    }
+    storage_.resize(size + alignment);
+    char *base = reinterpret_cast<char *>(
+        llvm::alignAddr(storage_.data(), llvm::Align(alignment)));
+    for (auto [constant, offset] : llvm::zip(constants, offsets)) {
+      std::memcpy(base + offset, constant.bytes.data(), constant.bytes.size());
+      addresses_.emplace_back(constant.name, base + offset);
+    }
+  }
+
+  /// Binds each constant's name to its bytes in `engine`.
+  void define(ExecutionEngine &engine) const {
+    engine.registerSymbols([&](llvm::orc::MangleAndInterner interner) {
+      llvm::orc::SymbolMap symbols;
+      for (const auto &[name, address] : addresses_)
+        symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                                   llvm::JITSymbolFlags::Exported};
+      return symbols;
+    });
+  }
+
+private:
+  std::vector<char> storage_;
+  std::vector<std::pair<std::string, const char *>> addresses_;
+};
+
+/// What keeps a JIT-compiled model's code and data alive.
+struct JitCode {
+  std::unique_ptr<PlacedConstants> constants;
+  std::unique_ptr<ExecutionEngine> engine;
+};
 } // namespace
 
 rt::StatusOr<std::unique_ptr<CpuJitExecutable>>
@@ -95,6 +142,9 @@ CpuJitExecutable::create(ModuleOp loweredModule, EntrySignature signature,
   if (!builder)
     return rt::internalError("cannot describe the host CPU: " +
                              llvm::toString(builder.takeError()));
+  // The weights may lie anywhere in the address space: reached through the
+  // GOT, as position-independent code reaches them.
+  builder->setRelocationModel(llvm::Reloc::PIC_);
   auto targetMachine = builder->createTargetMachine();
   if (!targetMachine)
     return rt::internalError("cannot create a target machine: " +
@@ -111,6 +161,9 @@ CpuJitExecutable::create(ModuleOp loweredModule, EntrySignature signature,
       return llvm::createStringError(added.message());
     return optimizeKernels(*module, *machine);
   };
+  auto code = std::make_shared<JitCode>();
+  code->constants = std::make_unique<PlacedConstants>(takeLargeConstants(
+      loweredModule, kLargeConstantBytes, ConstantBinding::kExternal));
   ExecutionEngineOptions options;
   options.transformer = transform;
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
@@ -120,8 +173,10 @@ CpuJitExecutable::create(ModuleOp loweredModule, EntrySignature signature,
     return rt::internalError("JIT compilation failed: " +
                              llvm::toString(engine.takeError()));
   registerRuntimeHelpers(**engine);
+  code->constants->define(**engine);
   (*engine)->initialize();
-  std::shared_ptr<ExecutionEngine> owner(std::move(*engine));
+  code->engine = std::move(*engine);
+  ExecutionEngine *owner = code->engine.get();
   // Looking the entries up materialises the machine code now, so that
   // compile time is not billed to the first run.
   std::string missing;
@@ -137,9 +192,9 @@ CpuJitExecutable::create(ModuleOp loweredModule, EntrySignature signature,
   whole.inputs = signature.inputs;
   whole.outputs = signature.outputs;
   whole.devices.push_back(std::move(program));
-  auto executable = rt::CpuExecutable::create(
-      std::move(whole), lookup, owner, "the JIT-compiled model",
-      executableOptions);
+  auto executable =
+      rt::CpuExecutable::create(std::move(whole), lookup, code,
+                                "the JIT-compiled model", executableOptions);
   if (!executable.isOk())
     return executable.status().code() == rt::StatusCode::kDataLoss
                ? rt::internalError(executable.status().message() + " " +

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace kiln::compiler {
@@ -33,13 +34,16 @@ using namespace mlir;
 namespace {
 
 /// A buffer a dispatch reaches by address rather than by computation: a
-/// view of one of its parameters (the arena) at a constant byte offset, or
-/// a global; or a static window (subview) of one of those, such as the
-/// rows one convolution chunk writes.
+/// view of one of its parameters (the arena) at a constant byte offset, a
+/// global, or one of its buffer parameters as a whole (a model input or
+/// output); or a static window (subview) of one of those, such as the rows
+/// one convolution chunk writes.
 struct BufferSource {
   MemRefType type;
   unsigned parameter = 0;
   int64_t shift = 0;
+  /// The parameter itself, not a view of it.
+  bool wholeParameter = false;
   FlatSymbolRefAttr global;
   /// The window, when there is one: its offsets, sizes and strides into
   /// the buffer and its type there (a static layout offset).
@@ -48,9 +52,10 @@ struct BufferSource {
 
   bool operator==(const BufferSource &other) const {
     return type == other.type && parameter == other.parameter &&
-           shift == other.shift && global == other.global &&
-           offsets == other.offsets && sizes == other.sizes &&
-           strides == other.strides && windowType == other.windowType;
+           shift == other.shift && wholeParameter == other.wholeParameter &&
+           global == other.global && offsets == other.offsets &&
+           sizes == other.sizes && strides == other.strides &&
+           windowType == other.windowType;
   }
 
   /// The type the kernel sees: a window's layout offset is left open, so
@@ -80,6 +85,19 @@ struct BufferSource {
     return source;
   }
 
+  /// `value` as a whole parameter, if it is a buffer parameter of `body`.
+  static std::optional<BufferSource> ofParameter(Value value, Block &body) {
+    auto parameter = dyn_cast<BlockArgument>(value);
+    auto type = dyn_cast<MemRefType>(value.getType());
+    if (!parameter || parameter.getOwner() != &body || !type)
+      return std::nullopt;
+    BufferSource source;
+    source.type = type;
+    source.parameter = parameter.getArgNumber();
+    source.wholeParameter = true;
+    return source;
+  }
+
   /// The window `op` stands for, if it is a static subview of a buffer
   /// whose users all take the open offset.
   static std::optional<BufferSource> windowOf(Operation *op, Block &body) {
@@ -89,7 +107,7 @@ struct BufferSource {
       return std::nullopt;
     Operation *buffer = subview.getSource().getDefiningOp();
     std::optional<BufferSource> source =
-        buffer ? of(buffer, body) : std::nullopt;
+        buffer ? of(buffer, body) : ofParameter(subview.getSource(), body);
     if (!source || !takesOpenOffset(subview.getResult()))
       return std::nullopt;
     source->offsets = llvm::to_vector(subview.getStaticOffsets());
@@ -102,7 +120,9 @@ struct BufferSource {
   /// Builds the buffer at `b` in a function whose parameters are `params`.
   Value build(OpBuilder &b, Location loc, ValueRange params) const {
     Value buffer;
-    if (global) {
+    if (wholeParameter) {
+      buffer = params[parameter];
+    } else if (global) {
       buffer = memref::GetGlobalOp::create(b, loc, type, global);
     } else {
       Value offset = arith::ConstantIndexOp::create(b, loc, shift);
@@ -145,10 +165,13 @@ private:
   }
 };
 
-/// A dispatch's body with its buffer sources as extra parameters (after
-/// the dispatch's own): detached, named `kernel` until it is kept.
+/// A dispatch's body with the dispatch parameters it still uses, then its
+/// buffer sources, as parameters: detached, named `kernel` until it is
+/// kept.
 struct Abstracted {
   func::FuncOp kernel;
+  /// The dispatch's parameters the kernel takes, in order.
+  SmallVector<unsigned> parameters;
   std::vector<BufferSource> sources;
 };
 
@@ -208,6 +231,37 @@ Abstracted abstractSources(func::FuncOp dispatch) {
   });
   replaceBySources(result, dispatch.getNumArguments(), buffers);
   eraseDeadOps(result.kernel);
+  // What still uses a buffer parameter directly (a model output written in
+  // place) takes it as a parameter of its own, so that dispatches that
+  // differ only in which output they write share a kernel.
+  for (unsigned i = 0, e = dispatch.getNumArguments(); i < e; ++i) {
+    BlockArgument argument = body.getArgument(i);
+    std::optional<BufferSource> whole =
+        BufferSource::ofParameter(argument, body);
+    if (!whole || argument.use_empty())
+      continue;
+    auto known = llvm::find(result.sources, *whole);
+    Value parameter;
+    if (known != result.sources.end()) {
+      parameter = body.getArgument(e + (known - result.sources.begin()));
+    } else {
+      result.sources.push_back(*whole);
+      parameter = body.addArgument(whole->type, argument.getLoc());
+    }
+    argument.replaceAllUsesWith(parameter);
+  }
+  // A model with many inputs and outputs gives every dispatch a parameter
+  // per buffer field; passed on to a kernel that ignores them, they made
+  // each call hundreds of operands (a model returning 73 activations spent
+  // a minute in LLVM).
+  llvm::BitVector unused(body.getNumArguments());
+  for (unsigned i = 0, e = dispatch.getNumArguments(); i < e; ++i) {
+    if (body.getArgument(i).use_empty())
+      unused.set(i);
+    else
+      result.parameters.push_back(i);
+  }
+  body.eraseArguments(unused);
   result.kernel.setType(
       FunctionType::get(dispatch.getContext(), body.getArgumentTypes(), {}));
   result.kernel.setName("kernel");
@@ -235,10 +289,10 @@ std::string identityOf(func::FuncOp kernel) {
   return text;
 }
 
-/// Replaces the body of `dispatch` by a call of `kernel` with its
-/// parameters and its buffers.
+/// Replaces the body of `dispatch` by a call of `kernel` with the
+/// parameters it takes and its buffers.
 void callKernel(func::FuncOp dispatch, func::FuncOp kernel,
-                ArrayRef<BufferSource> sources) {
+                ArrayRef<unsigned> parameters, ArrayRef<BufferSource> sources) {
   Block &body = dispatch.getBody().front();
   for (Operation &op : body)
     op.dropAllReferences();
@@ -246,7 +300,9 @@ void callKernel(func::FuncOp dispatch, func::FuncOp kernel,
     body.back().erase();
   OpBuilder b = OpBuilder::atBlockBegin(&body);
   Location loc = dispatch.getLoc();
-  SmallVector<Value> operands(body.getArguments());
+  SmallVector<Value> operands;
+  for (unsigned parameter : parameters)
+    operands.push_back(body.getArgument(parameter));
   for (const BufferSource &source : sources)
     operands.push_back(source.build(b, loc, body.getArguments()));
   func::CallOp::create(b, loc, kernel, operands);
@@ -302,7 +358,7 @@ struct ShareIdenticalKernelsPass
                          {StringAttr::get(&getContext(), "noinline")}));
       symbols.insert(kernel, Block::iterator(first));
       for (auto &[dispatch, abstracted] : members)
-        callKernel(dispatch, kernel, abstracted.sources);
+        callKernel(dispatch, kernel, abstracted.parameters, abstracted.sources);
     }
   }
 };

@@ -8,9 +8,10 @@
 
 // Tests that the same op on different arena buffers runs one kernel: each
 // dispatch keeps its name and signature and passes its own views (offsets
-// 0 and 2048), while an op with another body keeps its own dispatch.
+// 0 and 2048), while an op with another body keeps its own dispatch. The
+// kernel takes only the dispatch parameters it uses (the workgroup range).
 // CHECK-LABEL: func.func private @chain_d0_kernel
-// CHECK-SAME:    (%{{.*}}: memref<16x32xf32>, %{{.*}}: memref<16x32xf32>, %{{.*}}: memref<6144xi8>, %{{.*}}: index, %{{.*}}: index, %[[SRC:.*]]: memref<16x32xf32>, %[[DST:.*]]: memref<16x32xf32>)
+// CHECK-SAME:    (%{{.*}}: index, %{{.*}}: index, %[[SRC:.*]]: memref<16x32xf32>, %[[DST:.*]]: memref<16x32xf32>)
 // CHECK-SAME:    attributes {passthrough = ["noinline"]}
 // CHECK:         memref.subview %[[SRC]]
 // CHECK:         memref.subview %[[DST]]
@@ -22,14 +23,14 @@
 // CHECK:         %[[V0:.*]] = memref.view %[[ARENA]][%[[C0]]][]
 // CHECK:         %[[C2048:.*]] = arith.constant 2048 : index
 // CHECK:         %[[V1:.*]] = memref.view %[[ARENA]][%[[C2048]]][]
-// CHECK:         call @chain_d0_kernel(%[[IN]], %[[OUT]], %[[ARENA]], %[[B]], %[[E]], %[[V0]], %[[V1]])
+// CHECK:         call @chain_d0_kernel(%[[B]], %[[E]], %[[V0]], %[[V1]])
 // CHECK-NEXT:    return
 // CHECK-LABEL: func.func private @chain_d1(
 // CHECK:         %[[C2048:.*]] = arith.constant 2048 : index
 // CHECK:         %[[V0:.*]] = memref.view %{{.*}}[%[[C2048]]][]
 // CHECK:         %[[C4096:.*]] = arith.constant 4096 : index
 // CHECK:         %[[V1:.*]] = memref.view %{{.*}}[%[[C4096]]][]
-// CHECK:         call @chain_d0_kernel(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[V0]], %[[V1]])
+// CHECK:         call @chain_d0_kernel(%{{.*}}, %{{.*}}, %[[V0]], %[[V1]])
 // CHECK-LABEL: func.func private @chain_d2(
 // CHECK-NOT:     call
 // CHECK:         math.absf
@@ -76,10 +77,10 @@ func.func @chain(%in: memref<16x32xf32>, %out: memref<16x32xf32>, %arena: memref
 // CHECK:         linalg.matmul ins(%{{.*}}, %{{.*}} : memref<{{.*}}>, memref<32x32xf32>)
 // CHECK-LABEL: func.func private @weights_d0(
 // CHECK:         %[[G:.*]] = memref.get_global @w0 : memref<32x32xf32>
-// CHECK:         call @weights_d0_kernel({{.*}}, %{{.*}}, %[[G]], %{{.*}})
+// CHECK:         call @weights_d0_kernel(%{{.*}}, %[[G]], %{{.*}})
 // CHECK-LABEL: func.func private @weights_d1(
 // CHECK:         %[[G:.*]] = memref.get_global @w1 : memref<32x32xf32>
-// CHECK:         call @weights_d0_kernel({{.*}}, %{{.*}}, %[[G]], %{{.*}})
+// CHECK:         call @weights_d0_kernel(%{{.*}}, %[[G]], %{{.*}})
 // CHECK-LABEL: func.func private @weights_d2(
 // CHECK-NOT:     call
 // CHECK:         memref.get_global @w2 : memref<32x16xf32>
@@ -153,12 +154,12 @@ func.func @in_place(%in: memref<16x32xf32>, %out: memref<16x32xf32>, %arena: mem
 // CHECK:         %[[V:.*]] = memref.view
 // CHECK:         %[[W:.*]] = memref.subview %[[V]][0, 0] [16, 32] [1, 1]
 // CHECK:         %[[C:.*]] = memref.cast %[[W]] : memref<16x32xf32, strided<[64, 1]>> to memref<16x32xf32, strided<[64, 1], offset: ?>>
-// CHECK:         call @chunks_d0_kernel(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[C]], %{{.*}})
+// CHECK:         call @chunks_d0_kernel(%{{.*}}, %{{.*}}, %[[C]], %{{.*}})
 // CHECK-LABEL: func.func private @chunks_d1(
 // CHECK:         %[[V:.*]] = memref.view
 // CHECK:         %[[W:.*]] = memref.subview %[[V]][0, 32] [16, 32] [1, 1]
 // CHECK:         %[[C:.*]] = memref.cast %[[W]] : memref<16x32xf32, strided<[64, 1], offset: 32>> to memref<16x32xf32, strided<[64, 1], offset: ?>>
-// CHECK:         call @chunks_d0_kernel(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[C]], %{{.*}})
+// CHECK:         call @chunks_d0_kernel(%{{.*}}, %{{.*}}, %[[C]], %{{.*}})
 // CHECK-LABEL: func.func private @chunks_d2(
 // CHECK-NOT:     call
 // CHECK:         linalg.copy
@@ -218,6 +219,62 @@ func.func @reshaped(%in: memref<16x64xf32>, %out: memref<16x64xf32>, %arena: mem
   }
   linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
       ins(%e1 : memref<16x4x8xf32, strided<[64, 8, 1], offset: 32>>) outs(%b : memref<16x4x8xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// Tests that the same op writing two different model outputs runs one
+// kernel: the output a dispatch writes in place is a parameter of the
+// kernel, passed by each dispatch (a calibration copy returns dozens of
+// activations this way).
+// CHECK-LABEL: func.func private @outputs_d0(
+// CHECK-NOT:     call
+// CHECK:         math.absf
+// CHECK-LABEL: func.func private @outputs_d1_kernel
+// CHECK-SAME:    (%{{[^:]*}}: index, %{{[^:]*}}: index, %{{[^:]*}}: memref<16x32xf32>, %{{[^:]*}}: memref<16x32xf32>)
+// CHECK:         math.exp
+// CHECK-LABEL: func.func private @outputs_d1(
+// CHECK-SAME:    %{{[^:]*}}: memref<16x32xf32>, %[[OUT0:[^:]*]]: memref<16x32xf32>, %[[OUT1:[^:]*]]: memref<16x32xf32>
+// CHECK:         call @outputs_d1_kernel(%{{.*}}, %{{.*}}, %{{.*}}, %[[OUT0]])
+// CHECK-LABEL: func.func private @outputs_d2(
+// CHECK-NOT:     call
+// CHECK:         math.sqrt
+// CHECK-LABEL: func.func private @outputs_d3(
+// CHECK-SAME:    %{{[^:]*}}: memref<16x32xf32>, %[[OUT0:[^:]*]]: memref<16x32xf32>, %[[OUT1:[^:]*]]: memref<16x32xf32>
+// CHECK:         call @outputs_d1_kernel(%{{.*}}, %{{.*}}, %{{.*}}, %[[OUT1]])
+func.func @outputs(%in: memref<16x32xf32>, %out0: memref<16x32xf32>, %out1: memref<16x32xf32>, %arena: memref<4096xi8>)
+    attributes {exec.interface = array<i32: 1, 2>} {
+  %c0 = arith.constant 0 : index
+  %c2048 = arith.constant 2048 : index
+  %a = memref.view %arena[%c0][] : memref<4096xi8> to memref<16x32xf32>
+  %b = memref.view %arena[%c2048][] : memref<4096xi8> to memref<16x32xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%in : memref<16x32xf32>) outs(%a : memref<16x32xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %e = math.absf %x : f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<16x32xf32>) outs(%out0 : memref<16x32xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%out0 : memref<16x32xf32>) outs(%b : memref<16x32xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %e = math.sqrt %x : f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%b : memref<16x32xf32>) outs(%out1 : memref<16x32xf32>) {
   ^bb0(%x: f32, %y: f32):
     %e = math.exp %x : f32
     linalg.yield %e : f32
