@@ -12,6 +12,7 @@
 
 #include "ArtifactListing.h"
 #include "Bisect.h"
+#include "MallocTuning.h"
 #include "ProfileReport.h"
 #include "StatsJson.h"
 #include "compiler/MemoryPlanning/PlanReport.h"
@@ -1066,6 +1067,7 @@ int inspectModel() {
 } // namespace
 
 int main(int argc, char **argv) {
+  kiln::tools::restartWithTunedMalloc(argc, argv);
   llvm::InitLLVM init(argc, argv);
   llvm::setBugReportMsg("PLEASE report this Kiln crash with the model and the "
                         "command line above.\n");
