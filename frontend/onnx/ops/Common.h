@@ -96,6 +96,14 @@ mlir::FailureOr<mlir::Value> reduceOf(ImportContext &ctx, mlir::Value value,
 mlir::Value scalarConstant(ImportContext &ctx, mlir::Type element,
                            double value);
 
+/// An i64 constant of `shape` holding `values` (row-major).
+mlir::Value i64Constant(ImportContext &ctx, llvm::ArrayRef<int64_t> shape,
+                        llvm::ArrayRef<int64_t> values);
+
+/// 0, 1, ..., n - 1 as an i64 constant of `shape` (n elements), e.g.
+/// [1, n, 1] to broadcast the positions along one axis.
+mlir::Value i64Iota(ImportContext &ctx, llvm::ArrayRef<int64_t> shape);
+
 /// kiln.conv2d of `x` and `w` (+ `bias`, may be null) with the current
 /// node's Conv attributes (group, strides, pads or auto_pad, dilations,
 /// kernel_shape); 1-D convolutions go through 2-D ones, 3-D ones through a

@@ -28,12 +28,6 @@ using namespace mlir;
 
 namespace kiln::onnx {
 
-Value i64Values(ImportContext &ctx, ArrayRef<int64_t> values) {
-  auto type = RankedTensorType::get({int64_t(values.size())},
-                                    ctx.builder().getI64Type());
-  return ctx.constant(DenseElementsAttr::get(type, values));
-}
-
 int64_t numElementsOf(Value value) {
   return cast<RankedTensorType>(value.getType()).getNumElements();
 }
@@ -75,16 +69,13 @@ FailureOr<Compaction> compact(ImportContext &ctx, Value mask) {
     return failure();
   Value count = reshapeTo(ctx, *last, {});
 
-  SmallVector<int64_t> slotValues;
-  for (int64_t k = 0; k < n; ++k)
-    slotValues.push_back(k);
-  Value slots = i64Values(ctx, slotValues);
+  Value slots = i64Iota(ctx, {n});
   // position = the largest p with sums[p - 1] <= slot (0 when none), by
   // binary lifting: try steps of 2^j from the largest down.
   int64_t top = 1;
   while (top * 2 <= n)
     top *= 2;
-  Value position = i64Values(ctx, SmallVector<int64_t>(n, 0));
+  Value position = i64Constant(ctx, {n}, SmallVector<int64_t>(n, 0));
   for (int64_t step = top; step >= 1 && position; step /= 2) {
     Value candidate = e.add(position, e.c(slots, step));
     Value probe = gatherRows(
@@ -287,11 +278,8 @@ LogicalResult convertUnique(ImportContext &ctx) {
   } else {
     less = reshapeTo(ctx, less, {n, n});
   }
-  SmallVector<int64_t> iotaValues;
-  for (int64_t i = 0; i < n; ++i)
-    iotaValues.push_back(i);
-  Value column = reshapeTo(ctx, i64Values(ctx, iotaValues), {1, n});
-  Value row = reshapeTo(ctx, i64Values(ctx, iotaValues), {n, 1});
+  Value column = i64Iota(ctx, {1, n});
+  Value row = i64Iota(ctx, {n, 1});
   // first[j]: no earlier slice equals slice j.
   Value earlierEqual =
       e.binary<AndOp>(equal, e.cmp(ComparePredicate::lt, row, column));

@@ -15,9 +15,6 @@
 
 namespace kiln::onnx {
 
-/// A 1-D i64 constant.
-mlir::Value i64Values(ImportContext &ctx, llvm::ArrayRef<int64_t> values);
-
 int64_t numElementsOf(mlir::Value value);
 
 /// kiln.gather of `indices` along `axis` of `table` (null on failure or a

@@ -81,6 +81,19 @@ Value scalarConstant(ImportContext &ctx, Type element, double value) {
   return ctx.constant(DenseElementsAttr::get(type, scalar));
 }
 
+Value i64Constant(ImportContext &ctx, ArrayRef<int64_t> shape,
+                  ArrayRef<int64_t> values) {
+  auto type = RankedTensorType::get(shape, ctx.builder().getI64Type());
+  return ctx.constant(DenseElementsAttr::get(type, values));
+}
+
+Value i64Iota(ImportContext &ctx, ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> positions(ShapedType::getNumElements(shape));
+  for (auto [i, position] : llvm::enumerate(positions))
+    position = int64_t(i);
+  return i64Constant(ctx, shape, positions);
+}
+
 LogicalResult forwardInput(ImportContext &ctx) {
   FailureOr<Value> input = ctx.requiredInput(0, "input");
   if (failed(input))

@@ -343,12 +343,6 @@ LogicalResult convertCumSum(ImportContext &ctx) {
 // GatherND, ScatterElements, ScatterND
 //===----------------------------------------------------------------------===//
 
-Value i64Constant(ImportContext &ctx, ArrayRef<int64_t> shape,
-                  ArrayRef<int64_t> values) {
-  return ctx.constant(
-      DenseElementsAttr::get(RankedTensorType::get(shape, i64(ctx)), values));
-}
-
 /// The row-major linear index into dimensions `dims` of each index tuple
 /// along the last axis of `indices` (negative components count from the
 /// end of their dimension), as i64 of shape indices.shape[:-1].

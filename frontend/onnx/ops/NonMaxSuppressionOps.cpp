@@ -42,7 +42,7 @@ Value gatherPerRow(ImportContext &ctx, Value table, Value order) {
   for (int64_t b = 0; b < batches; ++b)
     for (int64_t c = 0; c < classes; ++c)
       offsets.push_back((perClass ? b * classes + c : b) * n);
-  Value base = reshapeTo(ctx, i64Values(ctx, offsets), {batches, classes, 1});
+  Value base = i64Constant(ctx, {batches, classes, 1}, offsets);
   Value flat = reshapeTo(ctx, table, {numElementsOf(table)});
   Value picked = gatherRows(ctx, flat, e.add(order, base), 0);
   return picked ? reshapeTo(ctx, picked, shape) : Value();
@@ -100,12 +100,8 @@ LogicalResult convertNonMaxSuppression(ImportContext &ctx) {
 
   // Rank of each box in its (batch, class) by descending score, ties by
   // index, a NaN score last; `order[t]` is the box at rank t.
-  SmallVector<int64_t> iotaValues;
-  for (int64_t i = 0; i < n; ++i)
-    iotaValues.push_back(i);
-  Value iota = i64Values(ctx, iotaValues);
-  Value across = reshapeTo(ctx, iota, {1, 1, 1, n});
-  Value down = reshapeTo(ctx, iota, {1, 1, n, 1});
+  Value across = i64Iota(ctx, {1, 1, 1, n});
+  Value down = i64Iota(ctx, {1, 1, n, 1});
   Value ranked = e.select(e.cmp(ComparePredicate::ne, *scores, *scores),
                           e.c(*scores, -INFINITY), *scores);
   Value mine = reshapeTo(ctx, ranked, {batches, classes, n, 1});

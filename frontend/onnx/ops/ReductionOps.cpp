@@ -139,12 +139,7 @@ LogicalResult convertTopK(ImportContext &ctx) {
   // Positions along the axis, shaped to broadcast: [1, .., n, .., 1].
   SmallVector<int64_t> iotaShape(shape.size(), 1);
   iotaShape[*axis] = shape[*axis];
-  SmallVector<int64_t> positions(shape[*axis]);
-  for (int64_t i = 0; i < shape[*axis]; ++i)
-    positions[i] = i;
-  Value iota = ctx.constant(DenseElementsAttr::get(
-      RankedTensorType::get(iotaShape, b.getI64Type()),
-      ArrayRef<int64_t>(positions)));
+  Value iota = i64Iota(ctx, iotaShape);
   Value removed = scalarConstant(ctx, element, *largest ? -INFINITY : INFINITY);
   Expr e(ctx);
   Value remaining = *x;

@@ -22,13 +22,6 @@ namespace kiln::onnx {
 
 namespace {
 
-/// Output `i` of the current node as a new i64 vector constant.
-Value i64Constant(ImportContext &ctx, ArrayRef<int64_t> values,
-                  ArrayRef<int64_t> shape) {
-  auto type = RankedTensorType::get(shape, ctx.builder().getI64Type());
-  return ctx.constant(DenseElementsAttr::get(type, values));
-}
-
 //===----------------------------------------------------------------------===//
 // Constants
 //===----------------------------------------------------------------------===//
@@ -162,7 +155,7 @@ LogicalResult convertShape(ImportContext &ctx) {
   ArrayRef<int64_t> dims =
       to > from ? ArrayRef<int64_t>(shape).slice(from, to - from)
                 : ArrayRef<int64_t>();
-  ctx.setOutput(0, i64Constant(ctx, dims, {int64_t(dims.size())}));
+  ctx.setOutput(0, i64Constant(ctx, {int64_t(dims.size())}, dims));
   return success();
 }
 
@@ -171,7 +164,7 @@ LogicalResult convertSize(ImportContext &ctx) {
   if (failed(x))
     return failure();
   int64_t count = cast<RankedTensorType>(x->getType()).getNumElements();
-  ctx.setOutput(0, i64Constant(ctx, {count}, {}));
+  ctx.setOutput(0, i64Constant(ctx, {}, {count}));
   return success();
 }
 
