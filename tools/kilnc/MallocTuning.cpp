@@ -35,9 +35,17 @@ std::optional<std::string> tunedMallocTunables(const char *current) {
 }
 
 std::string modelArgument(int argc, char **argv) {
-  for (int i = 2; i < argc; ++i)
-    if (argv[i][0] != '-')
-      return argv[i];
+  for (int i = 2; i < argc; ++i) {
+    std::string argument = argv[i];
+    // The output file, not the model (every other option kilnc has with a
+    // file value is spelled NAME=VALUE or names a folder).
+    if (argument == "-o" || argument == "--o") {
+      ++i;
+      continue;
+    }
+    if (argument[0] != '-')
+      return argument;
+  }
   return "";
 }
 

@@ -29,7 +29,8 @@ constexpr uint64_t kTunedMallocModelBytes = 32ull << 20;
 std::optional<std::string> tunedMallocTunables(const char *current);
 
 /// The model file of a kilnc command line (the first argument after the
-/// command that is not an option), or "" when there is none.
+/// command that is neither an option nor -o's file), or "" when there is
+/// none.
 std::string modelArgument(int argc, char **argv);
 
 /// Starts kilnc again with tuned malloc settings when the command's model

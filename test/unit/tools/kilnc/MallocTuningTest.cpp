@@ -43,8 +43,10 @@ TEST(MallocTuningTest, FindsTheModelAfterTheCommand) {
        model[] = "model.onnx", out[] = "-o", artifact[] = "m.kiln";
   char *argv[] = {kilnc, compile, option, model, out, artifact};
   EXPECT_EQ(modelArgument(6, argv), "model.onnx");
-  char *onlyOptions[] = {kilnc, compile, option};
-  EXPECT_EQ(modelArgument(3, onlyOptions), "");
+  char *outputFirst[] = {kilnc, compile, out, artifact, model};
+  EXPECT_EQ(modelArgument(5, outputFirst), "model.onnx");
+  char *onlyOptions[] = {kilnc, compile, option, out, artifact};
+  EXPECT_EQ(modelArgument(5, onlyOptions), "");
 }
 
 } // namespace
