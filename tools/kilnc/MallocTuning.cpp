@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+extern char **environ;
+
 namespace kiln::tools {
 
 namespace {
@@ -34,34 +36,24 @@ std::optional<std::string> tunedMallocTunables(const char *current) {
   return std::string(current) + ":" + kTunables;
 }
 
-std::string modelArgument(int argc, char **argv) {
-  for (int i = 2; i < argc; ++i) {
-    std::string argument = argv[i];
-    // The output file, not the model (every other option kilnc has with a
-    // file value is spelled NAME=VALUE or names a folder).
-    if (argument == "-o" || argument == "--o") {
-      ++i;
-      continue;
-    }
-    if (argument[0] != '-')
-      return argument;
+bool hasMallocVariables(char **environment) {
+  for (char **variable = environment; variable && *variable; ++variable) {
+    const char *equals = std::strchr(*variable, '=');
+    if (std::strncmp(*variable, "MALLOC_", 7) == 0 && equals &&
+        equals > *variable && equals[-1] == '_')
+      return true;
   }
-  return "";
+  return false;
 }
 
-void restartWithTunedMalloc(int argc, char **argv) {
+void restartWithTunedMalloc(char **argv, const std::string &model) {
 #if defined(__linux__) && defined(__GLIBC__)
-  if (argc < 2 || std::getenv(kRestartedVariable) ||
-      std::getenv("KILN_NO_MALLOC_TUNING"))
+  if (std::getenv(kRestartedVariable) || std::getenv("KILN_NO_MALLOC_TUNING") ||
+      hasMallocVariables(environ))
     return;
-  std::string command = argv[1];
-  if (command != "compile" && command != "run" && command != "bench" &&
-      command != "profile")
-    return;
-  struct stat model;
-  std::string path = modelArgument(argc, argv);
-  if (path.empty() || stat(path.c_str(), &model) != 0 ||
-      static_cast<uint64_t>(model.st_size) < kTunedMallocModelBytes)
+  struct stat file;
+  if (model.empty() || stat(model.c_str(), &file) != 0 ||
+      static_cast<uint64_t>(file.st_size) < kTunedMallocModelBytes)
     return;
   const char *current = std::getenv("GLIBC_TUNABLES");
   std::optional<std::string> tunables = tunedMallocTunables(current);
@@ -80,8 +72,8 @@ void restartWithTunedMalloc(int argc, char **argv) {
     unsetenv("GLIBC_TUNABLES");
   unsetenv(kRestartedVariable);
 #else
-  (void)argc;
   (void)argv;
+  (void)model;
 #endif
 }
 

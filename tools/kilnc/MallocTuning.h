@@ -7,8 +7,8 @@
 // memory. On our VMs a page fault costs microseconds, so ResNet-50's
 // 100 MB took a second in faults alone. glibc can back its heap with
 // transparent huge pages and keep freed memory for reuse, but reads those
-// settings (GLIBC_TUNABLES) only at start-up: kilnc starts itself again
-// with them when the model is large enough for that to pay.
+// settings (GLIBC_TUNABLES) only at start-up: `kilnc compile` starts itself
+// again with them when the model is large enough for that to pay.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,16 +28,15 @@ constexpr uint64_t kTunedMallocModelBytes = 32ull << 20;
 /// (null: unset); nullopt when the caller already tunes glibc's malloc.
 std::optional<std::string> tunedMallocTunables(const char *current);
 
-/// The model file of a kilnc command line (the first argument after the
-/// command that is neither an option nor -o's file), or "" when there is
-/// none.
-std::string modelArgument(int argc, char **argv);
+/// Whether the environment already sets one of glibc's older malloc
+/// variables (MALLOC_TRIM_THRESHOLD_ and the like), which the caller chose.
+bool hasMallocVariables(char **environment);
 
-/// Starts kilnc again with tuned malloc settings when the command's model
-/// is at least kTunedMallocModelBytes, glibc's malloc is not tuned yet and
-/// KILN_NO_MALLOC_TUNING is unset. Returns (and kilnc goes on as it is)
-/// when it does not apply or the new start fails.
-void restartWithTunedMalloc(int argc, char **argv);
+/// Starts kilnc again (same arguments) with tuned malloc settings when
+/// `model` is at least kTunedMallocModelBytes, glibc's malloc is not tuned
+/// by the caller and KILN_NO_MALLOC_TUNING is unset. Returns (and kilnc
+/// goes on as it is) when it does not apply or the new start fails.
+void restartWithTunedMalloc(char **argv, const std::string &model);
 
 } // namespace kiln::tools
 

@@ -1067,14 +1067,16 @@ int inspectModel() {
 } // namespace
 
 int main(int argc, char **argv) {
-  kiln::tools::restartWithTunedMalloc(argc, argv);
   llvm::InitLLVM init(argc, argv);
   llvm::setBugReportMsg("PLEASE report this Kiln crash with the model and the "
                         "command line above.\n");
   if (!cl::ParseCommandLineOptions(argc, argv, kOverview, &llvm::errs()))
     return kUsage;
-  if (compileCommand)
+  if (compileCommand) {
+    // Before anything large is allocated (MallocTuning.h).
+    kiln::tools::restartWithTunedMalloc(argv, modelPath);
     return compileModel();
+  }
   if (runCommand)
     return runModel();
   if (benchCommand)

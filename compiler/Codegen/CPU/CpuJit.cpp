@@ -93,9 +93,10 @@ public:
       size += constant.bytes.size();
       alignment = std::max(alignment, constant.alignment);
     }
-    storage_.resize(size + alignment);
+    // Not zero-filled first: every byte used is copied over.
+    storage_.reset(new char[size + alignment]);
     char *base = reinterpret_cast<char *>(
-        llvm::alignAddr(storage_.data(), llvm::Align(alignment)));
+        llvm::alignAddr(storage_.get(), llvm::Align(alignment)));
     for (auto [constant, offset] : llvm::zip(constants, offsets)) {
       std::memcpy(base + offset, constant.bytes.data(), constant.bytes.size());
       addresses_.emplace_back(constant.name, base + offset);
@@ -114,7 +115,7 @@ public:
   }
 
 private:
-  std::vector<char> storage_;
+  std::unique_ptr<char[]> storage_;
   std::vector<std::pair<std::string, const char *>> addresses_;
 };
 
@@ -142,8 +143,8 @@ CpuJitExecutable::create(ModuleOp loweredModule, EntrySignature signature,
   if (!builder)
     return rt::internalError("cannot describe the host CPU: " +
                              llvm::toString(builder.takeError()));
-  // The weights may lie anywhere in the address space: reached through the
-  // GOT, as position-independent code reaches them.
+  // Position-independent code, as in artifacts: the weights, bound outside
+  // the module, are reached through the GOT wherever they lie.
   builder->setRelocationModel(llvm::Reloc::PIC_);
   auto targetMachine = builder->createTargetMachine();
   if (!targetMachine)

@@ -10,7 +10,6 @@
 
 namespace {
 
-using kiln::tools::modelArgument;
 using kiln::tools::tunedMallocTunables;
 
 TEST(MallocTuningTest, TunesAnUnsetOrEmptyEnvironment) {
@@ -38,15 +37,17 @@ TEST(MallocTuningTest, LeavesACallersMallocSettingsAlone) {
       tunedMallocTunables("glibc.pthread.rseq=0:glibc.malloc.check=3"));
 }
 
-TEST(MallocTuningTest, FindsTheModelAfterTheCommand) {
-  char kilnc[] = "kilnc", compile[] = "compile", option[] = "--fusion=none",
-       model[] = "model.onnx", out[] = "-o", artifact[] = "m.kiln";
-  char *argv[] = {kilnc, compile, option, model, out, artifact};
-  EXPECT_EQ(modelArgument(6, argv), "model.onnx");
-  char *outputFirst[] = {kilnc, compile, out, artifact, model};
-  EXPECT_EQ(modelArgument(5, outputFirst), "model.onnx");
-  char *onlyOptions[] = {kilnc, compile, option, out, artifact};
-  EXPECT_EQ(modelArgument(5, onlyOptions), "");
+TEST(MallocTuningTest, LeavesGlibcsOlderMallocVariablesAlone) {
+  char trim[] = "MALLOC_TRIM_THRESHOLD_=0", path[] = "PATH=/usr/bin",
+       check[] = "MALLOC_CHECK_=3", kiln[] = "MALLOC_ARENA=1";
+  char *tuned[] = {path, trim, nullptr};
+  EXPECT_TRUE(kiln::tools::hasMallocVariables(tuned));
+  char *checked[] = {check, nullptr};
+  EXPECT_TRUE(kiln::tools::hasMallocVariables(checked));
+  // Not one of glibc's (no trailing underscore).
+  char *other[] = {path, kiln, nullptr};
+  EXPECT_FALSE(kiln::tools::hasMallocVariables(other));
+  EXPECT_FALSE(kiln::tools::hasMallocVariables(nullptr));
 }
 
 } // namespace
