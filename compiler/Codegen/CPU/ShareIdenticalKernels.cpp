@@ -191,20 +191,24 @@ void eraseDeadOps(func::FuncOp function) {
 
 /// Replaces each op of `found` by a parameter of `kernel` for its source
 /// (one per distinct source).
+/// The kernel parameter for `source`: the one an equal source got, or a
+/// new one.
+Value parameterFor(Abstracted &result, unsigned dispatchParameters,
+                   const BufferSource &source, Location loc) {
+  Block &body = result.kernel.getBody().front();
+  auto known = llvm::find(result.sources, source);
+  if (known != result.sources.end())
+    return body.getArgument(dispatchParameters +
+                            (known - result.sources.begin()));
+  result.sources.push_back(source);
+  return body.addArgument(source.parameterType(), loc);
+}
+
 void replaceBySources(Abstracted &result, unsigned dispatchParameters,
                       ArrayRef<std::pair<Operation *, BufferSource>> found) {
-  Block &body = result.kernel.getBody().front();
   for (auto &[op, source] : found) {
-    auto known = llvm::find(result.sources, source);
-    Value parameter;
-    if (known != result.sources.end()) {
-      parameter = body.getArgument(dispatchParameters +
-                                   (known - result.sources.begin()));
-    } else {
-      result.sources.push_back(source);
-      parameter = body.addArgument(source.parameterType(), op->getLoc());
-    }
-    op->getResult(0).replaceAllUsesWith(parameter);
+    op->getResult(0).replaceAllUsesWith(
+        parameterFor(result, dispatchParameters, source, op->getLoc()));
     op->erase();
   }
 }
@@ -240,15 +244,8 @@ Abstracted abstractSources(func::FuncOp dispatch) {
         BufferSource::ofParameter(argument, body);
     if (!whole || argument.use_empty())
       continue;
-    auto known = llvm::find(result.sources, *whole);
-    Value parameter;
-    if (known != result.sources.end()) {
-      parameter = body.getArgument(e + (known - result.sources.begin()));
-    } else {
-      result.sources.push_back(*whole);
-      parameter = body.addArgument(whole->type, argument.getLoc());
-    }
-    argument.replaceAllUsesWith(parameter);
+    argument.replaceAllUsesWith(
+        parameterFor(result, e, *whole, argument.getLoc()));
   }
   // A model with many inputs and outputs gives every dispatch a parameter
   // per buffer field; passed on to a kernel that ignores them, they made
