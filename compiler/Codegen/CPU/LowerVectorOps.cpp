@@ -90,15 +90,14 @@ struct WidenStridedRead : OpRewritePattern<vector::TransferReadOp> {
   }
 };
 
-/// A contraction of more than three loops whose reduction is stepped by
-/// one and whose only wide loop is the vector's (a grouped convolution's
-/// tile: one weight broadcast over a row of output columns, between unit
-/// group, channel and window dimensions). The outer-product lowering wants
-/// a plain matmul and would reduce such a tile lane by lane; matmul tiles
-/// (rows and columns) keep it.
+/// A contraction whose reduction is stepped by one and whose only wide
+/// loop is the vector's: a grouped convolution's tile (one weight broadcast
+/// over a row of output columns, between unit group, channel and window
+/// dimensions), or the one-column tail of a matmul (a column of weights
+/// times one broadcast input). The outer-product lowering wants a plain
+/// matmul and would reduce the first lane by lane and make the second one
+/// scalar FMA per row; matmul tiles (rows and columns) keep it.
 bool isBroadcastContraction(vector::ContractionOp contract) {
-  if (contract.getIteratorTypesArray().size() <= 3)
-    return false;
   SmallVector<int64_t> ranges;
   contract.getIterationBounds(ranges);
   int64_t wideParallel = 0;

@@ -29,6 +29,10 @@ def VectorizeLinalgPass : Pass<"kiln-vectorize-linalg", "::mlir::func::FuncOp"> 
     tiles of a divisor. Ops that cannot be vectorised this way (dynamic
     shapes, loads in the body, non-unit innermost strides, i1 buffers, an
     innermost range under 4) are left to convert-linalg-to-loops.
+    Column panels or reduction blocks go outermost, whichever streams fewer
+    bytes from beyond L2. A reduction loop whose accumulators make fewer
+    than 8 FMA chains is unrolled onto partial accumulators summed after it
+    (SplitAccumulatorChains.h).
   }];
   let options = [
     Option<"registerRows", "register-rows", "int64_t", "0",
@@ -38,7 +42,10 @@ def VectorizeLinalgPass : Pass<"kiln-vectorize-linalg", "::mlir::func::FuncOp"> 
     Option<"vectorLanes", "vector-lanes", "int64_t", "0",
            "f32 lanes of one vector register (0: for this CPU)">,
     Option<"cacheDepth", "cache-depth", "int64_t", "0",
-           "Largest reduction block of a contraction (0: 256)">
+           "Largest reduction block of a contraction (0: 256)">,
+    Option<"accumulatorChains", "accumulator-chains", "int64_t", "0",
+           "Dependency chains a reduction loop's accumulators should make; "
+           "fewer are split into partial accumulators (0: 8, 1: off)">
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",

@@ -25,6 +25,13 @@ struct CpuRegisterTile {
   /// Reduction block: a depth x columns panel of the right-hand side
   /// should sit in L1.
   int64_t depth = 256;
+  /// Independent FMA chains that hide the FMA latency (4 cycles on two
+  /// pipes): a reduction loop carrying fewer accumulator vectors is
+  /// unrolled onto partial accumulators (SplitAccumulatorChains.h).
+  int64_t chains = 8;
+  /// L2 bytes per core (1 MiB on Zen 5, 2 MiB on Sapphire Rapids): an
+  /// operand larger than half of it is re-read from further out.
+  int64_t l2Bytes = 1 << 20;
 
   /// AVX-512 (32 x 512-bit registers): 8 x 32, 16 accumulators
   /// (toolchain.md: 131-144 GFLOP/s on 512^3). AVX2 (16 x 256-bit): 4 x 16,

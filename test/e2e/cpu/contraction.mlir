@@ -17,6 +17,15 @@ func.func @matmul_2d(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> tensor<4x16xf
 }
 
 // Degenerate shapes: a row times a column, and K = 1.
+// Latency-bound tiles (a one-column tail, a one-row GEMV) accumulate into
+// partial sums over a reduction whose length 4 does not divide (66).
+func.func @matmul_partial_accumulators(%a: tensor<16x66xf32>, %b: tensor<66x49xf32>, %c: tensor<1x66xf32>, %d: tensor<66x40xf32>)
+    -> (tensor<16x49xf32>, tensor<1x40xf32>) {
+  %0 = kiln.matmul %a, %b : (tensor<16x66xf32>, tensor<66x49xf32>) -> tensor<16x49xf32>
+  %1 = kiln.matmul %c, %d : (tensor<1x66xf32>, tensor<66x40xf32>) -> tensor<1x40xf32>
+  return %0, %1 : tensor<16x49xf32>, tensor<1x40xf32>
+}
+
 func.func @matmul_vector_shapes(%a: tensor<1x7xf32>, %b: tensor<7x1xf32>, %c: tensor<5x1xf32>, %d: tensor<1x3xf32>)
     -> (tensor<1x1xf32>, tensor<5x3xf32>) {
   %0 = kiln.matmul %a, %b : (tensor<1x7xf32>, tensor<7x1xf32>) -> tensor<1x1xf32>

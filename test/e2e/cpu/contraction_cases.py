@@ -26,6 +26,10 @@ CASES = [
     # -- matmul ---------------------------------------------------------------
     Case("matmul_2d", lambda rng: [randn(rng, 4, 8), randn(rng, 8, 16)],
          lambda a, b: F32(as_f64(a) @ as_f64(b))),
+    Case("matmul_partial_accumulators",
+         lambda rng: [randn(rng, 16, 66), randn(rng, 66, 49),
+                      randn(rng, 1, 66), randn(rng, 66, 40)],
+         lambda a, b, c, d: F32(as_f64(a) @ as_f64(b), as_f64(c) @ as_f64(d))),
     Case("matmul_vector_shapes",
          lambda rng: [randn(rng, 1, 7), randn(rng, 7, 1), randn(rng, 5, 1),
                       randn(rng, 1, 3)],

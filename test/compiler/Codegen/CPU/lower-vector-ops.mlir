@@ -53,6 +53,22 @@ func.func @broadcast_contraction(%w: vector<1x1x1xf32>, %row: vector<1x1x16xf32>
 
 // -----
 
+// A matmul tile's one-column tail (49 = 32 + 16 + 1 columns): a column of
+// 8 weights times one broadcast input is one 8-lane FMA, not eight scalar
+// FMAs (the outer-product lowering's rows).
+// CHECK-LABEL: func.func @matmul_column_tail
+// CHECK-COUNT-1: vector.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<8xf32>
+// CHECK-NOT: vector.fma
+// CHECK: return
+func.func @matmul_column_tail(%w: vector<8x1xf32>, %x: vector<1x1xf32>, %acc: vector<8x1xf32>) -> vector<8x1xf32> {
+  %r = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
+                        iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}
+       %w, %x, %acc : vector<8x1xf32>, vector<1x1xf32> into vector<8x1xf32>
+  return %r : vector<8x1xf32>
+}
+
+// -----
+
 // A pooling tile: the window's (kh, kw) are unit dimensions of the tile, so
 // its reduction is one elementwise max with the accumulator row, not a
 // transpose and 16 one-lane reductions (which scalarised SqueezeNet's

@@ -270,3 +270,44 @@ func.func @grouped_scale_not_a_window(%a: memref<1x16xf32>, %q: memref<16x32xi8>
   }
   return
 }
+
+// -----
+
+// Cache loop order. Column panels outermost stream the left-hand side once
+// per panel: 2.4 MB of weights (more than half of L2) over 7 panels would
+// be 16 MB. Reduction blocks go outermost instead, passing over the 200 KB
+// output (resident in L2) once per block.
+// CHECK-LABEL: func.func @weights_beyond_l2
+// CHECK: scf.for %{{.*}} = %c0 to %c2304 step %c256
+// CHECK: scf.for %{{.*}} = %c0 to %c192 step %c32
+// CHECK: scf.for %{{.*}} = %c0 to %c256 step %c8
+func.func @weights_beyond_l2(%a: memref<256x2304xf32>, %b: memref<2304x196xf32>, %c: memref<256x196xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<256x2304xf32>, memref<2304x196xf32>) outs(%c : memref<256x196xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Weights that stay in L2 (147 KB) keep the column panels outermost: the
+// 800 KB output is not passed over once per reduction block.
+// CHECK-LABEL: func.func @weights_in_l2
+// CHECK: scf.for %{{.*}} = %c0 to %c3136 step %c32
+// CHECK: scf.for %{{.*}} = %c0 to %c576 step %c192
+func.func @weights_in_l2(%a: memref<64x576xf32>, %b: memref<576x3136xf32>, %c: memref<64x3136xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x576xf32>, memref<576x3136xf32>) outs(%c : memref<64x3136xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
