@@ -396,6 +396,22 @@ void tileForCache(RewriterBase &rewriter, linalg::LinalgOp op,
   tileAndPeel(rewriter, op, sizes, order, kRegisterStage);
 }
 
+/// The loop along an input's contiguous dimension when that input is read
+/// transposed: its innermost dimension indexed by another loop than `last`
+/// (the output's innermost), `last` indexing one of its outer dimensions.
+std::optional<unsigned> transposedInputLoop(linalg::LinalgOp op,
+                                            unsigned last) {
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (map.getNumResults() < 2 || !map.isProjectedPermutation())
+      continue;
+    auto inner = dyn_cast<AffineDimExpr>(map.getResults().back());
+    if (inner && inner.getPosition() != last && map.isFunctionOfDim(last))
+      return inner.getPosition();
+  }
+  return std::nullopt;
+}
+
 /// Stage 2: register tiles, now that every stage-1 tile is static. A
 /// contraction's tile is `rows` x its (panel-wide) columns, the reduction
 /// stepped by one: an outer product per step on accumulators that stay in
@@ -438,6 +454,12 @@ void tileForRegisters(RewriterBase &rewriter, linalg::LinalgOp op,
     if (ranges[last] < kMinVectorLength)
       return untiled();
     upTo(last, kVectorLength);
+    // An input read transposed (its contiguous dimension another loop's) is
+    // read a square tile at a time, rows along its own contiguous
+    // dimension, and transposed in registers: not one element per lane.
+    if (std::optional<unsigned> loop = transposedInputLoop(op, last);
+        loop && ranges[*loop] >= kMinVectorLength)
+      upTo(*loop, kVectorLength);
   }
   // A tile spanning a whole loop needs no loop.
   for (auto [size, range] : llvm::zip(sizes, ranges))

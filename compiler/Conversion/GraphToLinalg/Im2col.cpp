@@ -113,13 +113,28 @@ Value gatherColumns(OpBuilder &b, Location loc, Value strip,
           {in[0], in[1] * kernel[0] * kernel[1], rows * columns}, element));
 }
 
+/// `init` + lhs x rhs over `maps`, the output's loops parallel and the one
+/// after them the reduction.
+Value contraction(OpBuilder &b, Location loc, Value lhs, Value rhs, Value init,
+                  ArrayRef<AffineMap> maps) {
+  SmallVector<utils::IteratorType> iterators(maps.back().getNumResults(),
+                                             utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  return buildGeneric(b, loc, init.getType(), ValueRange{lhs, rhs}, init, maps,
+                      iterators,
+                      [](OpBuilder &nb, Location l, ValueRange args) {
+                        return SmallVector<Value>{emitAdd(
+                            nb, l, args[2], emitMul(nb, l, args[0], args[1]))};
+                      })
+      .front();
+}
+
 /// `init` + matrix x col [N, R, P]: a matrix [O, R] gives [N, O, P], a
 /// packed one [O / rows, R, rows] gives [N, O / rows, rows, P].
 Value multiply(OpBuilder &b, Location loc, Value matrix, Value col,
                Value init) {
   MLIRContext *context = b.getContext();
   SmallVector<AffineMap> maps;
-  SmallVector<utils::IteratorType> iterators;
   if (cast<RankedTensorType>(matrix.getType()).getRank() == 3) {
     AffineExpr n, ob, oi, p, r;
     bindDims(context, n, ob, oi, p, r);
@@ -133,15 +148,80 @@ Value multiply(OpBuilder &b, Location loc, Value matrix, Value col,
             AffineMap::get(4, 0, {n, r, p}, context),
             AffineMap::get(4, 0, {n, o, p}, context)};
   }
-  iterators.assign(maps.back().getNumResults(), utils::IteratorType::parallel);
-  iterators.push_back(utils::IteratorType::reduction);
-  return buildGeneric(b, loc, init.getType(), ValueRange{matrix, col}, init,
-                      maps, iterators,
-                      [](OpBuilder &nb, Location l, ValueRange args) {
-                        return SmallVector<Value>{emitAdd(
-                            nb, l, args[2], emitMul(nb, l, args[0], args[1]))};
+  return contraction(b, loc, matrix, col, init, maps);
+}
+
+/// col [N, R, P] x `transposed` [R, O] into `init` [N, P, O]: the output
+/// channels are the register tile's columns and each pixel's col value a
+/// broadcast (col is the contraction's left-hand side, so its pixels are
+/// the tile's rows).
+Value multiplyChannelColumns(OpBuilder &b, Location loc, Value col,
+                             Value transposed, Value init) {
+  MLIRContext *context = b.getContext();
+  AffineExpr n, p, o, r;
+  bindDims(context, n, p, o, r);
+  SmallVector<AffineMap> maps = {AffineMap::get(4, 0, {n, r, p}, context),
+                                 AffineMap::get(4, 0, {r, o}, context),
+                                 AffineMap::get(4, 0, {n, p, o}, context)};
+  return contraction(b, loc, col, transposed, init, maps);
+}
+
+/// [N, P, O] as [N, O, P].
+Value channelsFirst(OpBuilder &b, Location loc, Value product) {
+  auto type = cast<RankedTensorType>(product.getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  auto resultType = RankedTensorType::get({shape[0], shape[2], shape[1]},
+                                          type.getElementType());
+  MLIRContext *context = b.getContext();
+  AffineExpr n, o, p;
+  bindDims(context, n, o, p);
+  SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {n, p, o}, context),
+                                 AffineMap::get(3, 0, {n, o, p}, context)};
+  SmallVector<utils::IteratorType> iterators(3, utils::IteratorType::parallel);
+  return buildGeneric(b, loc, resultType, ValueRange{product},
+                      emptyTensor(b, loc, resultType), maps, iterators,
+                      [](OpBuilder &, Location, ValueRange args) {
+                        return SmallVector<Value>{args[0]};
                       })
       .front();
+}
+
+/// Share of the FMA lanes a register tile's row of `width` columns keeps
+/// busy: whole 32-column tiles, then one or two 16-lane vectors for the
+/// rest (a one-column rest costs a whole FMA).
+double laneShare(int64_t width) {
+  int64_t rest = width % kTileColumns;
+  int64_t vectors = 2 * (width / kTileColumns) + (rest == 0   ? 0
+                                                  : rest > 16 ? 2
+                                                              : 1);
+  return double(width) / double(16 * vectors);
+}
+
+/// Whether a product of `pixels` columns wastes enough lanes (49 pixels:
+/// 32 + 16 + 1 columns, 77%) that the `outputs` channels should be the
+/// columns instead (512: every lane); the transpose back to channels
+/// first costs a pass over the output.
+bool channelsAsColumns(int64_t pixels, int64_t outputs) {
+  constexpr double kMargin = 0.1;
+  return outputs >= 16 && laneShare(outputs) >= laneShare(pixels) + kMargin;
+}
+
+/// A constant `weight` [O, ...] as the matrix [R, O], or null when it is
+/// not a constant of byte-sized elements.
+Value transposedWeights(OpBuilder &b, Location loc, Value weight) {
+  DenseElementsAttr attr;
+  if (!matchPattern(weight, m_Constant(&attr)))
+    return {};
+  auto type = cast<RankedTensorType>(attr.getType());
+  int64_t outputs = type.getDimSize(0);
+  int64_t reduction = type.getNumElements() / outputs;
+  // transposedBlocks' one block [1, R, O] is weight (o, r) at (0, r, o).
+  DenseElementsAttr transposed = transposedBlocks(
+      attr, RankedTensorType::get({reduction, outputs}, type.getElementType()),
+      1, outputs, reduction);
+  if (!transposed)
+    return {};
+  return arith::ConstantOp::create(b, loc, transposed);
 }
 
 /// A constant `weight` [O, ...] as the matrix [O / rows, R, rows] (R the
@@ -206,6 +286,49 @@ Value im2colConvolution(OpBuilder &b, Location loc, Value input, Value weight,
   ArrayRef<int64_t> w = cast<RankedTensorType>(weight.getType()).getShape();
   ArrayRef<int64_t> out = resultType.getShape();
   int64_t pixels = out[2] * out[3], reduction = w[1] * w[2] * w[3];
+  bool padded = llvm::any_of(pads, [](int64_t p) { return p != 0; });
+  bool direct = w[2] == 1 && w[3] == 1 && strides[0] == 1 && strides[1] == 1 &&
+                !padded && in[2] == out[2] && in[3] == out[3];
+  // A plan must hold the function's largest tensor anyway; a chunk's col
+  // no larger than it (or than this convolution's own output) at most
+  // doubles that. The test-size ResNet needs the bound that tight; at
+  // benchmark size it still leaves the late, small convolutions whole.
+  int64_t elementBytes = (element.getIntOrFloatBitWidth() + 7) / 8;
+  int64_t budget = std::max({in[0] * w[0] * pixels * elementBytes,
+                             largestTensorBytes, kMinChunkBudget});
+  int64_t rows =
+      direct
+          ? out[2]
+          : im2colChunkRows(out[2], out[3],
+                            in[0] * reduction * out[3] * elementBytes, budget);
+  auto stripRows = [&](int64_t count) {
+    return (count - 1) * strides[0] + (w[2] - 1) * dilations[0] + 1;
+  };
+  // Output rows [first, first + count) as col; a 1x1 stride-1
+  // convolution reads its input as col directly.
+  auto colOf = [&](int64_t first, int64_t count) -> Value {
+    if (direct)
+      return reshapeTensor(
+          b, loc, input,
+          RankedTensorType::get({in[0], reduction, pixels}, element));
+    Value strip =
+        paddedRows(b, loc, input, pads, first * strides[0], stripRows(count));
+    return gatherColumns(b, loc, strip, w.drop_front(2), count, out[3], strides,
+                         dilations);
+  };
+
+  // Small maps (CPU only, where weights are packed): the output channels as
+  // the product's columns, [N, P, O], then transposed back.
+  if (packRows > 1 && rows == out[2] && channelsAsColumns(pixels, w[0])) {
+    if (Value transposed = transposedWeights(b, loc, weight)) {
+      auto productType = RankedTensorType::get({in[0], pixels, w[0]}, element);
+      Value product = multiplyChannelColumns(
+          b, loc, colOf(0, out[2]), transposed,
+          zeroFilled(b, loc, emptyTensor(b, loc, productType)));
+      return reshapeTensor(b, loc, channelsFirst(b, loc, product), resultType);
+    }
+  }
+
   // The product is [N, O, P], or [N, O / rows, rows, P] with packed
   // weights: the same bytes, so the result reshapes either way.
   Value matrix = packedWeights(b, loc, weight, packRows);
@@ -216,38 +339,11 @@ Value im2colConvolution(OpBuilder &b, Location loc, Value input, Value weight,
     matrix = reshapeTensor(b, loc, weight,
                            RankedTensorType::get({w[0], reduction}, element));
   auto productType = RankedTensorType::get(productShape, element);
-  bool padded = llvm::any_of(pads, [](int64_t p) { return p != 0; });
 
-  // A 1x1 stride-1 convolution reads its input as col directly.
-  if (w[2] == 1 && w[3] == 1 && strides[0] == 1 && strides[1] == 1 && !padded &&
-      in[2] == out[2] && in[3] == out[3]) {
-    Value col = reshapeTensor(
-        b, loc, input,
-        RankedTensorType::get({in[0], reduction, pixels}, element));
-    Value product =
-        multiply(b, loc, matrix, col,
-                 zeroFilled(b, loc, emptyTensor(b, loc, productType)));
-    return reshapeTensor(b, loc, product, resultType);
-  }
-
-  // A plan must hold the function's largest tensor anyway; a chunk's col
-  // no larger than it (or than this convolution's own output) at most
-  // doubles that. The test-size ResNet needs the bound that tight; at
-  // benchmark size it still leaves the late, small convolutions whole.
-  int64_t elementBytes = (element.getIntOrFloatBitWidth() + 7) / 8;
-  int64_t budget = std::max({productType.getNumElements() * elementBytes,
-                             largestTensorBytes, kMinChunkBudget});
-  int64_t rows = im2colChunkRows(
-      out[2], out[3], in[0] * reduction * out[3] * elementBytes, budget);
-  auto stripRows = [&](int64_t count) {
-    return (count - 1) * strides[0] + (w[2] - 1) * dilations[0] + 1;
-  };
   Value product = emptyTensor(b, loc, productType);
   if (rows == out[2]) {
-    Value strip = paddedRows(b, loc, input, pads, 0, stripRows(out[2]));
-    Value col = gatherColumns(b, loc, strip, w.drop_front(2), out[2], out[3],
-                              strides, dilations);
-    product = multiply(b, loc, matrix, col, zeroFilled(b, loc, product));
+    product =
+        multiply(b, loc, matrix, colOf(0, out[2]), zeroFilled(b, loc, product));
     return reshapeTensor(b, loc, product, resultType);
   }
   // Each chunk multiplies into a slice of the one output buffer (its last
@@ -259,10 +355,7 @@ Value im2colConvolution(OpBuilder &b, Location loc, Value input, Value weight,
   SmallVector<OpFoldResult> unit =
       indexAttrs(b, SmallVector<int64_t>(chunkShape.size(), 1));
   for (int64_t first = 0; first < out[2]; first += rows) {
-    Value strip =
-        paddedRows(b, loc, input, pads, first * strides[0], stripRows(rows));
-    Value col = gatherColumns(b, loc, strip, w.drop_front(2), rows, out[3],
-                              strides, dilations);
+    Value col = colOf(first, rows);
     SmallVector<int64_t> chunkOffsets(chunkShape.size(), 0);
     chunkOffsets.back() = first * out[3];
     SmallVector<OpFoldResult> offsets = indexAttrs(b, chunkOffsets);

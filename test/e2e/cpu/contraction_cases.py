@@ -153,6 +153,17 @@ CASES = [
               dtype=np.float16),
     conv_case("conv2d_f64", [(1, 2, 5, 5), (3, 2, 3, 3), (3,)],
               [lambda x, w, b: nnref.conv2d(x, w, b)], dtype=np.float64),
+    Case("conv2d_channel_columns",
+         lambda rng: [randn(rng, 1, 8, 7, 7), randn(rng, 1, 8, 1, 1)],
+         lambda x, y: F32(
+             nnref.conv2d(
+                 x, (np.sin(np.arange(2304) * 0.37) * 0.2).astype(
+                     np.float32).reshape(32, 8, 3, 3),
+                 (np.arange(32) * 0.01).astype(np.float32),
+                 pads=(1, 1, 1, 1)),
+             nnref.conv2d(
+                 y, (np.cos(np.arange(48 * 8) * 0.21) * 0.3).astype(
+                     np.float32).reshape(48, 8, 1, 1)))),
     Case("conv2d_constant_weights", lambda rng: [randn(rng, 1, 1, 4, 4)],
          lambda x: F32(nnref.conv2d(
              x, f32([[[[1.0, -1.0], [0.5, 2.0]]], [[[0.0, 1.0],

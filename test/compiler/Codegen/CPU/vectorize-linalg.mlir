@@ -311,3 +311,26 @@ func.func @weights_in_l2(%a: memref<64x576xf32>, %b: memref<576x3136xf32>, %c: m
   }
   return
 }
+
+// -----
+
+// An input read transposed (a product [N, P, O] copied to [N, O, P]) is read
+// 16 x 16 at a time along its own contiguous dimension and transposed in
+// registers, not gathered one element per lane; the 49th pixel column is a
+// peeled 16 x 1 tile.
+// CHECK-LABEL: func.func @transposed_copy
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c16
+// CHECK: scf.for %{{.*}} = %c0 to %c48 step %c16
+// CHECK: %[[ROWS:.*]] = vector.transfer_read {{.*}} : memref<1x16x16xf32, strided<[1568, 32, 1], offset: ?>>, vector<1x16x16xf32>
+// CHECK: %[[T:.*]] = vector.transpose %[[ROWS]], [0, 2, 1]
+// CHECK: vector.transfer_write %[[T]], {{.*}} : vector<1x16x16xf32>, memref<1x16x16xf32, strided<[1568, 49, 1], offset: ?>>
+// CHECK: vector.transfer_read {{.*}} vector<1x1x16xf32>
+func.func @transposed_copy(%in: memref<1x49x32xf32>, %out: memref<1x32x49xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(n, o, p) -> (n, p, o)>, affine_map<(n, o, p) -> (n, o, p)>],
+                  iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%in : memref<1x49x32xf32>) outs(%out : memref<1x32x49xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
