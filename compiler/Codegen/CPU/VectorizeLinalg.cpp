@@ -485,10 +485,17 @@ void fillThenTileReductions(RewriterBase &rewriter, linalg::LinalgOp op) {
   linalg::FillOp fill =
       kiln::compiler::materializeAccumulatorInit(rewriter, op);
   fill->setAttr(kVectorStage, rewriter.getUnitAttr());
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<int64_t> sizes;
-  for (auto [range, iterator] :
-       llvm::zip(op.getStaticLoopRanges(), op.getIteratorTypesArray()))
+  for (auto [range, iterator] : llvm::zip(ranges, op.getIteratorTypesArray()))
     sizes.push_back(linalg::isReductionIterator(iterator) && range > 1 ? 1 : 0);
+  // A reduction along the innermost loop (a row sum, a global pool) is
+  // the vector's loop: stepped by one it would be scalar. It takes
+  // kVectorLength lanes, reduced once after its loop (reduceAfterLoops).
+  unsigned last = ranges.size() - 1;
+  if (!linalg::isaContractionOpInterface(op) && sizes[last] == 1 &&
+      ranges[last] >= kMinVectorLength)
+    sizes[last] = ranges[last] > kVectorLength ? kVectorLength : 0;
   tileAndPeel(rewriter, op, sizes, {}, kVectorStage);
 }
 

@@ -37,11 +37,23 @@ Value reduceKeepDims(OpBuilder &b, Location loc, Value input,
   Type element = type.getElementType();
   Value init = isMax ? lowestValue(b, loc, element)
                      : scalarConstant(b, loc, element, 0.0);
-  return buildReduction(b, loc, input, axes, keptDimsType(type, axes), init,
-                        [isMax](OpBuilder &nb, Location l, Value acc, Value x) {
-                          return isMax ? emitMax(nb, l, acc, x)
-                                       : emitAdd(nb, l, acc, x);
-                        });
+  auto combine = [isMax](OpBuilder &nb, Location l, Value acc, Value x) {
+    return isMax ? emitMax(nb, l, acc, x) : emitAdd(nb, l, acc, x);
+  };
+  RankedTensorType kept = keptDimsType(type, axes);
+  SmallVector<int64_t> rest;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (!llvm::is_contained(axes, d))
+      rest.push_back(type.getDimSize(d));
+  if (rest.empty() || !type.hasStaticShape())
+    return buildReduction(b, loc, input, axes, kept, init, combine);
+  // Reduced into the kept dimensions only, then reshaped (free): an output
+  // indexed by a constant 0 vectorises to a read and a write of different
+  // shapes, which the CPU code generator cannot keep in registers across
+  // the reduction loop.
+  Value reduced = buildReduction(
+      b, loc, input, axes, RankedTensorType::get(rest, element), init, combine);
+  return reshapeTensor(b, loc, reduced, kept);
 }
 
 using BinaryScalar = Value (*)(OpBuilder &, Location, Value, Value);
@@ -172,13 +184,23 @@ struct GlobalPoolToGenerics : OpRewritePattern<OpTy> {
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getInput().getType());
-    SmallVector<int64_t> axes =
-        llvm::to_vector(llvm::seq<int64_t>(2, type.getRank()));
-    Value reduced = reduceKeepDims(rewriter, loc, op.getInput(), axes, IsMax);
+    auto resultType = cast<RankedTensorType>(op.getType());
+    if (!type.hasStaticShape() || type.getRank() < 3)
+      return rewriter.notifyMatchFailure(op,
+                                         "needs a static [N, C, ...] input");
+    int64_t count = 1;
+    for (int64_t d : llvm::seq<int64_t>(2, type.getRank()))
+      count *= type.getDimSize(d);
+    // The spatial dimensions as one (a free reshape): a single reduction
+    // loop vectorises along all of them, where [H, W] would reduce each
+    // row of W on its own (EfficientNet's 112 x 112 pools: scalar chains).
+    auto flatType = RankedTensorType::get(
+        {type.getDimSize(0), type.getDimSize(1), count}, type.getElementType());
+    Value flat = reshapeTensor(rewriter, loc, op.getInput(), flatType);
+    Value reduced = reshapeTensor(
+        rewriter, loc, reduceKeepDims(rewriter, loc, flat, {2}, IsMax),
+        resultType);
     if (!IsMax) {
-      int64_t count = 1;
-      for (int64_t d : axes)
-        count *= type.getDimSize(d);
       Value divisor =
           scalarConstant(rewriter, loc, type.getElementType(), double(count));
       reduced = buildElementwise(rewriter, loc,
