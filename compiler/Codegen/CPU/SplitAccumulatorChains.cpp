@@ -41,11 +41,16 @@ TypedAttr neutralElement(Operation *combine, VectorType type) {
   auto splat = [&](TypedAttr value) -> TypedAttr {
     return DenseElementsAttr::get(type, value);
   };
+  // -0.0, not +0.0, is the identity of a float sum: -0.0 + -0.0 is -0.0.
+  APFloat negativeZero = floatType
+                             ? APFloat::getZero(floatType.getFloatSemantics(),
+                                                /*Negative=*/true)
+                             : APFloat(0.0);
   if (auto contract = dyn_cast<vector::ContractionOp>(combine)) {
     if (contract.getKind() != vector::CombiningKind::ADD)
       return {};
     if (floatType)
-      return splat(FloatAttr::get(floatType, 0.0));
+      return splat(FloatAttr::get(floatType, negativeZero));
     return isa<IntegerType>(element) ? splat(IntegerAttr::get(element, 0))
                                      : TypedAttr();
   }
@@ -55,7 +60,7 @@ TypedAttr neutralElement(Operation *combine, VectorType type) {
     return {};
   const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
   if (isa<arith::AddFOp>(combine))
-    return splat(FloatAttr::get(floatType, 0.0));
+    return splat(FloatAttr::get(floatType, negativeZero));
   if (isa<arith::MaximumFOp, arith::MaxNumFOp>(combine))
     return splat(FloatAttr::get(
         floatType, APFloat::getInf(semantics, /*Negative=*/true)));
@@ -67,7 +72,9 @@ TypedAttr neutralElement(Operation *combine, VectorType type) {
 /// Combines two partial results of `combine`'s accumulation.
 Value combinePartials(OpBuilder &builder, Location loc, Operation *combine,
                       Value lhs, Value rhs) {
-  if (isa<vector::ContractionOp>(combine)) {
+  // Integer sums regrouped may overflow where the serial one did not: no
+  // overflow flags carried over.
+  if (isa<vector::ContractionOp, arith::AddIOp>(combine)) {
     if (isa<FloatType>(getElementTypeOrSelf(lhs.getType())))
       return arith::AddFOp::create(builder, loc, lhs, rhs);
     return arith::AddIOp::create(builder, loc, lhs, rhs);
@@ -231,7 +238,9 @@ void splitAccumulatorChains(RewriterBase &rewriter, func::FuncOp func,
   for (scf::ForOp loop : loops) {
     std::optional<APInt> trips = loop.getStaticTripCount();
     std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    // Loops the tiling made: an index induction variable, signed bounds.
     if (!trips || !step || loop.getNumRegionIterArgs() == 0 ||
+        !loop.getInductionVar().getType().isIndex() || loop.getUnsignedCmp() ||
         !bodyOnlyReads(loop))
       continue;
     SmallVector<Accumulator> accumulators;

@@ -3,15 +3,15 @@
 
 // A reduction loop whose accumulators make fewer than 8 FMA chains waits on
 // the FMA latency every step; it is unrolled onto partial accumulators
-// (the first from the tile's value, the others from zero), summed pairwise
-// after the loop. The 49-column matmul's 8x32 and 8x16 tiles (16 and 8
+// (the first from the tile's value, the others from -0.0, the identity of a
+// float sum), summed pairwise after the loop. The 49-column matmul's 8x32 and 8x16 tiles (16 and 8
 // chains) keep their loops; its one-column tail (one 8-lane FMA a step)
 // gets four partial sums.
 // CHECK-LABEL: func.func @column_tail
 // CHECK: scf.for {{.*}} step %c1 iter_args({{.*}}) -> (vector<8x32xf32>)
 // CHECK: scf.for {{.*}} step %c1 iter_args({{.*}}) -> (vector<8x16xf32>)
 // CHECK: %[[TILE:.*]] = vector.transfer_read {{.*}} offset: 48>>, vector<8x1xf32>
-// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8x1xf32>
+// CHECK: %[[ZERO:.*]] = arith.constant dense<-0.000000e+00> : vector<8x1xf32>
 // CHECK: %[[PARTS:.*]]:4 = scf.for %[[K:.*]] = %c0 to %{{.*}} step %c4 iter_args(%[[P0:.*]] = %[[TILE]], %[[P1:.*]] = %[[ZERO]], %[[P2:.*]] = %[[ZERO]], %[[P3:.*]] = %[[ZERO]])
 // CHECK: %[[S0:.*]] = vector.contract {{.*}} %[[P0]] : vector<8x1xf32>, vector<1x1xf32> into vector<8x1xf32>
 // CHECK: arith.addi %[[K]], %c1
@@ -116,6 +116,53 @@ func.func @short_reduction(%a: memref<8x6xf32>, %b: memref<6x1xf32>, %c: memref<
     %p = arith.mulf %x, %y : f32
     %s = arith.addf %acc, %p : f32
     linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A row maximum over 1040 = 65 x 16 elements: its partials start from
+// -inf and combine with maximumf; 64 steps unrolled by 4, the last step of
+// 16 in the original loop, from the partials' maximum.
+// CHECK-LABEL: func.func @row_max_remainder
+// CHECK: arith.constant dense<0xFF800000> : vector<1x16xf32>
+// CHECK: %[[NEG_INF:.*]] = arith.constant dense<0xFF800000> : vector<1x16xf32>
+// CHECK: %[[PARTS:.*]]:5 = scf.for %{{.*}} = %c0 to %[[END:.*]] step %c64 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %[[NEG_INF]], %{{.*}} = %[[NEG_INF]], %{{.*}} = %[[NEG_INF]])
+// CHECK: arith.addi %{{.*}}, %c16
+// CHECK: arith.addi %{{.*}}, %c32
+// CHECK: arith.addi %{{.*}}, %c48
+// CHECK: %[[A:.*]] = arith.maximumf %[[PARTS]]#1, %[[PARTS]]#2
+// CHECK: %[[B:.*]] = arith.maximumf %[[PARTS]]#3, %[[PARTS]]#4
+// CHECK: %[[MAX:.*]] = arith.maximumf %[[A]], %[[B]]
+// CHECK: scf.for %{{.*}} = %[[END]] to %c1040 step %c16 iter_args(%{{.*}} = %[[PARTS]]#0, %{{.*}} = %[[MAX]])
+// CHECK: vector.multi_reduction <maximumf>
+func.func @row_max_remainder(%a: memref<4x1040xf32>, %c: memref<4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, k) -> (m, k)>, affine_map<(m, k) -> (m)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<4x1040xf32>) outs(%c : memref<4xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.maximumf %acc, %x : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Integer sums are exact in any order: split too, from 0, combined by
+// plain addi.
+// CHECK-LABEL: func.func @int_row_sum
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0> : vector<1x16xi32>
+// CHECK: %[[PARTS:.*]]:5 = scf.for {{.*}} step %c64 {{.*}} -> (vector<1xi32>, vector<1x16xi32>, vector<1x16xi32>, vector<1x16xi32>, vector<1x16xi32>)
+// CHECK: arith.addi %[[PARTS]]#1, %[[PARTS]]#2 : vector<1x16xi32>
+func.func @int_row_sum(%a: memref<4x1024xi32>, %c: memref<4xi32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, k) -> (m, k)>, affine_map<(m, k) -> (m)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<4x1024xi32>) outs(%c : memref<4xi32>) {
+  ^bb0(%x: i32, %acc: i32):
+    %s = arith.addi %acc, %x : i32
+    linalg.yield %s : i32
   }
   return
 }
