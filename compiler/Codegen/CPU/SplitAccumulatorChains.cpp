@@ -165,12 +165,16 @@ void splitLoop(RewriterBase &rewriter, scf::ForOp loop,
   Block *body = unrolled.getBody();
   rewriter.setInsertionPointToStart(body);
   unsigned originalArgs = loop.getNumRegionIterArgs();
+  // Where copy > 0 of accumulator `position` keeps its partial value among
+  // the unrolled loop's iteration arguments (copy 0 keeps the original's).
+  auto partialIndex = [&](size_t position, int64_t copy) {
+    return originalArgs + position * (copies - 1) + copy - 1;
+  };
   auto oldYield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
   // Every iteration argument is an accumulator or passed through unchanged
   // (splitAccumulatorChains leaves other loops alone): each copy carries
   // its own partial value.
   SmallVector<Value> carried(body->getArguments().drop_front());
-  SmallVector<Value> yielded(carried.size());
   for (int64_t copy = 0; copy < copies; ++copy) {
     IRMapping mapping;
     Value iv = unrolled.getInductionVar();
@@ -184,7 +188,7 @@ void splitLoop(RewriterBase &rewriter, scf::ForOp loop,
     for (auto [position, acc] : llvm::enumerate(accumulators))
       if (copy > 0)
         mapping.map(loop.getRegionIterArgs()[acc.index],
-                    carried[originalArgs + position * (copies - 1) + copy - 1]);
+                    carried[partialIndex(position, copy)]);
     for (Operation &op : loop.getBody()->without_terminator())
       rewriter.clone(op, mapping);
     for (auto [position, acc] : llvm::enumerate(accumulators)) {
@@ -192,7 +196,7 @@ void splitLoop(RewriterBase &rewriter, scf::ForOp loop,
       if (copy == 0)
         carried[acc.index] = next;
       else
-        carried[originalArgs + position * (copies - 1) + copy - 1] = next;
+        carried[partialIndex(position, copy)] = next;
     }
   }
   scf::YieldOp::create(rewriter, loc, carried);
@@ -204,8 +208,7 @@ void splitLoop(RewriterBase &rewriter, scf::ForOp loop,
   for (auto [position, acc] : llvm::enumerate(accumulators)) {
     SmallVector<Value> partials = {results[acc.index]};
     for (int64_t copy = 1; copy < copies; ++copy)
-      partials.push_back(
-          unrolled.getResult(originalArgs + position * (copies - 1) + copy - 1));
+      partials.push_back(unrolled.getResult(partialIndex(position, copy)));
     while (partials.size() > 1) {
       SmallVector<Value> next;
       for (size_t i = 0; i + 1 < partials.size(); i += 2)

@@ -203,11 +203,11 @@ struct GlobalPoolToGenerics : OpRewritePattern<OpTy> {
     if (!IsMax) {
       Value divisor =
           scalarConstant(rewriter, loc, type.getElementType(), double(count));
-      reduced = buildElementwise(rewriter, loc,
-                                 cast<RankedTensorType>(op.getType()), reduced,
-                                 [&](OpBuilder &b, Location l, ValueRange args) {
-                                   return emitDiv(b, l, args[0], divisor);
-                                 });
+      reduced =
+          buildElementwise(rewriter, loc, resultType, reduced,
+                           [&](OpBuilder &b, Location l, ValueRange args) {
+                             return emitDiv(b, l, args[0], divisor);
+                           });
     }
     rewriter.replaceOp(op, reduced);
     return success();
