@@ -138,13 +138,14 @@ void chooseChunks(int64_t extent, int64_t wanted, int64_t align, Split &split) {
 }
 
 /// Register tiles want rows in eights (contractions) and columns in 32s
-/// (a contraction's columns, other ops' innermost loop).
+/// (a contraction's columns, other ops' innermost loop). A contraction's
+/// other column loops (panels of packed weights) cut anywhere.
 int64_t alignmentFor(linalg::LinalgOp op, unsigned dim) {
   if (op.getNumReductionLoops() > 0 && linalg::isaContractionOpInterface(op))
     if (FailureOr<linalg::ContractionDimensions> dims =
             linalg::inferContractionDims(op);
-        succeeded(dims) && !dims->n.empty() && dims->n.back() == dim)
-      return 32;
+        succeeded(dims) && llvm::is_contained(dims->n, dim))
+      return dims->n.back() == dim ? 32 : 1;
   bool innermost = dim + 1 == op.getNumLoops();
   if (innermost)
     return 32;

@@ -129,41 +129,50 @@ Value contraction(OpBuilder &b, Location loc, Value lhs, Value rhs, Value init,
       .front();
 }
 
+/// Indexing maps over the loops named, one letter each, by `loops`; each
+/// operand lists the loops of its dimensions: ("mnk", {"mk", "kn", "mn"})
+/// is a matmul's.
+SmallVector<AffineMap> namedMaps(MLIRContext *context, StringRef loops,
+                                 ArrayRef<StringRef> operands) {
+  SmallVector<AffineMap> maps;
+  for (StringRef operand : operands) {
+    SmallVector<AffineExpr> results;
+    for (char loop : operand)
+      results.push_back(getAffineDimExpr(loops.find(loop), context));
+    maps.push_back(AffineMap::get(loops.size(), 0, results, context));
+  }
+  return maps;
+}
+
+bool isPacked(Value weights) {
+  return cast<RankedTensorType>(weights.getType()).getRank() == 3;
+}
+
 /// `init` + matrix x col [N, R, P]: a matrix [O, R] gives [N, O, P], a
-/// packed one [O / rows, R, rows] gives [N, O / rows, rows, P].
+/// packed one [O / rows, R, rows] gives [N, O / rows, rows, P]. Loops: n
+/// batch, o (b, i) output channel (panel, within it), p pixel, r reduction.
 Value multiply(OpBuilder &b, Location loc, Value matrix, Value col,
                Value init) {
-  MLIRContext *context = b.getContext();
-  SmallVector<AffineMap> maps;
-  if (cast<RankedTensorType>(matrix.getType()).getRank() == 3) {
-    AffineExpr n, ob, oi, p, r;
-    bindDims(context, n, ob, oi, p, r);
-    maps = {AffineMap::get(5, 0, {ob, r, oi}, context),
-            AffineMap::get(5, 0, {n, r, p}, context),
-            AffineMap::get(5, 0, {n, ob, oi, p}, context)};
-  } else {
-    AffineExpr n, o, p, r;
-    bindDims(context, n, o, p, r);
-    maps = {AffineMap::get(4, 0, {o, r}, context),
-            AffineMap::get(4, 0, {n, r, p}, context),
-            AffineMap::get(4, 0, {n, o, p}, context)};
-  }
+  SmallVector<AffineMap> maps =
+      isPacked(matrix)
+          ? namedMaps(b.getContext(), "nbipr", {"bri", "nrp", "nbip"})
+          : namedMaps(b.getContext(), "nopr", {"or", "nrp", "nop"});
   return contraction(b, loc, matrix, col, init, maps);
 }
 
-/// col [N, R, P] x `transposed` [R, O] into `init` [N, P, O]: the output
-/// channels are the register tile's columns and each pixel's col value a
-/// broadcast (col is the contraction's left-hand side, so its pixels are
-/// the tile's rows).
+/// col [N, R, P] x `weights` into `init`: the output channels are the
+/// register tile's columns and each pixel's col value a broadcast (col is
+/// the contraction's left-hand side, so its pixels are the tile's rows).
+/// Weights [R, O] give [N, P, O]; packed ones [O / w, R, w] give
+/// [N, P, O / w, w], the same bytes, their panels the outer loop so that
+/// each panel's weights are read once, front to back.
 Value multiplyChannelColumns(OpBuilder &b, Location loc, Value col,
-                             Value transposed, Value init) {
-  MLIRContext *context = b.getContext();
-  AffineExpr n, p, o, r;
-  bindDims(context, n, p, o, r);
-  SmallVector<AffineMap> maps = {AffineMap::get(4, 0, {n, r, p}, context),
-                                 AffineMap::get(4, 0, {r, o}, context),
-                                 AffineMap::get(4, 0, {n, p, o}, context)};
-  return contraction(b, loc, col, transposed, init, maps);
+                             Value weights, Value init) {
+  SmallVector<AffineMap> maps =
+      isPacked(weights)
+          ? namedMaps(b.getContext(), "nbpir", {"nrp", "bri", "npbi"})
+          : namedMaps(b.getContext(), "npor", {"nrp", "ro", "npo"});
+  return contraction(b, loc, col, weights, init, maps);
 }
 
 /// [N, P, O] as [N, O, P].
@@ -172,11 +181,8 @@ Value channelsFirst(OpBuilder &b, Location loc, Value product) {
   ArrayRef<int64_t> shape = type.getShape();
   auto resultType = RankedTensorType::get({shape[0], shape[2], shape[1]},
                                           type.getElementType());
-  MLIRContext *context = b.getContext();
-  AffineExpr n, o, p;
-  bindDims(context, n, o, p);
-  SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {n, p, o}, context),
-                                 AffineMap::get(3, 0, {n, o, p}, context)};
+  SmallVector<AffineMap> maps =
+      namedMaps(b.getContext(), "nop", {"npo", "nop"});
   SmallVector<utils::IteratorType> iterators(3, utils::IteratorType::parallel);
   return buildGeneric(b, loc, resultType, ValueRange{product},
                       emptyTensor(b, loc, resultType), maps, iterators,
@@ -319,12 +325,26 @@ Value im2colConvolution(OpBuilder &b, Location loc, Value input, Value weight,
 
   // Small maps (CPU only, where weights are packed): the output channels as
   // the product's columns, [N, P, O], then transposed back.
+  // Weights in panels of the tile's width where it divides the channels:
+  // read through [R, O], a tile's reduction steps are rows O elements
+  // apart, each on its own page (2048 channels: 8 KiB), and the kernel
+  // ran at 60% of the FMA peak instead of 90%.
   if (packRows > 1 && rows == out[2] && channelsAsColumns(pixels, w[0])) {
-    if (Value transposed = transposedWeights(b, loc, weight)) {
-      auto productType = RankedTensorType::get({in[0], pixels, w[0]}, element);
+    Value weights = packedWeights(b, loc, weight, kTileColumns);
+    SmallVector<int64_t> productShape = {in[0], pixels, w[0] / kTileColumns,
+                                         kTileColumns};
+    if (!weights) {
+      weights = transposedWeights(b, loc, weight);
+      productShape = {in[0], pixels, w[0]};
+    }
+    if (weights) {
+      auto productType = RankedTensorType::get(productShape, element);
       Value product = multiplyChannelColumns(
-          b, loc, colOf(0, out[2]), transposed,
+          b, loc, colOf(0, out[2]), weights,
           zeroFilled(b, loc, emptyTensor(b, loc, productType)));
+      product =
+          reshapeTensor(b, loc, product,
+                        RankedTensorType::get({in[0], pixels, w[0]}, element));
       return reshapeTensor(b, loc, channelsFirst(b, loc, product), resultType);
     }
   }

@@ -214,3 +214,28 @@ func.func @wide_weights(%a: memref<64x512xf32>, %w: memref<512x1024xf32>, %out: 
   linalg.matmul {kiln.group = "g"} ins(%a, %w : memref<64x512xf32>, memref<512x1024xf32>) outs(%out : memref<64x1024xf32>)
   return
 }
+
+// -----
+
+// Tests that a product over panels of packed weights (a convolution on a
+// small map with its channels as columns: 6 panels of 32 channels, 384 KiB)
+// splits its panels, two per workgroup: a panel is not a register tile's
+// row, so it needs no alignment to eight (which would leave one workgroup),
+// and split by pixels every workgroup would read all the weights.
+// CHECK-LABEL: func.func private @panels_d0
+// CHECK:         arith.muli %{{.*}}, %c2
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : memref<1x512x49xf32>, memref<2x512x32xf32, strided<[16384, 32, 1], offset: ?>>)
+// CHECK-LABEL: exec.program @panels
+// CHECK-NEXT:    exec.dispatch @panels_d0 grid [3, 1, 1]
+func.func @panels(%col: memref<1x512x49xf32>, %w: memref<6x512x32xf32>, %out: memref<1x49x6x32xf32>, %arena: memref<0xi8>)
+    attributes {exec.interface = array<i32: 2, 1>} {
+  linalg.generic {indexing_maps = [affine_map<(n, ob, p, oi, r) -> (n, r, p)>, affine_map<(n, ob, p, oi, r) -> (ob, r, oi)>, affine_map<(n, ob, p, oi, r) -> (n, p, ob, oi)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%col, %w : memref<1x512x49xf32>, memref<6x512x32xf32>) outs(%out : memref<1x49x6x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -164,6 +164,14 @@ CASES = [
              nnref.conv2d(
                  y, (np.cos(np.arange(48 * 8) * 0.21) * 0.3).astype(
                      np.float32).reshape(48, 8, 1, 1)))),
+    Case("conv2d_packed_channel_columns",
+         lambda rng: [randn(rng, 2, 16, 7, 7), randn(rng, 1, 16, 13, 13)],
+         lambda x, y: F32(*[
+             nnref.conv2d(
+                 v, (np.sin(np.arange(1024) * 0.53) * 0.3).astype(
+                     np.float32).reshape(64, 16, 1, 1),
+                 (np.arange(64) * 0.01).astype(np.float32), strides=s)
+             for v, s in ((x, (1, 1)), (y, (2, 2)))])),
     Case("conv2d_constant_weights", lambda rng: [randn(rng, 1, 1, 4, 4)],
          lambda x: F32(nnref.conv2d(
              x, f32([[[[1.0, -1.0], [0.5, 2.0]]], [[[0.0, 1.0],

@@ -2,24 +2,24 @@
 
 // A contraction with an initial value (kiln-fold-accumulator-fills) starts
 // each register tile's accumulators from that value in registers: no fill
-// pass, no read of the output, one write of each tile. The 12 rows make a
-// full 8-row tile and a peeled 4-row one; both start from the constant.
+// pass, no read of the output, one write of each tile. The 13 rows make a
+// full 8-row tile and a peeled 5-row one; both start from the constant.
 #a = affine_map<(m, n, k) -> (m, k)>
 #b = affine_map<(m, n, k) -> (k, n)>
 #c = affine_map<(m, n, k) -> (m, n)>
 // CHECK-LABEL: func.func @one_block
 // CHECK-DAG: %[[ZERO8:.*]] = arith.constant dense<0.000000e+00> : vector<8x32xf32>
-// CHECK-DAG: %[[ZERO4:.*]] = arith.constant dense<0.000000e+00> : vector<4x32xf32>
+// CHECK-DAG: %[[ZERO5:.*]] = arith.constant dense<0.000000e+00> : vector<5x32xf32>
 // CHECK-NOT: linalg.fill
 // CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO8]]) -> (vector<8x32xf32>)
 // CHECK: vector.transfer_write {{.*}} : vector<8x32xf32>
-// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO4]]) -> (vector<4x32xf32>)
-// CHECK: vector.transfer_write {{.*}} : vector<4x32xf32>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO5]]) -> (vector<5x32xf32>)
+// CHECK: vector.transfer_write {{.*}} : vector<5x32xf32>
 // CHECK-NOT: vector.transfer_write
 // CHECK-NOT: kiln.accumulator_init
-func.func @one_block(%a: memref<12x16xf32>, %b: memref<16x32xf32>, %c: memref<12x32xf32>) {
+func.func @one_block(%a: memref<13x16xf32>, %b: memref<16x32xf32>, %c: memref<13x32xf32>) {
   linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
-    ins(%a, %b : memref<12x16xf32>, memref<16x32xf32>) outs(%c : memref<12x32xf32>)
+    ins(%a, %b : memref<13x16xf32>, memref<16x32xf32>) outs(%c : memref<13x32xf32>)
     attrs = {kiln.accumulator_init = 0.0 : f32} {
   ^bb0(%x: f32, %y: f32, %acc: f32):
     %p = arith.mulf %x, %y : f32

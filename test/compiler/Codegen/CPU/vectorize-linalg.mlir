@@ -229,6 +229,41 @@ func.func @matmul_columns_49(%a: memref<64x32xf32>, %b: memref<32x49xf32>, %c: m
 
 // -----
 
+// Rows the tile's eight do not divide take a few fewer rows that do: 49
+// rows (a 7 x 7 map's pixels) are seven tiles of 7, with no one-row tail;
+// 50 rows (no divisor from 6 to 8) keep tiles of 8 and a tail of 2.
+// CHECK-LABEL: func.func @rows_dividing_range
+// CHECK: scf.for {{.*}} = %c0 to %c49 step %c7
+// CHECK: vector.contract {{.*}} into vector<7x32xf32>
+// CHECK-NOT: vector<1x32xf32>
+// CHECK: scf.for {{.*}} = %c0 to %c48 step %c8
+// CHECK: vector.contract {{.*}} into vector<8x32xf32>
+// CHECK: vector.contract {{.*}} into vector<2x32xf32>
+// AVX2-LABEL: func.func @rows_dividing_range
+// AVX2: vector.contract {{.*}} into vector<4x16xf32>
+func.func @rows_dividing_range(%a: memref<49x32xf32>, %b: memref<32x32xf32>, %c: memref<49x32xf32>,
+                               %d: memref<50x32xf32>, %e: memref<50x32xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<49x32xf32>, memref<32x32xf32>) outs(%c : memref<49x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%d, %b : memref<50x32xf32>, memref<32x32xf32>) outs(%e : memref<50x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 // A stride-2 pooling window over a workgroup's slice (dynamic offset): the
 // window view starts at the slice's offset in its base buffer, the output
 // column is the vector dimension, and its input stride is 2.
