@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Codegen/CPU/Passes.h"
+#include "compiler/Codegen/CPU/ReadPosition.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -56,15 +57,9 @@ struct WidenStridedRead : OpRewritePattern<vector::TransferReadOp> {
         stride > kMaxWidenedStride)
       return failure();
     Location loc = read.getLoc();
-    auto metadata =
-        memref::ExtractStridedMetadataOp::create(rewriter, loc, read.getBase());
-    // The element the read starts at, from the buffer's base.
-    Value start = metadata.getOffset();
-    for (auto [index, dimStride] :
-         llvm::zip(read.getIndices(), metadata.getStrides()))
-      start = arith::AddIOp::create(
-          rewriter, loc, start,
-          arith::MulIOp::create(rewriter, loc, index, dimStride));
+    kiln::compiler::ReadPosition position =
+        kiln::compiler::readPosition(rewriter, read);
+    Value start = position.element;
     int64_t lanes = vectorType.getNumElements();
     int64_t span = (lanes - 1) * stride + 1;
     Type element = vectorType.getElementType();
@@ -74,7 +69,7 @@ struct WidenStridedRead : OpRewritePattern<vector::TransferReadOp> {
                                                ShapedType::kDynamic, {1}),
                         source.getMemorySpace());
     Value contiguous = memref::ReinterpretCastOp::create(
-        rewriter, loc, spanType, metadata.getBaseBuffer(), OpFoldResult(start),
+        rewriter, loc, spanType, position.base, OpFoldResult(start),
         ArrayRef<OpFoldResult>{rewriter.getIndexAttr(span)},
         ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)});
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);

@@ -32,7 +32,8 @@ def VectorizeLinalgPass : Pass<"kiln-vectorize-linalg", "::mlir::func::FuncOp"> 
     Column panels or reduction blocks go outermost, whichever streams fewer
     bytes from beyond L2. A reduction loop whose accumulators make fewer
     than 8 FMA chains is unrolled onto partial accumulators summed after it
-    (SplitAccumulatorChains.h).
+    (SplitAccumulatorChains.h); its dense operand streams are prefetched
+    ahead (PrefetchWeightStreams.h).
   }];
   let options = [
     Option<"registerRows", "register-rows", "int64_t", "0",
@@ -45,7 +46,10 @@ def VectorizeLinalgPass : Pass<"kiln-vectorize-linalg", "::mlir::func::FuncOp"> 
            "Largest reduction block of a contraction (0: 256)">,
     Option<"accumulatorChains", "accumulator-chains", "int64_t", "0",
            "Dependency chains a reduction loop's accumulators should make; "
-           "fewer are split into partial accumulators (0: 8, 1: off)">
+           "fewer are split into partial accumulators (0: 8, 1: off)">,
+    Option<"prefetchDistance", "prefetch-distance", "int64_t", "-1",
+           "Bytes ahead of a register tile's dense operand streams that "
+           "its reduction loop prefetches (-1: 8192, 0: off)">
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",

@@ -32,6 +32,10 @@ struct CpuRegisterTile {
   /// L2 bytes per core (1 MiB on Zen 5, 2 MiB on Sapphire Rapids): an
   /// operand larger than half of it is re-read from further out.
   int64_t l2Bytes = 1 << 20;
+  /// Bytes ahead of a tile's dense operand streams that its reduction loop
+  /// prefetches: at 32 bytes a step, 256 steps (a few microseconds, well
+  /// past DRAM latency) yet inside L1 and L2 (PrefetchWeightStreams.h).
+  int64_t prefetchBytes = 8192;
 
   /// AVX-512 (32 x 512-bit registers): 8 x 32, 16 accumulators
   /// (toolchain.md: 131-144 GFLOP/s on 512^3). AVX2 (16 x 256-bit): 4 x 16,

@@ -13,6 +13,7 @@
 
 #include "compiler/Codegen/CPU/AccumulatorInit.h"
 #include "compiler/Codegen/CPU/Passes.h"
+#include "compiler/Codegen/CPU/PrefetchWeightStreams.h"
 #include "compiler/Codegen/CPU/RegisterTile.h"
 #include "compiler/Codegen/CPU/SplitAccumulatorChains.h"
 
@@ -790,6 +791,8 @@ struct VectorizeLinalgPass
       tile.depth = cacheDepth;
     if (accumulatorChains > 0)
       tile.chains = accumulatorChains;
+    if (prefetchDistance >= 0)
+      tile.prefetchBytes = prefetchDistance;
     IRRewriter rewriter(&getContext());
     SmallVector<linalg::GenericOp> generics;
     func.walk([&](linalg::GenericOp op) { generics.push_back(op); });
@@ -840,6 +843,9 @@ struct VectorizeLinalgPass
     reduceAfterLoops(rewriter, func);
     // Too few accumulators to hide the FMA latency: partial ones.
     kiln::compiler::splitAccumulatorChains(rewriter, func, tile);
+    // Weights stream from beyond L2 inside a network: ask for them early.
+    kiln::compiler::prefetchWeightStreams(rewriter, func, tile.prefetchBytes,
+                                          tile.l2Bytes / 2);
   }
 };
 
