@@ -53,6 +53,7 @@ void ThreadPool::submit(const Task *tasks, size_t count) {
     queue_.insert(queue_.end(), tasks, tasks + count);
     queued_.store(queue_.size(), std::memory_order_release);
   }
+  tasksQueued_.fetch_add(count, std::memory_order_relaxed);
   if (count == 1)
     wake_.notify_one();
   else

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstring>
 #include <mutex>
+#include <optional>
 
 namespace kiln::rt {
 
@@ -147,9 +148,18 @@ struct ScheduleRun {
     stepsLeft.store(count, std::memory_order_relaxed);
   }
 
-  /// Queues the work of step `index`: its workgroups in as many contiguous
-  /// ranges as the pool has threads.
-  void start(uint32_t index) {
+  /// One contiguous range of a step's workgroups.
+  struct Chunk {
+    uint32_t index = 0;
+    uint64_t begin = 0;
+    uint64_t end = 0;
+  };
+
+  /// Starts step `index`: its workgroups in as many contiguous ranges as
+  /// the pool has threads, all queued, or all but the first when `keep` is
+  /// given, which receives it for the calling thread to run next (no trip
+  /// through the queue, and no wait for another thread to take it).
+  void start(uint32_t index, std::optional<Chunk> *keep = nullptr) {
     const Step &step = schedule.steps_[index];
     if (options.hooks) {
       StepEvent event{index, &step, &buffers};
@@ -159,9 +169,14 @@ struct ScheduleRun {
         step.kind == Step::Kind::kDispatch ? step.workgroups() : 1;
     uint64_t chunks = std::min<uint64_t>(workgroups, pool.threads());
     chunksLeft[index].store(chunks, std::memory_order_relaxed);
+    uint64_t first = 0;
+    if (keep) {
+      *keep = Chunk{index, 0, workgroups / chunks};
+      first = 1;
+    }
     Task queued[64];
     uint64_t submitted = 0;
-    for (uint64_t c = 0; c < chunks; ++c) {
+    for (uint64_t c = first; c < chunks; ++c) {
       queued[submitted++] = {&ScheduleRun::runChunk, &tasks[index],
                              workgroups * c / chunks,
                              workgroups * (c + 1) / chunks};
@@ -173,37 +188,55 @@ struct ScheduleRun {
     pool.submit(queued, submitted);
   }
 
+  /// Runs a queued chunk and, while each chunk it runs is the last of its
+  /// step, a chunk of a step that this one made ready: a chain of steps
+  /// stays on one thread instead of passing through the queue at each.
   static void runChunk(void *context, uint64_t begin, uint64_t end) {
     auto *task = static_cast<StepTask *>(context);
     ScheduleRun &run = *task->run;
-    uint32_t index = task->index;
-    if (run.failed.load(std::memory_order_acquire)) {
-      // Skipped; the bookkeeping below still lets the run finish.
-    } else if (CpuDispatchFn kernel = run.schedule.kernels_[index]) {
-      kernel(run.arguments, int64_t(begin), int64_t(end));
-    } else {
-      Status status = run.schedule.runOther(index, run.buffers, run.options);
-      if (!status.isOk()) {
-        std::lock_guard<std::mutex> lock(run.errorMutex);
-        if (run.error.isOk())
-          run.error = status;
-        run.failed.store(true, std::memory_order_release);
-      }
+    std::optional<Chunk> next = Chunk{task->index, begin, end};
+    while (next) {
+      Chunk chunk = *next;
+      run.execute(chunk);
+      if (run.chunksLeft[chunk.index].fetch_sub(1, std::memory_order_acq_rel) !=
+          1)
+        return;
+      next = run.finish(chunk.index);
     }
-    if (run.chunksLeft[index].fetch_sub(1, std::memory_order_acq_rel) == 1)
-      run.finish(index);
   }
 
-  void finish(uint32_t index) {
+  void execute(const Chunk &chunk) {
+    if (failed.load(std::memory_order_acquire)) {
+      // Skipped; the bookkeeping still lets the run finish.
+    } else if (CpuDispatchFn kernel = schedule.kernels_[chunk.index]) {
+      kernel(arguments, int64_t(chunk.begin), int64_t(chunk.end));
+    } else {
+      Status status = schedule.runOther(chunk.index, buffers, options);
+      if (!status.isOk()) {
+        std::lock_guard<std::mutex> lock(errorMutex);
+        if (error.isOk())
+          error = status;
+        failed.store(true, std::memory_order_release);
+      }
+    }
+  }
+
+  /// Ends step `index` and starts the steps it made ready; returns a chunk
+  /// of the first of them for the calling thread to run.
+  std::optional<Chunk> finish(uint32_t index) {
     if (options.hooks) {
       StepEvent event{index, &schedule.steps_[index], &buffers};
       options.hooks->afterStep(event);
     }
+    std::optional<Chunk> next;
     for (uint32_t dependent : schedule.dependents_[index])
       if (waitingFor[dependent].fetch_sub(1, std::memory_order_acq_rel) == 1)
-        start(dependent);
-    // The last touch of this run's state: the caller may return after it.
+        start(dependent, next ? nullptr : &next);
+    // The last touch of this run's state by a thread with no chunk left:
+    // the caller may return after it (a started step keeps stepsLeft above
+    // zero until its own finish).
     stepsLeft.fetch_sub(1, std::memory_order_acq_rel);
+    return next;
   }
 };
 

@@ -31,6 +31,8 @@ struct State {
   std::atomic<int> runs[kItems] = {};
   std::atomic<bool> started[2] = {};
   std::atomic<bool> sawOther[2] = {};
+  std::thread::id threads[8];
+  std::atomic<int> notes{0};
 };
 
 State &stateOf(void **arguments) { return *static_cast<State *>(arguments[0]); }
@@ -61,6 +63,12 @@ template <int Self> void meetOther(void **arguments, int64_t, int64_t) {
   state.sawOther[Self] = bool(state.started[1 - Self]);
 }
 
+/// Notes which thread ran it, in the order of the calls.
+void noteThread(void **arguments, int64_t, int64_t) {
+  State &state = stateOf(arguments);
+  state.threads[state.notes.fetch_add(1)] = std::this_thread::get_id();
+}
+
 Step dispatch(const std::string &kernel, uint32_t workgroups,
               std::vector<uint32_t> after = {}) {
   Step step;
@@ -77,6 +85,7 @@ std::function<void *(const std::string &)> kernels() {
       {cpuDispatchEntryName("doubleIntoB"), &doubleIntoB},
       {cpuDispatchEntryName("meet0"), &meetOther<0>},
       {cpuDispatchEntryName("meet1"), &meetOther<1>},
+      {cpuDispatchEntryName("noteThread"), &noteThread},
   };
   return [](const std::string &name) -> void * {
     auto it = table.find(name);
@@ -146,6 +155,30 @@ TEST(CpuScheduleTest, RunsFromSeveralHostThreadsAtOnce) {
       EXPECT_EQ(state->runs[i].load(), 50);
       EXPECT_EQ(state->b[i], float(2 * i + (kItems - 1 - i)));
     }
+}
+
+TEST(CpuScheduleTest, RunsAChainOfStepsOnTheThreadThatFinishedEach) {
+  // A split step, then a chain of one-workgroup steps: each starts on the
+  // thread that finished the step before it, without a trip through the
+  // pool's queue, so the whole chain runs on one thread and only the
+  // split step's second half is queued.
+  DeviceProgram program;
+  program.steps = {dispatch("writeA", kItems)};
+  for (uint32_t i = 0; i < 8; ++i)
+    program.steps.push_back(dispatch("noteThread", 1, {i}));
+  auto schedule = CpuSchedule::create(program, kernels(), "test");
+  ASSERT_TRUE(schedule.isOk());
+  ThreadPool pool(2);
+  for (int repeat = 0; repeat < 20; ++repeat) {
+    State state;
+    uint64_t queuedBefore = pool.tasksQueued();
+    ASSERT_TRUE(runOn(*schedule, &pool, state).isOk());
+    EXPECT_EQ(pool.tasksQueued() - queuedBefore, 2u) << "run " << repeat;
+    ASSERT_EQ(state.notes.load(), 8);
+    for (int i = 1; i < 8; ++i)
+      EXPECT_EQ(state.threads[i], state.threads[0])
+          << "step " << i + 1 << " of run " << repeat;
+  }
 }
 
 /// Records the order of hook calls.

@@ -47,6 +47,12 @@ public:
   /// Queues tasks for any thread of the pool.
   void submit(const Task *tasks, size_t count);
 
+  /// Tasks queued since the pool was made (each one a hand-over between
+  /// threads, which work run directly by the thread at hand avoids).
+  uint64_t tasksQueued() const {
+    return tasksQueued_.load(std::memory_order_relaxed);
+  }
+
   /// Runs one queued task on the calling thread; false when none was queued.
   bool runOne();
 
@@ -79,6 +85,7 @@ private:
   std::deque<Task> queue_;
   /// Tasks in the queue, read without the lock by spinning threads.
   std::atomic<size_t> queued_{0};
+  std::atomic<uint64_t> tasksQueued_{0};
   bool stopping_ = false;
   std::vector<std::thread> workers_;
 };
