@@ -1,4 +1,4 @@
-//===- OptimizeLlvm.h - LLVM's middle end for generated CPU kernels -*- C++ -*-//
+//===- OptimizeLlvm.h - LLVM's middle end for kernels -----------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0
 //

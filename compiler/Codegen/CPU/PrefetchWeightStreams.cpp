@@ -60,8 +60,8 @@ int64_t stepElements(vector::TransferReadOp read, scf::ForOp loop) {
     if (auto value = dyn_cast<Value>(offset);
         value && value == loop.getInductionVar() &&
         !ShapedType::isDynamic(strides[dim]))
-      return strides[dim] * loop.getConstantStep().value_or(APInt(64, 0))
-                                .getSExtValue();
+      return strides[dim] *
+             loop.getConstantStep().value_or(APInt(64, 0)).getSExtValue();
   return 0;
 }
 
@@ -83,7 +83,8 @@ void prefetchAhead(RewriterBase &rewriter, vector::TransferReadOp read,
       arith::ConstantIndexOp::create(rewriter, loc, distance / elementBytes);
   Value last = arith::ConstantIndexOp::create(rewriter, loc, elements - 1);
   Value target = arith::MinSIOp::create(
-      rewriter, loc, arith::AddIOp::create(rewriter, loc, position.element, ahead), last);
+      rewriter, loc,
+      arith::AddIOp::create(rewriter, loc, position.element, ahead), last);
   memref::PrefetchOp::create(rewriter, loc, flat, ValueRange{target},
                              /*isWrite=*/false, /*localityHint=*/3,
                              /*isDataCache=*/true);

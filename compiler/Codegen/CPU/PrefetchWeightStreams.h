@@ -1,4 +1,4 @@
-//===- PrefetchWeightStreams.h - Software prefetch ahead of tiles -*- C++ -*-===//
+//===- PrefetchWeightStreams.h - Prefetch ahead of tiles --------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0
 //

@@ -1,4 +1,4 @@
-//===- ReadPosition.h - Where a vector read starts in its buffer -*- C++ -*-===//
+//===- ReadPosition.h - Where a vector read starts --------------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0
 //
@@ -25,7 +25,8 @@ struct ReadPosition {
 };
 
 /// `read`'s position, computed in front of the builder's insertion point.
-ReadPosition readPosition(mlir::OpBuilder &b, mlir::vector::TransferReadOp read);
+ReadPosition readPosition(mlir::OpBuilder &b,
+                          mlir::vector::TransferReadOp read);
 
 } // namespace kiln::compiler
 

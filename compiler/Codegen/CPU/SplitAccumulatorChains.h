@@ -1,4 +1,4 @@
-//===- SplitAccumulatorChains.h - Independent partial accumulators -*- C++ -*-===//
+//===- SplitAccumulatorChains.h - Partial accumulators ----------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0
 //
@@ -29,7 +29,8 @@ namespace kiln::compiler {
 /// the others from the neutral element), combined pairwise after the loop;
 /// a remainder of the trip count runs in the original loop. The loop must
 /// not write memory. Floating-point sums are reassociated.
-void splitAccumulatorChains(mlir::RewriterBase &rewriter, mlir::func::FuncOp func,
+void splitAccumulatorChains(mlir::RewriterBase &rewriter,
+                            mlir::func::FuncOp func,
                             const CpuRegisterTile &tile);
 
 } // namespace kiln::compiler
